@@ -1,0 +1,3 @@
+from semantics_lint.cli import main
+
+main()

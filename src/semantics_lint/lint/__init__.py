@@ -1,0 +1,1 @@
+"""The static linter: LibCST engine, rules, fixes, configuration and output."""

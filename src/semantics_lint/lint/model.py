@@ -1,0 +1,100 @@
+"""The data every linter frontend shares: positions, edits, fixes and findings.
+
+Frozen, slotted dataclasses with no behaviour beyond rendering themselves as the
+JSON shape of SPEC section 6 (ruff's shape). Rows are 1-based; columns are 0-based
+here (as LibCST and flake8 count them) and become 1-based only in JSON output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Severity(str, Enum):
+    """E: the source proves it wrong. W: a strong heuristic, and says so."""
+
+    ERROR = "E"
+    WARNING = "W"
+
+
+class Applicability(str, Enum):
+    """Safe fixes apply with ``--fix``; unsafe ones need ``--unsafe-fixes`` too."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    """A place in a file: ``line`` 1-based, ``column`` 0-based (in characters)."""
+
+    line: int
+    column: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"row": self.line, "column": self.column + 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text between ``start`` and ``end`` with ``content``."""
+
+    content: str
+    start: Position
+    end: Position
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "location": self.start.to_json(),
+            "end_location": self.end.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A proposed change: how safe it is, what it does, and the edits."""
+
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [edit.to_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One reported mistake in one file."""
+
+    code: str
+    message: str
+    severity: Severity
+    filename: str
+    start: Position
+    end: Position
+    fix: Fix | None = None
+    url: str | None = field(default=None, compare=False)
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.filename, self.start.line, self.start.column, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding in the JSON shape ruff prints (SPEC section 6)."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            "severity": self.severity.value,
+            "filename": self.filename,
+            "location": self.start.to_json(),
+            "end_location": self.end.to_json(),
+            "fix": self.fix.to_json() if self.fix is not None else None,
+            "url": self.url,
+        }

@@ -1,0 +1,1 @@
+"""The SEM rule catalog, one module per family."""

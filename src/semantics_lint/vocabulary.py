@@ -1,0 +1,287 @@
+"""The one vocabulary of semantics-lint: markers, notes, keys, spellings, counter words.
+
+Both doors read this module and nothing else for these words: the static linter
+(``semantics_lint.lint``) and the runtime checker (``semantics_lint.runtime``).
+It is pure data plus a few tiny pure helpers, and imports nothing from libcst,
+astroid or click, so any tool (and ``canonical-notes.json``) can be derived from it.
+
+Two spellings exist for the same fields:
+
+* the **declaration** spelling, camelCase, which tool authors write in
+  ``described_result(...)``, ``absent(...)`` and ``coverage(...)``;
+* the **wire** spelling, snake_case, which the minted envelopes carry and which
+  saved records keep forever.
+
+Only a handful of field names differ between the two; ``CAMEL_TO_SNAKE`` lists
+them all, and every other key is one word on both sides.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Final, Mapping
+
+# ---------------------------------------------------------------------------
+# Markers and notes (published as data in canonical-notes.json)
+# ---------------------------------------------------------------------------
+
+SEMANTICS_MARKER: Final = "af_semantics"
+ABSENCE_MARKER: Final = "af_absent"
+COVERAGE_MARKER: Final = "af_coverage"
+
+SEMANTICS_NOTE: Final = (
+    "Typed data, not prose. `grain` and `provenance` are caveats that travel with the "
+    "numbers: check `is_counter` before summing values from a series, read `measured_at` "
+    "(and `age_seconds`) as how old the data is, and treat everything under `not_covered` "
+    "as ground this result does NOT cover \u2014 a clean look here says nothing about it."
+)
+ABSENCE_NOTE: Final = (
+    "The search ran and matched nothing. This is an ANSWER, not an error: nothing failed, "
+    "nothing was substituted for what was asked, and calling this tool again with the same "
+    "arguments returns this same result. `checked` is the ground this answer covers; "
+    "anything under `not_checked` or `cannot_cover` is ground it does NOT cover, and "
+    "reaching that needs a different question, not a retry."
+)
+COVERAGE_NOTE: Final = (
+    "This result covers only what `checked` lists. `not_checked` is ground this call did "
+    "not look at, and `cannot_cover` is ground this tool can never see \u2014 a clean result "
+    "here is NOT evidence about either, and no retry changes `cannot_cover`. Carry these "
+    "limits into any answer you build on this result."
+)
+
+MARKERS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "ABSENCE_MARKER": ABSENCE_MARKER,
+        "COVERAGE_MARKER": COVERAGE_MARKER,
+        "SEMANTICS_MARKER": SEMANTICS_MARKER,
+    }
+)
+NOTES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "ABSENCE_NOTE": ABSENCE_NOTE,
+        "COVERAGE_NOTE": COVERAGE_NOTE,
+        "SEMANTICS_NOTE": SEMANTICS_NOTE,
+    }
+)
+
+# ---------------------------------------------------------------------------
+# Result classes and counter words
+# ---------------------------------------------------------------------------
+
+RESULT_CLASSES: Final = ("triage", "inventory")
+"""The closed set of ``resultClass`` values; each carries a rule the gate can prove."""
+
+CLASSES_NEEDING_COVERAGE: Final = frozenset(RESULT_CLASSES)
+"""Classes whose every described result must declare coverage."""
+
+CLASS_NEEDING_RENDER: Final = "inventory"
+"""The class whose results with facts are warned at when they carry no render hint."""
+
+COUNTER_AGGREGATION_WORDS: Final = ("sum", "count", "total", "cumulative", "counter", "delta")
+"""Aggregation words that make ``isCounter`` required (whole token, singular or plural)."""
+
+_NON_LETTERS = re.compile(r"[^a-z]+")
+
+
+def is_counter_looking_aggregation(aggregation: str) -> bool:
+    """True when a whole token of ``aggregation`` is a counter word, singular or plural.
+
+    Tokens are runs of ASCII letters after lower-casing, so ``"Sum of deltas"`` and
+    ``"count_per_host"`` look like counters while ``"summary"``, ``"subtotal"`` and
+    ``"counted_by_host"`` do not.
+    """
+    for token in _NON_LETTERS.split(aggregation.lower()):
+        if token in COUNTER_AGGREGATION_WORDS:
+            return True
+        if token.endswith("s") and token[:-1] in COUNTER_AGGREGATION_WORDS:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Spellings: camelCase declaration <-> snake_case wire
+# ---------------------------------------------------------------------------
+
+CAMEL_TO_SNAKE: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "isCounter": "is_counter",
+        "measuredAt": "measured_at",
+        "ageSeconds": "age_seconds",
+        "sourceExportDate": "source_export_date",
+        "filterNote": "filter_note",
+        "chartHint": "chart_hint",
+        "notChecked": "not_checked",
+        "cannotCover": "cannot_cover",
+        "tryInstead": "try_instead",
+        "inProgress": "in_progress",
+        "readAt": "read_at",
+    }
+)
+"""Every declaration field whose wire name differs, and nothing else."""
+
+SNAKE_TO_CAMEL: Final[Mapping[str, str]] = MappingProxyType(
+    {snake: camel for camel, snake in CAMEL_TO_SNAKE.items()}
+)
+
+
+def to_wire(key: str) -> str:
+    """The wire (snake_case) spelling of a declaration key."""
+    return CAMEL_TO_SNAKE.get(key, key)
+
+
+def to_declaration(key: str) -> str:
+    """The declaration (camelCase) spelling of a wire key."""
+    return SNAKE_TO_CAMEL.get(key, key)
+
+
+# ---------------------------------------------------------------------------
+# Declaration keys (camelCase), per part, in the order the reference lists them
+# ---------------------------------------------------------------------------
+
+DATA_FIELDS: Final = ("series", "facts", "edges")
+"""The data lists of a described result; never empty."""
+
+DESCRIBED_RESULT_FIELDS: Final = (
+    "series",
+    "facts",
+    "edges",
+    "grain",
+    "provenance",
+    "coverage",
+    "clarify",
+    "render",
+)
+GRAIN_FIELDS: Final = ("interval", "aggregation", "isCounter", "collapsed")
+PROVENANCE_FIELDS: Final = ("measuredAt", "ageSeconds", "source", "sourceExportDate")
+COVERAGE_FIELDS: Final = ("checked", "notChecked", "cannotCover")
+"""The coverage part of ``described_result`` (the three ground lists)."""
+COVERAGE_LIST_FIELDS: Final = COVERAGE_FIELDS
+CLARIFY_FIELDS: Final = ("question", "candidates")
+RENDER_FIELDS: Final = ("default", "columns", "sort", "filterNote", "chartHint")
+ABSENT_FIELDS: Final = ("what", "checked", "notChecked", "cannotCover", "tryInstead")
+LEDGER_FIELDS: Final = ("checked", "notChecked", "cannotCover", "period", "inProgress")
+"""The declaration that ``coverage(content, ...)`` takes."""
+PERIOD_FIELDS: Final = ("queried", "held", "readAt")
+COVERAGE_ITEM_FIELDS: Final = ("what", "why")
+
+DERIVED_FIELDS: Final = frozenset({"not_covered", "notCovered", "note", SEMANTICS_MARKER})
+"""Keys the mint derives itself; declaring one by hand is a mistake (SEM103)."""
+
+# Required keys of a literal data row, per data field.
+ROW_REQUIRED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "facts": ("entity",),
+        "series": ("t", "entity", "metric", "value"),
+        "edges": ("from", "to", "kind"),
+    }
+)
+
+# Which nested part of which call holds which keys.
+PART_FIELDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "described_result": DESCRIBED_RESULT_FIELDS,
+        "absent": ABSENT_FIELDS,
+        "coverage": LEDGER_FIELDS,
+        "grain": GRAIN_FIELDS,
+        "provenance": PROVENANCE_FIELDS,
+        "described_result.coverage": COVERAGE_FIELDS,
+        "clarify": CLARIFY_FIELDS,
+        "render": RENDER_FIELDS,
+        "period": PERIOD_FIELDS,
+        "coverage_item": COVERAGE_ITEM_FIELDS,
+    }
+)
+"""Declaration keys of every part, by part name."""
+
+# ---------------------------------------------------------------------------
+# Wire keys (snake_case), per part
+# ---------------------------------------------------------------------------
+
+ENVELOPE_WIRE_KEYS: Final = (
+    SEMANTICS_MARKER,
+    "series",
+    "facts",
+    "edges",
+    "grain",
+    "provenance",
+    "period",
+    "coverage",
+    "not_covered",
+    "clarify",
+    "render",
+    "note",
+)
+GRAIN_WIRE_KEYS: Final = tuple(to_wire(k) for k in GRAIN_FIELDS)
+PROVENANCE_WIRE_KEYS: Final = tuple(to_wire(k) for k in PROVENANCE_FIELDS)
+COVERAGE_WIRE_KEYS: Final = tuple(to_wire(k) for k in COVERAGE_FIELDS)
+CLARIFY_WIRE_KEYS: Final = CLARIFY_FIELDS
+RENDER_WIRE_KEYS: Final = tuple(to_wire(k) for k in RENDER_FIELDS)
+PERIOD_WIRE_KEYS: Final = tuple(to_wire(k) for k in PERIOD_FIELDS)
+ABSENCE_WIRE_KEYS: Final = (
+    ABSENCE_MARKER,
+    "outcome",
+    "looked_for",
+    "checked",
+    "not_checked",
+    "cannot_cover",
+    "retry_returns_the_same",
+    "try_instead",
+    "note",
+)
+LEDGER_WIRE_KEYS: Final = (
+    "checked",
+    "not_checked",
+    "cannot_cover",
+    "period",
+    "in_progress",
+    "note",
+)
+"""Keys inside ``af_coverage`` of a rendered ledger ``{af_coverage: {...}, result}``."""
+
+ABSENCE_OUTCOME: Final = "nothing_found"
+
+# ---------------------------------------------------------------------------
+# Call names
+# ---------------------------------------------------------------------------
+
+DESCRIBED_RESULT_NAMES: Final = ("described_result", "describedResult")
+"""Recognized by name alone: the name is ours wherever it is written."""
+API_FUNCTIONS: Final = ("absent", "coverage", "define_tool")
+"""Common words: ours only when the name resolves to an API module."""
+DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
+
+# ---------------------------------------------------------------------------
+# Strings: JavaScript's notion of "empty"
+# ---------------------------------------------------------------------------
+
+JS_WHITESPACE: Final = (
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""The set ``String.prototype.trim()`` removes; not the same as ``str.strip()``'s."""
+
+
+def js_trim(text: str) -> str:
+    """``text`` trimmed exactly as ECMAScript's ``String.prototype.trim()`` trims it."""
+    return text.strip(JS_WHITESPACE)
+
+
+def is_non_empty_string(value: object) -> bool:
+    """True for a ``str`` that is not empty after ECMAScript trimming."""
+    return isinstance(value, str) and js_trim(value) != ""
+
+
+def canonical_notes() -> dict[str, object]:
+    """The content of ``canonical-notes.json``: notes and markers, for other languages."""
+    return {
+        "$comment": (
+            "Generated from semantics_lint.vocabulary; do not edit by hand. These are the "
+            "strings a tool written in another language must reproduce byte for byte: the "
+            "static note each result shape carries and the reserved marker keys that make "
+            "those shapes recognizable."
+        ),
+        "notes": dict(NOTES),
+        "markers": dict(MARKERS),
+    }
