@@ -1,0 +1,140 @@
+"""Coverage lists: the one normalizer both mints (and ``described_result``) use.
+
+A coverage list is ground a result stands on (``checked``), ground the call did
+not reach (``notChecked``) or ground the tool can never see (``cannotCover``).
+Each item is a non-empty string or ``{"what": ..., "why": ...}``; the rendered
+item is always ``{"what": ..., "why"?: ...}`` with both texts trimmed the way
+JavaScript's ``String.prototype.trim()`` trims (the reference's whitespace set,
+not Python's).
+
+Because every door asks :func:`normalize_coverage_list`, ``absent()``,
+``coverage()`` and ``described_result()`` cannot disagree about what a
+well-formed piece of ground is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.vocabulary import is_non_empty_string, js_trim
+
+__all__ = [
+    "NOT_PASSED",
+    "CoverageItem",
+    "NotPassed",
+    "is_list",
+    "normalize_coverage_list",
+    "shown",
+]
+
+CoverageItem = dict[str, str]
+"""A rendered coverage item: ``{"what": str}`` or ``{"what": str, "why": str}``."""
+
+
+class NotPassed:
+    """The type of :data:`NOT_PASSED`: an argument or key that was not given at all.
+
+    ``None`` cannot play this part: a key present with value ``None`` (JSON ``null``)
+    is a malformed declaration, while a missing key says nothing.
+    """
+
+    _instance: NotPassed | None = None
+
+    def __new__(cls) -> NotPassed:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NOT_PASSED"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NOT_PASSED: Final = NotPassed()
+"""Stands for "not passed" (JavaScript's ``undefined``), never for ``null``."""
+
+
+def is_list(value: object) -> bool:
+    """True for what the reference reads as an array: a list, or a tuple from Python code."""
+    return isinstance(value, (list, tuple))
+
+
+def shown(value: object) -> str:
+    """A user's value inside a message: strings trimmed, as a clipped one-line repr."""
+    text = repr(js_trim(value) if isinstance(value, str) else value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def normalize_coverage_list(
+    fn: str,
+    section: str,
+    items: object = NOT_PASSED,
+    require_why: bool = False,
+) -> list[CoverageItem]:
+    """Normalize one declared coverage list, or raise :class:`Refusal`.
+
+    ``fn`` names the call for the message (``"absent"``, ``"coverage"``), ``section``
+    is the list as the author spells it (``"checked"``, ``"notChecked"``,
+    ``"cannotCover"``). ``items`` left at :data:`NOT_PASSED` gives ``[]``; any other
+    value must be a list (``None`` is refused: omit the field to say nothing).
+
+    ``require_why`` is true for ``cannotCover`` only: a blind spot the tool can never
+    see is a claim about capability, and a claim with no reason cannot be acted on.
+
+    Traps kept from the reference: a ``why`` present as ``None`` is refused (it is
+    not an omitted ``why``); keys other than ``what``/``why`` on an item are dropped,
+    not refused; an empty list is returned as ``[]`` (the caller decides whether
+    empty is allowed).
+    """
+    if items is NOT_PASSED:
+        return []
+    if not is_list(items):
+        raise Refusal(
+            f"refused: {fn}: `{section}` must be a list of strings or "
+            '{"what": ..., "why": ...} items; to say nothing about it, leave the field out '
+            '(a missing list means "not declared", never "nothing there").'
+        )
+    assert isinstance(items, (list, tuple))
+    normalized: list[CoverageItem] = []
+    for index, raw in enumerate(items):
+        at = f"{section}[{index}]"
+        if is_non_empty_string(raw):
+            assert isinstance(raw, str)
+            if require_why:
+                raise Refusal(
+                    f"refused: {fn}: {at} is {shown(raw)} with no reason. Every "
+                    "`cannotCover` item needs a `why`: a blind spot this tool can never see "
+                    "is a claim a reader cannot act on without one. Write "
+                    f'{{"what": {shown(raw)}, "why": "..."}}, or move it to `notChecked` '
+                    "if a wider call could reach it."
+                )
+            normalized.append({"what": js_trim(raw)})
+            continue
+        if not isinstance(raw, Mapping) or not is_non_empty_string(raw.get("what")):
+            raise Refusal(
+                f"refused: {fn}: {at} names no ground. Each item is a non-empty string or "
+                '{"what": ..., "why": ...} whose `what` says which source, window or '
+                "population it is about."
+            )
+        what = js_trim(raw["what"])
+        if "why" in raw:
+            why = raw["why"]
+            if not is_non_empty_string(why):
+                raise Refusal(
+                    f"refused: {fn}: {at} ({shown(what)}) has a `why` that says nothing "
+                    f"({shown(why)}). Give a reason or leave `why` out."
+                )
+            normalized.append({"what": what, "why": js_trim(why)})
+            continue
+        if require_why:
+            raise Refusal(
+                f"refused: {fn}: {at} ({shown(what)}) has no `why`. Every `cannotCover` "
+                "item needs one: say what makes this blind spot permanent, or move it to "
+                "`notChecked` if a wider call could reach it."
+            )
+        normalized.append({"what": what})
+    return normalized
