@@ -1,0 +1,415 @@
+"""Applying the fixes findings carry: edits, a fixpoint loop, re-parsing, atomic writes.
+
+The contract (SPEC section 3, "fixes are safe or not offered"):
+
+* an edit is a range given as positions (line 1-based, column 0-based in characters of
+  the decoded text) plus the text that replaces it; nothing else of the file changes, so
+  comments, spacing, line endings (CRLF stays CRLF) and a BOM survive;
+* when fixes overlap, the first (outermost) one wins and the others wait for the next
+  pass, where they are re-computed on the new text;
+* ``fix_source`` re-lints after every pass until nothing changes, within a bound, and
+  never hands back text that does not parse: it raises :class:`FixError` instead, so a
+  caller writes nothing;
+* :func:`write_atomic` writes through a temporary file in the same folder and
+  ``os.replace``, so a reader never sees half a file and a failure leaves it untouched.
+
+Unsafe fixes (SEM101's rename to a close match) apply only when the caller asks.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+
+from semantics_lint.lint.model import Applicability, Edit, Finding, Fix
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import LintSettings
+
+Linter = Callable[[bytes, str, "LintSettings | None"], list[Finding]]
+"""What lints one file: ``engine.lint_source``'s signature."""
+
+__all__ = ["FixError", "FixResult", "apply_fixes", "fix_file", "fix_source", "write_atomic"]
+
+# Python's own line breaks. Not ``str.splitlines``: that also breaks on form feed,
+# vertical tab, U+2028 and friends, which the tokenizer (and so every position the
+# engine reports) does not count as new lines.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BOM = "\ufeff"
+
+
+class FixError(Exception):
+    """Fixing a file failed; nothing should be written. The message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class FixResult:
+    """The outcome of :func:`fix_source`.
+
+    ``source`` is the fixed file (the original bytes when nothing changed), ``applied``
+    counts the findings whose fix was applied over all passes, and ``remaining`` holds
+    the findings of the fixed source (no noqa filtering: the caller does that).
+    """
+
+    source: bytes
+    changed: bool
+    applied: int
+    remaining: list[Finding] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# Edits to offsets
+# ---------------------------------------------------------------------------
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets at which each line begins; one more entry than line breaks."""
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+
+
+def _line_end(text: str, starts: Sequence[int], index: int) -> int:
+    """Offset just past the content of line ``index`` (0-based), before its break."""
+    if index + 1 < len(starts):
+        end = starts[index + 1]
+        # Step back over the break: CRLF is two characters, CR or LF one.
+        if text.startswith("\r\n", end - 2) and end - 2 >= starts[index]:
+            return end - 2
+        return end - 1
+    return len(text)
+
+
+def _offset(text: str, starts: Sequence[int], line: int, column: int, what: str) -> int:
+    if not 1 <= line <= len(starts):
+        raise FixError(f"{what} is on line {line}, but the text has {len(starts)} lines")
+    end = _line_end(text, starts, line - 1)
+    start = starts[line - 1]
+    # The column may point just past the line's content (a range ending at the end of
+    # a line) but not into the middle of a line break or beyond it.
+    if not 0 <= column <= end - start:
+        raise FixError(
+            f"{what} is at line {line}, column {column}, past the end of that line "
+            f"({end - start} characters)"
+        )
+    return start + column
+
+
+def _dominant_newline(text: str) -> str:
+    match = _LINE_BREAK.search(text)
+    return match.group(0) if match else "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class _PlannedFix:
+    """One finding's fix, as sorted offset ranges in the current text."""
+
+    ranges: tuple[tuple[int, int, str], ...]
+
+    @property
+    def start(self) -> int:
+        return self.ranges[0][0]
+
+    @property
+    def end(self) -> int:
+        return max(end for _, end, _ in self.ranges)
+
+
+def _plan(text: str, starts: Sequence[int], fix: Fix, code: str) -> _PlannedFix:
+    newline = _dominant_newline(text)
+    ranges: list[tuple[int, int, str]] = []
+    for edit in fix.edits:
+        what = f"an edit of the {code} fix"
+        start = _offset(text, starts, edit.start.line, edit.start.column, what)
+        end = _offset(text, starts, edit.end.line, edit.end.column, what)
+        if end < start:
+            raise FixError(f"{what} ends before it starts ({edit.start} > {edit.end})")
+        content = edit.content
+        if newline != "\n" and "\n" in content:
+            # New lines written by a fix take the file's own line ending.
+            content = _LINE_BREAK.sub(newline, content)
+        ranges.append((start, end, content))
+    ranges.sort(key=lambda item: (item[0], item[1]))
+    return _PlannedFix(tuple(ranges))
+
+
+def _overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    (a_start, a_end, _), (b_start, b_end, _) = a, b
+    if a_start < b_end and b_start < a_end:
+        return True
+    # Two changes at the same point (an insertion beside anything that starts there)
+    # have no order we could defend; the second waits for the next pass.
+    return a_start == b_start
+
+
+def _applicable(findings: Iterable[Finding], unsafe: bool) -> list[Finding]:
+    allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
+    return [
+        finding
+        for finding in findings
+        if finding.fix is not None and finding.fix.edits and finding.fix.applicability in allowed
+    ]
+
+
+def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool) -> tuple[str, int]:
+    """Apply the fixes of ``findings`` to ``text``; return the new text and how many applied.
+
+    ``text`` is the decoded file without its BOM (positions count characters after it).
+    Only safe fixes apply unless ``unsafe`` is true. Fixes are taken outermost first
+    (earliest start, then widest range); a fix whose edits overlap an accepted one is
+    left for the next pass. Findings carrying the very same fix (two rules proposing
+    one change) are all counted as applied, and the change is made once.
+
+    Raises :class:`FixError` when an edit's position does not exist in ``text`` (the
+    findings were computed on other text).
+    """
+    candidates = _applicable(findings, unsafe)
+    if not candidates:
+        return text, 0
+    starts = _line_starts(text)
+    planned: list[tuple[_PlannedFix, Finding]] = []
+    for finding in candidates:
+        assert finding.fix is not None  # filtered by _applicable
+        planned.append((_plan(text, starts, finding.fix, finding.code), finding))
+    planned.sort(key=lambda item: (item[0].start, -item[0].end))
+
+    accepted: list[tuple[int, int, str]] = []
+    accepted_fixes: set[tuple[tuple[int, int, str], ...]] = set()
+    applied = 0
+    for plan, _finding in planned:
+        if plan.ranges in accepted_fixes:
+            applied += 1
+            continue
+        if any(_overlaps(mine, theirs) for mine in plan.ranges for theirs in accepted):
+            continue
+        accepted.extend(plan.ranges)
+        accepted_fixes.add(plan.ranges)
+        applied += 1
+
+    # Splice from the end so earlier offsets stay valid.
+    pieces: list[str] = []
+    cursor = len(text)
+    for start, end, content in sorted(accepted, key=lambda item: item[0], reverse=True):
+        pieces.append(text[end:cursor])
+        pieces.append(content)
+        cursor = start
+    pieces.append(text[:cursor])
+    return "".join(reversed(pieces)), applied
+
+
+# ---------------------------------------------------------------------------
+# The fixpoint loop
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Decoded:
+    text: str
+    encoding: str
+    bom: bool
+
+
+def _decode(source: bytes) -> _Decoded | None:
+    """Decode as Python does (BOM, PEP 263 cookie, UTF-8); None when it cannot."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        return None
+    bom = encoding == "utf-8-sig"
+    if bom:
+        encoding = "utf-8"
+        body = source[len(codecs.BOM_UTF8) :]
+    else:
+        body = source
+    try:
+        return _Decoded(body.decode(encoding), encoding, bom)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _encode(decoded: _Decoded, text: str, filename: str) -> bytes:
+    try:
+        body = text.encode(decoded.encoding)
+    except UnicodeEncodeError as exc:
+        raise FixError(
+            f"{filename}: the fixed text cannot be written in the file's encoding "
+            f"{decoded.encoding} ({exc.reason}); nothing was written"
+        ) from exc
+    return codecs.BOM_UTF8 + body if decoded.bom else body
+
+
+def _python_parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _libcst_parses(text: str) -> bool:
+    import libcst
+
+    try:
+        libcst.parse_module(text)
+    except (libcst.ParserSyntaxError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def fix_source(
+    source: bytes,
+    filename: str,
+    settings: LintSettings | None = None,
+    *,
+    unsafe: bool,
+    max_passes: int = 10,
+    lint: Linter | None = None,
+) -> FixResult:
+    """Fix one file's bytes: apply, re-lint, repeat until nothing changes.
+
+    Returns the fixed bytes (same encoding, BOM and line endings as ``source``), whether
+    they differ, how many findings were fixed, and the findings that remain. A file the
+    engine cannot decode or parse is returned unchanged with its SEM001 finding.
+
+    Raises :class:`FixError` (and so nothing must be written) when a pass produces text
+    that does not parse, when the text cannot be encoded back, or when fixes keep
+    changing the text after ``max_passes`` passes.
+
+    ``lint`` replaces ``engine.lint_source`` (tests use it to drive the loop with
+    findings no real rule produces). The parse check is ``ast.parse`` of the running Python. A file that this Python
+    cannot parse but LibCST can (newer syntax) is checked with LibCST instead, so fixing
+    it is neither refused nor unchecked.
+    """
+    if max_passes < 1:
+        raise ValueError("max_passes must be at least 1")
+    if lint is None:
+        from semantics_lint.lint import engine
+
+        lint = engine.lint_source
+        if settings is None:
+            settings = engine.LintSettings()
+
+    findings = lint(source, filename, settings)
+    if not _applicable(findings, unsafe):
+        return FixResult(source, False, 0, findings)
+    decoded = _decode(source)
+    if decoded is None:
+        # The engine found fixes in text we cannot decode the way it did: leave the
+        # file alone rather than guess.
+        return FixResult(source, False, 0, findings)
+
+    checker = _python_parses if _python_parses(decoded.text) else _libcst_parses
+    text = decoded.text
+    current = source
+    applied = 0
+    for _ in range(max_passes):
+        new_text, count = apply_fixes(text, findings, unsafe)
+        if new_text == text:
+            break
+        if not checker(new_text):
+            raise FixError(
+                f"{filename}: applying the fixes would produce code that does not parse; "
+                "nothing was written"
+            )
+        text = new_text
+        applied += count
+        current = _encode(decoded, text, filename)
+        findings = lint(current, filename, settings)
+        if any(finding.code == "SEM001" for finding in findings):
+            raise FixError(
+                f"{filename}: the fixed code no longer parses for the linter; "
+                "nothing was written"
+            )
+    else:
+        # The bound is spent; converged only if one more pass would change nothing.
+        if apply_fixes(text, findings, unsafe)[0] != text:
+            raise FixError(
+                f"{filename}: fixes did not converge after {max_passes} passes; "
+                "nothing was written"
+            )
+    return FixResult(current, current != source, applied, findings)
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` with ``data`` so it is either all old or all new.
+
+    The bytes go to a temporary file in the same folder (same file system, so the rename
+    is atomic), are flushed and fsynced, get the original file's permission bits, and
+    then ``os.replace`` the original. A symbolic link is followed: its target is
+    replaced and the link kept. On any failure the temporary file is removed, the
+    original is untouched, and the exception propagates.
+    """
+    target = os.path.realpath(os.fspath(path))
+    folder = os.path.dirname(target) or "."
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    fd, temp = tempfile.mkstemp(
+        dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".semantics-lint.tmp"
+    )
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is None:
+            # A new file gets what open() would have given it under the umask.
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
+    # Make the rename itself durable where the platform allows opening a folder.
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def fix_file(
+    path: str | os.PathLike[str],
+    settings: LintSettings | None = None,
+    *,
+    unsafe: bool,
+    write: bool = True,
+    max_passes: int = 10,
+    lint: Linter | None = None,
+) -> FixResult:
+    """Read ``path``, fix it with :func:`fix_source`, and write it back atomically if changed.
+
+    With ``write=False`` (``--diff``) nothing is written. A :class:`FixError` or an
+    ``OSError`` propagates and the file is left as it was.
+    """
+    with open(path, "rb") as handle:
+        source = handle.read()
+    result = fix_source(
+        source, os.fspath(path), settings, unsafe=unsafe, max_passes=max_passes, lint=lint
+    )
+    if write and result.changed:
+        write_atomic(path, result.source)
+    return result

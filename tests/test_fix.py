@@ -1,0 +1,417 @@
+"""Tests for ``semantics_lint.lint.fix``: applying edits, the fixpoint loop, atomic writes.
+
+Most cases drive ``apply_fixes`` and ``fix_source`` with hand-made findings (a tiny
+stand-in linter below) so that every edge the real rules never produce (overlaps,
+fixes that break the syntax, fixes that never converge) is exercised; the cases at the
+end go through the real engine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.lint.fix import (
+    FixError,
+    FixResult,
+    apply_fixes,
+    fix_file,
+    fix_source,
+    write_atomic,
+)
+from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.vocabulary import SNAKE_TO_CAMEL
+
+
+def _finding(
+    line: int,
+    column: int,
+    end_line: int,
+    end_column: int,
+    content: str,
+    *,
+    code: str = "SEM102",
+    applicability: Applicability = Applicability.SAFE,
+    extra: tuple[Edit, ...] = (),
+) -> Finding:
+    start, end = Position(line, column), Position(end_line, end_column)
+    edit = Edit(content, start, end)
+    return Finding(
+        code=code,
+        message="test finding",
+        severity=Severity.ERROR,
+        filename="t.py",
+        start=start,
+        end=end,
+        fix=Fix(applicability, "rename", (edit, *extra)),
+    )
+
+
+def _rename(line: int, column: int, old: str, new: str, **kwargs: object) -> Finding:
+    return _finding(line, column, line, column + len(old), new, **kwargs)  # type: ignore[arg-type]
+
+
+# A stand-in linter: every quoted snake_case spelling of a camelCase field is a SEM102
+# with a safe fix replacing the text between the quotes. Positions are computed on the
+# decoded text the way the engine reports them (characters, 0-based columns).
+_QUOTED_SNAKE = re.compile(r"(['\"])(" + "|".join(SNAKE_TO_CAMEL) + r")\1")
+
+
+def _toy_lint(source: bytes, filename: str, settings: object) -> list[Finding]:
+    text = source.decode("utf-8-sig")
+    findings = []
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        for match in _QUOTED_SNAKE.finditer(line):
+            findings.append(
+                _rename(number, match.start(2), match.group(2), SNAKE_TO_CAMEL[match.group(2)])
+            )
+    return findings
+
+
+# ---------------------------------------------------------------------------
+# apply_fixes
+# ---------------------------------------------------------------------------
+
+
+def test_rename_keeps_everything_else() -> None:
+    text = 'p = {  # why\n    "measured_at" :  t,   # when\n}\n'
+    new, applied = apply_fixes(text, [_rename(2, 5, "measured_at", "measuredAt")], unsafe=False)
+    assert new == 'p = {  # why\n    "measuredAt" :  t,   # when\n}\n'
+    assert applied == 1
+
+
+def test_several_edits_on_one_line_use_original_offsets() -> None:
+    text = "{'is_counter': 1, 'read_at': 2, 'age_seconds': 3}\n"
+    findings = [
+        _rename(1, 2, "is_counter", "isCounter"),
+        _rename(1, 19, "read_at", "readAt"),
+        _rename(1, 33, "age_seconds", "ageSeconds"),
+    ]
+    new, applied = apply_fixes(text, findings, unsafe=False)
+    assert new == "{'isCounter': 1, 'readAt': 2, 'ageSeconds': 3}\n"
+    assert applied == 3
+
+
+def test_crlf_line_endings_are_kept() -> None:
+    text = "x = {\r\n    'measured_at': t,\r\n}\r\n"
+    new, applied = apply_fixes(text, [_rename(2, 5, "measured_at", "measuredAt")], unsafe=False)
+    assert new == "x = {\r\n    'measuredAt': t,\r\n}\r\n"
+    assert applied == 1
+
+
+def test_new_lines_in_an_edit_take_the_file_line_ending() -> None:
+    text = "a = 1\r\nb = 2\r\n"
+    finding = _finding(1, 5, 1, 5, "\n# added")
+    new, _ = apply_fixes(text, [finding], unsafe=False)
+    assert new == "a = 1\r\n# added\r\nb = 2\r\n"
+
+
+def test_lone_carriage_returns_count_as_line_breaks() -> None:
+    text = "a = 1\rb = {'read_at': 1}\r"
+    new, _ = apply_fixes(text, [_rename(2, 6, "read_at", "readAt")], unsafe=False)
+    assert new == "a = 1\rb = {'readAt': 1}\r"
+
+
+def test_form_feed_is_not_a_line_break() -> None:
+    # str.splitlines() would split here; Python's tokenizer does not.
+    text = "\x0cb = {'read_at': 1}\n"
+    new, _ = apply_fixes(text, [_rename(1, 7, "read_at", "readAt")], unsafe=False)
+    assert new == "\x0cb = {'readAt': 1}\n"
+
+
+def test_tabs_count_as_one_column() -> None:
+    text = "if x:\n\t\td = {'is_counter': 1}\n"
+    new, _ = apply_fixes(text, [_rename(2, 8, "is_counter", "isCounter")], unsafe=False)
+    assert new == "if x:\n\t\td = {'isCounter': 1}\n"
+
+
+def test_columns_are_code_points() -> None:
+    text = "d = {'\U0001f600': 1, 'chart_hint': 2}\n"
+    column = text.index("chart_hint")
+    new, _ = apply_fixes(text, [_rename(1, column, "chart_hint", "chartHint")], unsafe=False)
+    assert new == "d = {'\U0001f600': 1, 'chartHint': 2}\n"
+
+
+def test_unsafe_fixes_need_permission() -> None:
+    text = "{'sorce': s}\n"
+    finding = _rename(1, 2, "sorce", "source", code="SEM101", applicability=Applicability.UNSAFE)
+    assert apply_fixes(text, [finding], unsafe=False) == (text, 0)
+    assert apply_fixes(text, [finding], unsafe=True) == ("{'source': s}\n", 1)
+
+
+def test_findings_without_fix_are_ignored() -> None:
+    plain = Finding("SEM105", "m", Severity.ERROR, "t.py", Position(1, 0), Position(1, 1))
+    assert apply_fixes("x = 1\n", [plain], unsafe=True) == ("x = 1\n", 0)
+
+
+def test_overlapping_fixes_outer_wins_inner_waits() -> None:
+    text = "{'a': {'read_at': 1}}\n"
+    outer = _finding(1, 0, 1, 21, "{'b': {'read_at': 1}}")
+    inner = _rename(1, 8, "read_at", "readAt")
+    new, applied = apply_fixes(text, [inner, outer], unsafe=False)
+    assert new == "{'b': {'read_at': 1}}\n"
+    assert applied == 1
+
+
+def test_two_insertions_at_one_point_are_not_both_applied() -> None:
+    text = "x\n"
+    first = _finding(1, 0, 1, 0, "a")
+    second = _finding(1, 0, 1, 0, "b")
+    new, applied = apply_fixes(text, [first, second], unsafe=False)
+    assert applied == 1
+    assert new in ("ax\n", "bx\n")
+
+
+def test_adjacent_edits_both_apply() -> None:
+    text = "ab\n"
+    new, applied = apply_fixes(
+        text, [_finding(1, 0, 1, 1, "A"), _finding(1, 1, 1, 2, "B")], unsafe=False
+    )
+    assert (new, applied) == ("AB\n", 2)
+
+
+def test_the_same_fix_twice_is_made_once_and_counted_twice() -> None:
+    text = "{'read_at': 1}\n"
+    one = _rename(1, 2, "read_at", "readAt")
+    two = _rename(1, 2, "read_at", "readAt", code="SEM101")
+    new, applied = apply_fixes(text, [one, two], unsafe=False)
+    assert (new, applied) == ("{'readAt': 1}\n", 2)
+
+
+def test_multi_edit_fix_is_all_or_nothing() -> None:
+    text = "abc def\n"
+    both = _finding(1, 0, 1, 1, "A", extra=(Edit("D", Position(1, 4), Position(1, 5)),))
+    blocked = _finding(1, 4, 1, 7, "XYZ")
+    new, applied = apply_fixes(text, [both, blocked], unsafe=False)
+    assert (new, applied) == ("Abc Def\n", 1)
+
+
+def test_multi_line_edit() -> None:
+    text = "a = [\n    1,\n]\n"
+    new, _ = apply_fixes(text, [_finding(1, 4, 3, 1, "[1]")], unsafe=False)
+    assert new == "a = [1]\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "column"),
+    [(0, 0), (5, 0), (1, 6), (1, -1)],
+)
+def test_positions_outside_the_text_are_refused(line: int, column: int) -> None:
+    with pytest.raises(FixError, match="line"):
+        apply_fixes("x = 1\n", [_finding(line, column, line, column, "y")], unsafe=False)
+
+
+def test_end_before_start_is_refused() -> None:
+    with pytest.raises(FixError, match="ends before it starts"):
+        apply_fixes("x = 1\n", [_finding(1, 3, 1, 1, "y")], unsafe=False)
+
+
+# ---------------------------------------------------------------------------
+# fix_source, with the stand-in linter
+# ---------------------------------------------------------------------------
+
+
+def test_fix_source_fixes_and_reports_what_remains() -> None:
+    source = b"p = {'measured_at': t, 'source': s}  # keep me\n"
+    result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    assert result == FixResult(b"p = {'measuredAt': t, 'source': s}  # keep me\n", True, 1, [])
+
+
+def test_fix_source_is_idempotent() -> None:
+    source = b"p = {'measured_at': t, 'is_counter': False}\n"
+    first = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    second = fix_source(first.source, "t.py", unsafe=False, lint=_toy_lint)
+    assert first.changed and first.applied == 2
+    assert second.source == first.source
+    assert not second.changed and second.applied == 0
+
+
+def test_fix_source_keeps_bom_and_crlf() -> None:
+    source = "\ufeffp = {\r\n    'measured_at': t,  # \u00e9t\u00e9\r\n}\r\n".encode()
+    result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    assert result.source == "\ufeffp = {\r\n    'measuredAt': t,  # \u00e9t\u00e9\r\n}\r\n".encode()
+
+
+def test_fix_source_keeps_a_declared_encoding() -> None:
+    source = "# -*- coding: latin-1 -*-\np = {'read_at': '\u00e9'}\n".encode("latin-1")
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        text = data.decode("latin-1")
+        return [] if "read_at" not in text else [_rename(2, 6, "read_at", "readAt")]
+
+    result = fix_source(source, "t.py", unsafe=False, lint=lint)
+    assert result.source == "# -*- coding: latin-1 -*-\np = {'readAt': '\u00e9'}\n".encode(
+        "latin-1"
+    )
+
+
+def test_fix_source_unchanged_when_nothing_to_fix() -> None:
+    source = b"p = {'measuredAt': t}\n"
+    result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    assert result == FixResult(source, False, 0, [])
+
+
+def test_overlapping_fixes_are_finished_in_a_later_pass() -> None:
+    source = b"x = {'a': {'read_at': 1}}\n"
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        found = _toy_lint(data, filename, settings)
+        if b"'a'" in data:
+            found.append(_finding(1, 4, 1, 25, "{'b': {'read_at': 1}}"))
+        return found
+
+    result = fix_source(source, "t.py", unsafe=False, lint=lint)
+    assert result.source == b"x = {'b': {'readAt': 1}}\n"
+    assert result.applied == 2
+
+
+def test_a_fix_that_breaks_the_syntax_raises() -> None:
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_finding(1, 0, 1, 1, "(")] if data.startswith(b"x") else []
+
+    with pytest.raises(FixError, match="does not parse"):
+        fix_source(b"x = 1\n", "t.py", unsafe=False, lint=lint)
+
+
+def test_fixes_that_never_converge_raise() -> None:
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        # Always proposes one more line: the loop can never settle.
+        return [_finding(1, 0, 1, 0, "pass\n")]
+
+    with pytest.raises(FixError, match="did not converge after 3 passes"):
+        fix_source(b"x = 1\n", "t.py", unsafe=False, max_passes=3, lint=lint)
+
+
+def test_converging_on_the_last_allowed_pass_is_fine() -> None:
+    source = b"{'read_at': 1}\n"
+    result = fix_source(source, "t.py", unsafe=False, max_passes=1, lint=_toy_lint)
+    assert result.source == b"{'readAt': 1}\n"
+
+
+def test_fix_that_changes_nothing_is_not_a_loop() -> None:
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_finding(1, 0, 1, 1, "x")]
+
+    result = fix_source(b"x = 1\n", "t.py", unsafe=False, lint=lint)
+    assert not result.changed and result.applied == 0
+
+
+def test_unencodable_fix_raises() -> None:
+    source = "# coding: latin-1\nx = 1\n".encode("latin-1")
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_finding(2, 0, 2, 1, "\u4e00")] if data.endswith(b"x = 1\n") else []
+
+    with pytest.raises(FixError, match="encoding"):
+        fix_source(source, "t.py", unsafe=False, lint=lint)
+
+
+def test_undecodable_source_is_returned_untouched() -> None:
+    source = b"x = '\xff'  # 'read_at'\n"
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_rename(1, 13, "read_at", "readAt")]
+
+    result = fix_source(source, "t.py", unsafe=False, lint=lint)
+    assert result.source == source and not result.changed
+
+
+# ---------------------------------------------------------------------------
+# fix_file and write_atomic
+# ---------------------------------------------------------------------------
+
+
+def test_fix_file_writes_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(b"p = {'measured_at': t}\n")
+    result = fix_file(path, unsafe=False, lint=_toy_lint)
+    assert result.changed
+    assert path.read_bytes() == b"p = {'measuredAt': t}\n"
+
+
+def test_fix_file_without_write_leaves_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(b"p = {'measured_at': t}\n")
+    result = fix_file(path, unsafe=False, write=False, lint=_toy_lint)
+    assert result.source == b"p = {'measuredAt': t}\n"
+    assert path.read_bytes() == b"p = {'measured_at': t}\n"
+
+
+def test_a_file_that_would_not_parse_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    original = b"p = {'measured_at': t}\n"
+    path.write_bytes(original)
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_rename(1, 5, "'measured_at'", "'measuredAt")]
+
+    with pytest.raises(FixError):
+        fix_file(path, unsafe=False, lint=lint)
+    assert path.read_bytes() == original
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o755])
+def test_write_atomic_keeps_the_mode(tmp_path: Path, mode: int) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(b"old\n")
+    path.chmod(mode)
+    write_atomic(path, b"new\n")
+    assert path.read_bytes() == b"new\n"
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+def test_write_atomic_leaves_the_file_untouched_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(b"old\n")
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError("disk said no")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk said no"):
+        write_atomic(path, b"new\n")
+    assert path.read_bytes() == b"old\n"
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+def test_write_atomic_failing_mid_write_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(b"old\n")
+
+    def refuse(fd: int) -> None:
+        raise OSError("fsync failed")
+
+    monkeypatch.setattr(os, "fsync", refuse)
+    with pytest.raises(OSError, match="fsync failed"):
+        write_atomic(path, b"new\n")
+    assert path.read_bytes() == b"old\n"
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges")
+def test_write_atomic_follows_a_symlink_and_keeps_it(tmp_path: Path) -> None:
+    target = tmp_path / "real.py"
+    target.write_bytes(b"old\n")
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    write_atomic(link, b"new\n")
+    assert link.is_symlink()
+    assert target.read_bytes() == b"new\n"
+
+
+def test_write_atomic_creates_a_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "new.py"
+    write_atomic(path, b"x = 1\n")
+    assert path.read_bytes() == b"x = 1\n"
