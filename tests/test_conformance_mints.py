@@ -12,6 +12,7 @@ import pytest
 
 from conformance_data import cases, strict_equal
 from semantics_lint.runtime.items import NOT_PASSED, normalize_coverage_list
+from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
 
 
@@ -39,3 +40,37 @@ def test_normalize_coverage_list(case: dict[str, Any]) -> None:
         lambda: normalize_coverage_list(given["fn"], given["section"], items, given["requireWhy"])
     )
     _assert_matches(actual, case["expected"])
+
+
+@pytest.mark.parametrize("case", cases("absent"))
+def test_absent(case: dict[str, Any]) -> None:
+    given = case["input"]
+    # The declaration goes in as the one positional argument, exactly as the
+    # reference received it; an omitted ``decl`` means absent() was called bare.
+    if "decl" in given:
+        actual = _outcome(lambda: absent(given["decl"]))
+    else:
+        actual = _outcome(lambda: absent())
+    _assert_matches(actual, case["expected"])
+
+
+@pytest.mark.parametrize("case", cases("coverage"))
+def test_coverage(case: dict[str, Any]) -> None:
+    given = case["input"]
+    if "decl" in given:
+        actual = _outcome(lambda: coverage(given["content"], given["decl"]))
+    else:
+        actual = _outcome(lambda: coverage(given["content"]))
+    _assert_matches(actual, case["expected"])
+
+
+@pytest.mark.parametrize(
+    "case",
+    [case for case in cases("absent") if isinstance(case.values[0]["input"].get("decl"), dict)],
+)
+def test_absent_keywords_agree_with_dict(case: dict[str, Any]) -> None:
+    """The keyword door gives the same verdict as the dict door."""
+    decl = case["input"]["decl"]
+    if not decl:
+        pytest.skip("an empty declaration has no keyword form")
+    _assert_matches(_outcome(lambda: absent(**decl)), case["expected"])

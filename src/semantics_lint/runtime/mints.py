@@ -1,0 +1,441 @@
+"""The coverage mints: ``absent()`` and ``coverage()``.
+
+``absent(what=..., checked=[...])`` says "I looked, and there is nothing" in a
+shape a model cannot read as a failure, and cannot productively retry.
+``coverage(verdict, checked=[...], notChecked=[...], cannotCover=[...])`` wraps a
+verdict with its own boundary: what it stands on and what it does NOT rule out.
+
+Both take their declaration as camelCase keyword arguments or as one positional
+dict, and both refuse at the call site: a :class:`Refusal` whose message starts
+``refused:``, names the field as the caller spelled it, and says the fix. Every
+key a declaration does not have is refused, never dropped (a list declared under
+``not_checked`` would otherwise vanish without a word), and a snake_case key
+names the camelCase one meant.
+
+What the reference (agentfootprint 9.62.0) renders is reproduced exactly,
+including the static notes; ``period`` and ``inProgress`` on ``coverage()``
+follow the reference's later ``period.ts`` and ``inProgress.ts``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from semantics_lint.runtime.items import (
+    NOT_PASSED,
+    is_list,
+    normalize_coverage_list,
+    shown,
+)
+from semantics_lint.runtime.refusal import Refusal, refuse_unknown_keys
+from semantics_lint.vocabulary import (
+    ABSENCE_MARKER,
+    ABSENCE_NOTE,
+    ABSENCE_OUTCOME,
+    ABSENT_FIELDS,
+    COVERAGE_ITEM_FIELDS,
+    COVERAGE_MARKER,
+    COVERAGE_NOTE,
+    LEDGER_FIELDS,
+    PERIOD_FIELDS,
+    SEMANTICS_MARKER,
+    is_non_empty_string,
+    js_trim,
+    to_wire,
+)
+
+__all__ = ["absent", "coverage", "mint_period", "mint_in_progress", "period_problem"]
+
+# The two halves of a span and the literal ``held`` takes when the store cannot
+# vouch for what it holds (the reference's ``PERIOD_WIRE``).
+_SPAN_FIELDS: Final = ("from", "to")
+_HELD_UNKNOWN: Final = "unknown"
+# An in-progress item: a coverage item plus how many things it stands for.
+_IN_PROGRESS_ITEM_FIELDS: Final = (*COVERAGE_ITEM_FIELDS, "count")
+_MAX_SAFE_INTEGER: Final = 2**53 - 1
+
+
+def _declaration(fn: str, decl: object, fields: dict[str, Any], shape: str) -> Mapping[str, Any]:
+    """The one declaration a mint was given: a positional dict or keyword arguments."""
+    if decl is not None and fields:
+        raise Refusal(
+            f"refused: {fn}() takes its declaration either as one dict or as keyword "
+            f"arguments, not both: {shape}."
+        )
+    if decl is None:
+        if not fields:
+            raise Refusal(f"refused: {fn}() takes a declaration: {shape}.")
+        return fields
+    if not isinstance(decl, Mapping):
+        raise Refusal(
+            f"refused: {fn}() takes its declaration as keyword arguments or one dict, "
+            f"got {shown(decl)}: {shape}."
+        )
+    return decl
+
+
+def _get(decl: Mapping[str, Any], key: str) -> object:
+    """``decl[key]``, or :data:`NOT_PASSED` when the key is not there (``None`` stays ``None``)."""
+    return decl[key] if key in decl else NOT_PASSED
+
+
+# ---------------------------------------------------------------------------
+# absent()
+# ---------------------------------------------------------------------------
+
+_ABSENT_SHAPE: Final = "absent(what=..., checked=[...], notChecked=?, cannotCover=?, tryInstead=?)"
+
+
+def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+    """Say "I looked, and there is nothing": the rendered absence a tool returns.
+
+    ``what`` (non-empty) names what was looked for; ``checked`` (non-empty) the
+    ground that WAS searched; ``notChecked`` and ``cannotCover`` (each item with a
+    ``why``) the ground that was not; ``tryInstead`` where to go instead. A
+    ``tryInstead`` that is not a non-empty string is left out, as the reference
+    does. Raises :class:`Refusal` for anything a reader could not act on.
+    """
+    fn = "absent"
+    declaration = _declaration(fn, decl, fields, _ABSENT_SHAPE)
+    refuse_unknown_keys("", declaration, ABSENT_FIELDS)
+    raw_what = declaration.get("what")
+    what = js_trim(raw_what) if isinstance(raw_what, str) else ""
+    if what == "":
+        raise Refusal(
+            "refused: absent(): `what` must say what was looked for (e.g. 'FLOGI entries on "
+            "fc1/3'); an absence that cannot name what it did not find reads like a tool "
+            "that returned nothing by accident."
+        )
+    checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
+    if not checked:
+        raise Refusal(
+            f"refused: absent(): {shown(what)}: `checked` must name at least one source, "
+            "window or population that WAS searched; without it a reader cannot tell "
+            "'I looked and there is nothing' from 'I could not look'. If the tool could not "
+            "look, raise an error instead."
+        )
+    not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
+    cannot_cover = normalize_coverage_list(
+        fn, "cannotCover", _get(declaration, "cannotCover"), True
+    )
+    raw_try = declaration.get("tryInstead")
+    try_instead = js_trim(raw_try) if isinstance(raw_try, str) else ""
+
+    rendered: dict[str, Any] = {
+        ABSENCE_MARKER: True,
+        "outcome": ABSENCE_OUTCOME,
+        "looked_for": what,
+        "checked": checked,
+    }
+    if not_checked:
+        rendered[to_wire("notChecked")] = not_checked
+    if cannot_cover:
+        rendered[to_wire("cannotCover")] = cannot_cover
+    rendered["retry_returns_the_same"] = True
+    if try_instead:
+        rendered[to_wire("tryInstead")] = try_instead
+    rendered["note"] = ABSENCE_NOTE
+    return rendered
+
+
+# ---------------------------------------------------------------------------
+# period: {queried: {from, to}, held: {from, to} | "unknown", readAt?}
+# ---------------------------------------------------------------------------
+
+# RFC 3339 as a foreign minter may write it (lower-case ``t``/``z`` and the leap
+# second ``:60`` accepted); a zone is required: an instant without one could be
+# any of 24 hours, so it is refused rather than guessed.
+_INSTANT: Final = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?"
+    r"(?:([Zz])|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (any year, no datetime limits)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def instant_of(value: object) -> tuple[int, int] | None:
+    """``(seconds since the epoch, nanoseconds)`` of an ISO 8601 instant with a zone, or None.
+
+    Exact: a nine-digit fraction is never rounded. A day past the month's end,
+    hour 24 or an offset past 23:59 is not an instant.
+    """
+    if not isinstance(value, str):
+        return None
+    match = _INSTANT.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day, hour, minute = (int(match.group(i)) for i in range(1, 6))
+    second = int(match.group(6)) if match.group(6) is not None else 0
+    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
+        return None
+    # 60 is RFC 3339's leap second: it compares as the next minute's :00.
+    if hour > 23 or minute > 59 or second > 60:
+        return None
+    offset_minutes = 0
+    if match.group(8) is None:
+        offset_hours, offset_mins = int(match.group(10)), int(match.group(11))
+        if offset_hours > 23 or offset_mins > 59:
+            return None
+        offset_minutes = (offset_hours * 60 + offset_mins) * (-1 if match.group(9) == "-" else 1)
+    fraction = int(match.group(7).ljust(9, "0")) if match.group(7) is not None else 0
+    seconds = (
+        _days_from_civil(year, month, day) * 86400
+        + hour * 3600
+        + minute * 60
+        + second
+        - offset_minutes * 60
+    )
+    return seconds, fraction
+
+
+def _unknown_key_problem(value: Mapping[str, Any], known: tuple[str, ...], at: str) -> str | None:
+    try:
+        refuse_unknown_keys(at, value, known)
+    except Refusal as refusal:
+        return str(refusal)
+    return None
+
+
+def _instant_problem(value: object, at: str) -> str | None:
+    if instant_of(value) is not None:
+        return None
+    return (
+        f"refused: `{at}` must be an ISO 8601 instant with a zone, e.g. "
+        f"'2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'; got {shown(value)}. "
+        "An instant with no zone could be any of 24 hours, so it is refused, not guessed."
+    )
+
+
+def _span_problem(value: object, at: str) -> str | None:
+    if not isinstance(value, Mapping):
+        return f"refused: `{at}` must be {{'from': ..., 'to': ...}}, two instants; got {shown(value)}."
+    extra = _unknown_key_problem(value, _SPAN_FIELDS, at)
+    if extra is not None:
+        return extra
+    start, end = value.get("from"), value.get("to")
+    bad = _instant_problem(start, f"{at}.from") or _instant_problem(end, f"{at}.to")
+    if bad is not None:
+        return bad
+    if (instant_of(start) or (0, 0)) > (instant_of(end) or (0, 0)):
+        return (
+            f"refused: `{at}.from` ({start}) is after `{at}.to` ({end}); a span runs forward."
+        )
+    return None
+
+
+def period_problem(value: object) -> str | None:
+    """The first fault of a declared (camelCase) period, as a refusal message, or None.
+
+    In order: a dict; no key it does not have; ``queried`` a ``{from, to}`` span of
+    instants with ``from`` not after ``to``; ``held`` the literal ``"unknown"`` or a
+    span by the same rule; ``readAt``, when given, an instant.
+    """
+    if not isinstance(value, Mapping):
+        return (
+            "refused: `period` must be {'queried': {'from', 'to'}, 'held': {'from', 'to'} "
+            f"or 'unknown', 'readAt'?}}; got {shown(value)}."
+        )
+    extra = _unknown_key_problem(value, PERIOD_FIELDS, "period")
+    if extra is not None:
+        return extra
+    queried = value.get("queried")
+    if queried is None:
+        return (
+            "refused: `period.queried` must say what the read asked for: "
+            "{'from': ..., 'to': ...}, two instants of the read behind this result."
+        )
+    problem = _span_problem(queried, "period.queried")
+    if problem is not None:
+        return problem
+    held = value.get("held")
+    if held != _HELD_UNKNOWN:
+        if held is None:
+            return (
+                "refused: `period.held` must say what the store holds: {'from': ..., "
+                "'to': ...}, or 'unknown' when the tool cannot vouch for it."
+            )
+        if isinstance(held, str):
+            return (
+                f"refused: `period.held` is {shown(held)}; it must be "
+                "{'from': ..., 'to': ...} or the literal 'unknown'."
+            )
+        problem = _span_problem(held, "period.held")
+        if problem is not None:
+            return problem
+    read_at = value.get("readAt")
+    if read_at is not None:
+        return _instant_problem(read_at, "period.readAt")
+    return None
+
+
+def mint_period(declared: object) -> dict[str, Any] | None:
+    """The wire form of a declared period, ``None`` when not declared; refuses a bad one.
+
+    ``None`` (or a missing key) means "not declared", as in the reference. The wire
+    spells ``readAt`` as ``read_at``; nothing of the caller's dicts is kept.
+    """
+    if declared is None or declared is NOT_PASSED:
+        return None
+    problem = period_problem(declared)
+    if problem is not None:
+        raise Refusal(problem)
+    assert isinstance(declared, Mapping)
+    queried, held = declared["queried"], declared["held"]
+    wire: dict[str, Any] = {"queried": {"from": queried["from"], "to": queried["to"]}}
+    wire["held"] = _HELD_UNKNOWN if held == _HELD_UNKNOWN else {"from": held["from"], "to": held["to"]}
+    if declared.get("readAt") is not None:
+        wire[to_wire("readAt")] = declared["readAt"]
+    return wire
+
+
+# ---------------------------------------------------------------------------
+# inProgress: what the read found still running
+# ---------------------------------------------------------------------------
+
+
+def _is_count(value: object) -> bool:
+    """A whole number of at least 1 that JavaScript holds exactly (a bool is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
+        return False
+    return 1 <= value <= _MAX_SAFE_INTEGER
+
+
+def _in_progress_item(raw: object, at: str) -> dict[str, Any]:
+    if isinstance(raw, str):
+        if js_trim(raw) == "":
+            raise Refusal(f"refused: `{at}` is blank; say what is still running.")
+        return {"what": js_trim(raw)}
+    if not isinstance(raw, Mapping):
+        raise Refusal(
+            f"refused: `{at}` must be a non-empty string or "
+            "{'what': ..., 'why'?: ..., 'count'?: ...}; "
+            f"got {shown(raw)}."
+        )
+    unknown = next((key for key in raw if key not in _IN_PROGRESS_ITEM_FIELDS), None)
+    if unknown == "kind":
+        raise Refusal(
+            f"refused: `{at}.kind`: `kind` names ground a call did NOT reach, and an item "
+            "in progress is ground the call read. Leave it out."
+        )
+    refuse_unknown_keys(at, raw, _IN_PROGRESS_ITEM_FIELDS)
+    what = raw.get("what")
+    if not is_non_empty_string(what):
+        raise Refusal(f"refused: `{at}` names nothing: `what` must say what is still running.")
+    assert isinstance(what, str)
+    item: dict[str, Any] = {"what": js_trim(what)}
+    # ``None`` reads as omitted here, as in the reference's in-progress reader.
+    why = raw.get("why")
+    if why is not None:
+        if not is_non_empty_string(why):
+            raise Refusal(
+                f"refused: `{at}` ({shown(what)}) has a `why` that says nothing; give one "
+                "or leave it out."
+            )
+        item["why"] = js_trim(why)
+    count = raw.get("count")
+    if count is not None:
+        if not _is_count(count):
+            raise Refusal(
+                f"refused: `{at}` ({shown(what)}): `count` must be a whole number of at least 1 "
+                f"(how many things this item stands for), or left out for one; got {shown(count)}."
+            )
+        item["count"] = count
+    return item
+
+
+def mint_in_progress(raw: object) -> list[dict[str, Any]]:
+    """The normalized ``inProgress`` items, ``[]`` when not declared; refuses a bad list."""
+    if raw is None or raw is NOT_PASSED:
+        return []
+    if not is_list(raw):
+        raise Refusal(
+            "refused: `inProgress` must be a list of strings or "
+            "{'what': ..., 'why'?: ..., 'count'?: ...} items; to say nothing is running, "
+            "leave it out."
+        )
+    assert isinstance(raw, (list, tuple))
+    return [_in_progress_item(item, f"inProgress[{index}]") for index, item in enumerate(raw)]
+
+
+# ---------------------------------------------------------------------------
+# coverage()
+# ---------------------------------------------------------------------------
+
+_COVERAGE_SHAPE: Final = (
+    "coverage(result, checked=?, notChecked=?, cannotCover=?, period=?, inProgress=?)"
+)
+
+
+def coverage(
+    content: object, decl: Mapping[str, Any] | None = None, /, **fields: Any
+) -> dict[str, Any]:
+    """Return ``content`` with its own boundary: ``{"af_coverage": {...}, "result": content}``.
+
+    The boundary comes first on purpose: a limit placed after a long result gets
+    skimmed past. ``checked``/``notChecked``/``cannotCover`` are coverage lists;
+    ``period`` says what time the read covered; ``inProgress`` what the read found
+    still running (it needs ``checked`` beside it: an item in progress is ground the
+    call read). A boundary that declares nothing is refused, and so is a described
+    result as ``content``: it carries its own coverage.
+    """
+    fn = "coverage"
+    if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
+        raise Refusal(
+            "refused: coverage() wraps a described result, which carries its own coverage: "
+            "declare the lists in described_result(..., coverage={'checked': [...], "
+            "'notChecked': [...], 'cannotCover': [...]}) and return it bare."
+        )
+    declaration = _declaration(fn, decl, fields, _COVERAGE_SHAPE)
+    refuse_unknown_keys("", declaration, LEDGER_FIELDS)
+    checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
+    not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
+    cannot_cover = normalize_coverage_list(
+        fn, "cannotCover", _get(declaration, "cannotCover"), True
+    )
+    period = mint_period(_get(declaration, "period"))
+    in_progress = mint_in_progress(_get(declaration, "inProgress"))
+    if in_progress and not checked:
+        raise Refusal(
+            "refused: coverage(): `inProgress` needs `checked` beside it: an item still "
+            "running is ground the call read, so name what the read covered in `checked`."
+        )
+    if not (checked or not_checked or cannot_cover or period is not None or in_progress):
+        raise Refusal(
+            "refused: coverage(): the boundary declares nothing (every list is empty and "
+            "there is no period), which would tell a reader nothing while looking like it "
+            "did. Name what was checked, what was skipped, or what can never be seen; or "
+            "return the result bare."
+        )
+    marker: dict[str, Any] = {}
+    if checked:
+        marker["checked"] = checked
+    if not_checked:
+        marker[to_wire("notChecked")] = not_checked
+    if cannot_cover:
+        marker[to_wire("cannotCover")] = cannot_cover
+    if period is not None:
+        marker["period"] = period
+    if in_progress:
+        marker[to_wire("inProgress")] = in_progress
+    marker["note"] = COVERAGE_NOTE
+    return {COVERAGE_MARKER: marker, "result": content}
