@@ -1,9 +1,11 @@
 """The flake8 adapter: ``flake8 --select SEM`` reports the codes ``semantics-lint check`` does.
 
 A thin shell over ``semantics_lint.lint.engine``. flake8 hands us the physical lines of
-the file (``lines``) and its name; we parse with LibCST ourselves, so we do not ask for
-flake8's ``tree``. flake8 applies ``# noqa`` and ``--select``/``--ignore`` itself, so
-nothing is filtered here.
+the file (``lines``) and its name; we parse with LibCST ourselves. The constructor also
+takes ``tree`` only because flake8 classifies a plugin by its parameters and runs
+``run()`` only for a plugin that asks for the tree; flake8 builds that ``ast`` for every
+file anyway, so asking costs nothing, and it is not used. flake8 applies ``# noqa`` and
+``--select``/``--ignore`` itself, so nothing is filtered here.
 
 Cost: the engine's textual prefilter runs on the joined lines before anything heavy is
 imported, so a file that never mentions our API costs one substring scan. The engine
@@ -73,7 +75,7 @@ class SemanticsLintPlugin:
 
     __slots__ = ("_lines", "_filename")
 
-    def __init__(self, lines: Sequence[str], filename: str) -> None:
+    def __init__(self, tree: object, lines: Sequence[str], filename: str) -> None:
         self._lines = lines
         self._filename = filename
 
