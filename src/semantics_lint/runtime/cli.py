@@ -1,14 +1,46 @@
-"""``semantics-lint check-semantics``: the gate over a catalog of sample results."""
+"""``semantics-lint check-semantics``: the gate over a catalog of sample results.
+
+Argument plumbing only: click parses ``CATALOG [--strict] [--json]`` and
+:func:`semantics_lint.runtime.gate.run_check_semantics` does the rest. Exit codes:
+0 ok, 1 findings failed the gate (with ``--strict``, warnings too), 2 usage or
+input error (unreadable file, invalid JSON, unknown shape, unknown
+``resultClass``), reported as one line on stderr and never as a traceback.
+"""
 
 from __future__ import annotations
 
 import click
 
+from semantics_lint.runtime.gate import SemanticsCliIO, run_check_semantics
+
+
+def _echo_stdout(text: str) -> None:
+    click.echo(text)
+
+
+def _echo_stderr(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _read_stdin() -> str:
+    stream = click.get_binary_stream("stdin")
+    return stream.read().decode("utf-8", errors="replace")
+
 
 @click.command("check-semantics")
-@click.argument("catalog")
+@click.argument("catalog", metavar="CATALOG")
 @click.option("--strict", is_flag=True, help="Warnings fail the gate too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def check_semantics_command(catalog: str, strict: bool, as_json: bool) -> None:
-    """Judge a catalog of sample tool results against the envelope rules."""
-    raise click.UsageError("the gate is not built yet")
+    """Judge a catalog of sample tool results against the envelope and class rules.
+
+    CATALOG is a JSON file ('-' reads standard input) shaped as
+    [{"name", "resultClass"?, "results": [...]}], [{"name", "resultClass"?,
+    "result": ...}] or {"tools": [...]}. Exit 0 ok, 1 findings failed the gate,
+    2 input error.
+    """
+    # click's echo writes through the streams click's test runner captures, and
+    # stays correct on terminals that cannot print every character.
+    io = SemanticsCliIO(stdout=_echo_stdout, stderr=_echo_stderr, read_stdin=_read_stdin)
+    code = run_check_semantics(catalog, strict=strict, as_json=as_json, io=io)
+    click.get_current_context().exit(code)
