@@ -52,6 +52,9 @@ def check_semantics_main(argv: Sequence[str] | None = None) -> int:
     catalog paths, in any order, as pre-commit appends file names after the hook's
     ``args``. ``--`` ends the options. With several catalogs and text output, each
     report is preceded by a line naming its catalog.
+
+    The gate takes exactly one catalog and (like the reference's CLI) no ``--``, so a
+    path that starts with ``-`` is handed over as ``./-name`` to stay a path.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     options: list[str] = []
@@ -78,7 +81,7 @@ def check_semantics_main(argv: Sequence[str] | None = None) -> int:
     for path in paths:
         if len(paths) > 1 and "--json" not in options:
             print(f"== {path}", flush=True)
-        code = _gate([*options, "--", path])
+        code = _gate([*options, f"./{path}" if path.startswith("-") else path])
         sys.stdout.flush()
         if _severity(code) > _severity(worst):
             worst = code
