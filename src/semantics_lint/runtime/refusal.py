@@ -41,7 +41,10 @@ def meant_key(key: str, known: Iterable[str]) -> str | None:
 def unknown_key_message(path: str, key: str, known: Iterable[str]) -> str:
     """``refused: provenance.measured_at: did you mean measuredAt?`` and the like."""
     known = tuple(known)
-    where = f"{path}.{key}" if path else key
+    # A key that would vanish or blur in the message (empty, padded, a control
+    # character) is shown quoted, so the caller can still find it.
+    spelled = key if key and key == key.strip() and key.isprintable() else repr(key)
+    where = f"{path}.{spelled}" if path else spelled
     meant = meant_key(key, known)
     if meant is not None:
         return f"refused: {where}: did you mean {meant}? (the declaration is camelCase)"
