@@ -1,0 +1,128 @@
+"""Which files a walk finds: skipped folders, virtual environments, .gitignore, excludes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.lint.config import ConfigResolver
+from semantics_lint.lint.discovery import (
+    DiscoveryError,
+    compile_glob,
+    discover,
+    is_gitignored,
+    parse_gitignore,
+    IgnoreFile,
+)
+
+
+def touch(path: Path, text: str = "x = 1\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def names(tmp_path: Path, arguments: list[str] | None = None, **kwargs: object) -> list[str]:
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        found = discover(arguments or ["."], ConfigResolver(), **kwargs)  # type: ignore[arg-type]
+    finally:
+        os.chdir(old)
+    return [source.display for source in found]
+
+
+def test_walk_skips_vcs_venvs_caches_and_build_output(tmp_path: Path) -> None:
+    touch(tmp_path / "tools" / "a.py")
+    touch(tmp_path / "tools" / "b.pyi")
+    touch(tmp_path / "tools" / "notes.txt")
+    for skipped in (".git", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist"):
+        touch(tmp_path / skipped / "x.py")
+    touch(tmp_path / "env3" / "pyvenv.cfg", "home = /usr\n")
+    touch(tmp_path / "env3" / "lib" / "site.py")
+    assert names(tmp_path) == ["tools/a.py", "tools/b.pyi"]
+
+
+def test_explicit_files_are_taken_as_given(tmp_path: Path) -> None:
+    touch(tmp_path / "build" / "gen.py")
+    touch(tmp_path / "script")
+    assert names(tmp_path, ["build/gen.py", "script"]) == ["build/gen.py", "script"]
+
+
+def test_missing_path_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(DiscoveryError, match="nope.py: no such file or directory"):
+        names(tmp_path, ["nope.py"])
+
+
+def test_a_file_reached_twice_is_listed_once(tmp_path: Path) -> None:
+    touch(tmp_path / "pkg" / "a.py")
+    assert names(tmp_path, ["pkg", "pkg/a.py", "."]) == ["pkg/a.py"]
+
+
+def test_gitignore_in_a_work_tree(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    touch(tmp_path / ".gitignore", "generated/\n*_pb2.py\n/top_only.py\n!keep_pb2.py\n# comment\n")
+    touch(tmp_path / "generated" / "g.py")
+    touch(tmp_path / "pkg" / "m_pb2.py")
+    touch(tmp_path / "pkg" / "keep_pb2.py")
+    touch(tmp_path / "top_only.py")
+    touch(tmp_path / "pkg" / "top_only.py")
+    touch(tmp_path / "pkg" / "ok.py")
+    touch(tmp_path / "pkg" / ".gitignore", "local.py\n")
+    touch(tmp_path / "pkg" / "local.py")
+    assert names(tmp_path) == ["pkg/keep_pb2.py", "pkg/ok.py", "pkg/top_only.py"]
+    # Walking a subfolder still honours the work tree's top .gitignore.
+    assert names(tmp_path, ["pkg"]) == ["pkg/keep_pb2.py", "pkg/ok.py", "pkg/top_only.py"]
+    assert "generated/g.py" in names(tmp_path, respect_gitignore=False)
+
+
+def test_info_exclude_is_read(tmp_path: Path) -> None:
+    touch(tmp_path / ".git" / "info" / "exclude", "scratch.py\n")
+    touch(tmp_path / "scratch.py")
+    touch(tmp_path / "real.py")
+    assert names(tmp_path) == ["real.py"]
+
+
+def test_gitignore_patterns() -> None:
+    base = Path("/repo")
+    stack = [IgnoreFile(base, parse_gitignore("docs/**/*.py\n**/fixtures\nlogs/\n\\#odd.py\n"))]
+    assert is_gitignored(Path("/repo/docs/a/b/c.py"), False, stack)
+    assert is_gitignored(Path("/repo/docs/c.py"), False, stack)
+    assert is_gitignored(Path("/repo/x/fixtures"), True, stack)
+    assert is_gitignored(Path("/repo/logs"), True, stack)
+    assert not is_gitignored(Path("/repo/logs"), False, stack)  # "logs/" is for folders
+    assert is_gitignored(Path("/repo/#odd.py"), False, stack)
+    assert not is_gitignored(Path("/repo/src/c.py"), False, stack)
+
+
+def test_config_exclude_and_extend_exclude(tmp_path: Path) -> None:
+    touch(
+        tmp_path / "pyproject.toml",
+        '[tool.semantics-lint]\nexclude = ["legacy/*.py"]\nextend-exclude = ["*_gen.py", "fixtures"]\n',
+    )
+    touch(tmp_path / "legacy" / "old.py")
+    touch(tmp_path / "legacy" / "deep" / "older.py")
+    touch(tmp_path / "a_gen.py")
+    touch(tmp_path / "pkg" / "fixtures" / "f.py")
+    touch(tmp_path / "pkg" / "real.py")
+    # exclude replaces the default list, so build/ is walked now.
+    touch(tmp_path / "build" / "b.py")
+    assert names(tmp_path) == ["build/b.py", "legacy/deep/older.py", "pkg/real.py"]
+
+
+def test_exclude_is_relative_to_the_configuration_file(tmp_path: Path) -> None:
+    touch(tmp_path / "proj" / "pyproject.toml", '[tool.semantics-lint]\nextend-exclude = ["gen/*.py"]\n')
+    touch(tmp_path / "proj" / "gen" / "a.py")
+    touch(tmp_path / "proj" / "pkg" / "gen" / "b.py")
+    assert names(tmp_path, ["proj"]) == ["proj/pkg/gen/b.py"]
+
+
+def test_globs() -> None:
+    assert compile_glob("*_pb2.py").matches("a/b/x_pb2.py")
+    assert compile_glob("tests/*").matches("tests/sub/x.py")
+    assert compile_glob("tests/**/*.py").matches("tests/x.py")
+    assert not compile_glob("tests/*.py").matches("src/tests.py")
+    assert compile_glob("gen?").matches("gen1/x.py")
+    assert compile_glob("[ab].py").matches("a.py") and not compile_glob("[!ab].py").matches("a.py")
