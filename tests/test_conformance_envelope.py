@@ -12,8 +12,8 @@ import copy
 from typing import Any
 
 import pytest
-
 from conformance_data import cases, strict_equal
+
 from semantics_lint.runtime.envelope import (
     compose_not_covered,
     explain_semantics,

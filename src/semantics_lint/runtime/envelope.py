@@ -27,7 +27,8 @@ Traps this module keeps, because the reference keeps them:
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Final, TypedDict
+from collections.abc import Callable
+from typing import Any, Final, TypedDict
 
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
@@ -48,9 +49,9 @@ from semantics_lint.vocabulary import (
 
 __all__ = [
     "DECLARATION_SPELLING",
+    "WIRE_SPELLING",
     "SemanticIssue",
     "Spelling",
-    "WIRE_SPELLING",
     "compose_not_covered",
     "explain_semantics",
     "is_counter_looking_aggregation",
@@ -272,24 +273,19 @@ def provenance_issues(provenance: object, spell: Spelling = WIRE_SPELLING) -> li
                 "code": DATA_WITHOUT_PROVENANCE,
                 "field": "provenance.source",
                 "message": (
-                    "`provenance.source` must name the system of record the values were "
-                    "read from."
+                    "`provenance.source` must name the system of record the values were read from."
                 ),
             }
         )
     age = provenance.get("age_seconds", _MISSING)
     if age is not _MISSING and not (_is_number(age) and math.isfinite(age) and age >= 0):
         issues.append(
-            _malformed(
-                age_seconds, f"`{age_seconds}` must be a finite number >= 0, or left out."
-            )
+            _malformed(age_seconds, f"`{age_seconds}` must be a finite number >= 0, or left out.")
         )
     export = provenance.get("source_export_date", _MISSING)
     if export is not _MISSING and not is_non_empty_string(export):
         issues.append(
-            _malformed(
-                export_date, f"`{export_date}` must be a non-empty string, or left out."
-            )
+            _malformed(export_date, f"`{export_date}` must be a non-empty string, or left out.")
         )
     return issues
 
@@ -304,7 +300,7 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
         return [_malformed(SEMANTICS_MARKER, "a semantic envelope is a plain dict.")]
     assert isinstance(value, dict)
     marker = value.get(SEMANTICS_MARKER, _MISSING)
-    if not (marker is True):
+    if marker is not True:
         return [
             _malformed(
                 SEMANTICS_MARKER,
@@ -329,7 +325,9 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
     def series_point(i: int, point: Any) -> None:
         at = f"series[{i}]"
         if not _is_plain_object(point):
-            issues.append(_malformed(at, f"`{at}` is not a point dict {{t, entity, metric, value}}."))
+            issues.append(
+                _malformed(at, f"`{at}` is not a point dict {{t, entity, metric, value}}.")
+            )
             return
         t = point.get("t", _MISSING)
         if not (isinstance(t, str) or _is_number(t)):
@@ -399,7 +397,9 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
             assert isinstance(grain, dict)
             for key in grain:
                 if key not in _GRAIN_KEYS:
-                    issues.append(_malformed(f"grain.{key}", f"`grain.{key}` is not a grain field."))
+                    issues.append(
+                        _malformed(f"grain.{key}", f"`grain.{key}` is not a grain field.")
+                    )
             says = False
             for key in _GRAIN_STRING_KEYS:
                 stated = grain.get(key, _MISSING)
@@ -567,7 +567,9 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
                         _malformed(f"clarify.{key}", f"`clarify.{key}` is not a clarify field.")
                     )
             if not is_non_empty_string(clarify.get("question", _MISSING)):
-                issues.append(_malformed("clarify.question", "`clarify.question` must ask something."))
+                issues.append(
+                    _malformed("clarify.question", "`clarify.question` must ask something.")
+                )
             if not isinstance(clarify.get("candidates", _MISSING), list):
                 issues.append(
                     _malformed(
@@ -592,7 +594,9 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
             assert isinstance(render, dict)
             for key in render:
                 if key not in _RENDER_KEYS:
-                    issues.append(_malformed(f"render.{key}", f"`render.{key}` is not a render hint."))
+                    issues.append(
+                        _malformed(f"render.{key}", f"`render.{key}` is not a render hint.")
+                    )
             if not is_non_empty_string(render.get("default", _MISSING)):
                 issues.append(
                     _malformed(
@@ -617,7 +621,9 @@ def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIs
                 hint = render.get(key, _MISSING)
                 if hint is not _MISSING and not is_non_empty_string(hint):
                     at = f"render.{spell(key)}"
-                    issues.append(_malformed(at, f"`{at}` must be a non-empty string, or left out."))
+                    issues.append(
+                        _malformed(at, f"`{at}` must be a non-empty string, or left out.")
+                    )
 
     # -- note --
     note = value.get("note", _MISSING)

@@ -1,0 +1,245 @@
+"""``described_result``: the declaration door that mints a semantic wire envelope.
+
+A tool returns ``described_result(facts=..., provenance=..., ...)`` with its
+fields spelled camelCase (``measuredAt``, ``isCounter``, ``cannotCover``); the
+value it gets back is the snake_case wire envelope that the model and saved
+records read (``measured_at``, ``is_counter``, ``not_covered``), carrying the
+marker, the ``not_covered`` lines composed from ``coverage`` and the static note.
+
+This module judges nothing by itself beyond spelling. It refuses what a
+declaration must not carry (derived fields, keys a part does not have, a
+snake_case key, with the camelCase one named), normalizes coverage with the
+shared normalizer the other mints use, respells the candidate to the wire, and
+then asks the *same* rule set recognition and the gate use
+(:func:`semantics_lint.runtime.envelope.issues_in`), naming the fields in the
+author's camelCase. So a minted envelope is always one ``read_semantics``
+recognizes, and a refusal always quotes the field as it was written.
+
+Every refusal is a :class:`~semantics_lint.runtime.refusal.Refusal` raised at the
+call site, whose message starts ``refused:``; inside a tool it becomes the call's
+error result, which is what the model reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from semantics_lint.runtime.envelope import (
+    DECLARATION_SPELLING,
+    compose_not_covered,
+    issues_in,
+)
+from semantics_lint.runtime.items import NOT_PASSED, is_list, normalize_coverage_list
+from semantics_lint.runtime.refusal import Refusal, refuse_unknown_keys
+from semantics_lint.vocabulary import (
+    CLARIFY_FIELDS,
+    COVERAGE_FIELDS,
+    COVERAGE_ITEM_FIELDS,
+    DATA_FIELDS,
+    DERIVED_FIELDS,
+    DESCRIBED_RESULT_FIELDS,
+    GRAIN_FIELDS,
+    PROVENANCE_FIELDS,
+    RENDER_FIELDS,
+    SEMANTICS_MARKER,
+    SEMANTICS_NOTE,
+    to_wire,
+)
+
+__all__ = ["described_result"]
+
+_FN: Final = "described_result"
+
+# The parts of a declaration whose keys are checked by name, before anything is
+# copied: a key a part does not have is refused, never dropped.
+_PART_FIELDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
+    ("grain", GRAIN_FIELDS),
+    ("provenance", PROVENANCE_FIELDS),
+    ("coverage", COVERAGE_FIELDS),
+    ("clarify", CLARIFY_FIELDS),
+    ("render", RENDER_FIELDS),
+)
+
+# The coverage list whose every item must say why (a permanent blind spot).
+_WHY_REQUIRED_SECTION: Final = "cannotCover"
+
+
+def _refuse_derived(declaration: Mapping[Any, Any]) -> None:
+    for key in declaration:
+        if key not in DERIVED_FIELDS:
+            continue
+        if key == SEMANTICS_MARKER or key == "note":
+            raise Refusal(
+                f"refused: {key} is added by {_FN}() itself, never declared: leave it out "
+                "(the marker and the static note are part of every envelope it mints)."
+            )
+        raise Refusal(
+            f"refused: {key} is derived, never declared: declare coverage="
+            '{"notChecked": [...], "cannotCover": [...]} and the not_covered lines are '
+            "composed from it, so the two can never disagree."
+        )
+
+
+def _refuse_unknown_part_keys(declaration: Mapping[str, Any]) -> None:
+    for part, known in _PART_FIELDS:
+        nested = declaration.get(part)
+        if isinstance(nested, Mapping):
+            refuse_unknown_keys(part, nested, known)
+    coverage = declaration.get("coverage")
+    if isinstance(coverage, Mapping):
+        for section in COVERAGE_FIELDS:
+            listed = coverage.get(section)
+            if not is_list(listed):
+                continue
+            assert isinstance(listed, (list, tuple))
+            for index, item in enumerate(listed):
+                if isinstance(item, Mapping):
+                    refuse_unknown_keys(f"coverage.{section}[{index}]", item, COVERAGE_ITEM_FIELDS)
+
+
+def _minted_coverage(declared: object) -> dict[str, list[dict[str, str]]]:
+    """The declared coverage normalized by the shared normalizer, respelled to the wire."""
+    if not isinstance(declared, Mapping):
+        raise Refusal(
+            "refused: coverage must be a dict "
+            '{"checked": [...], "notChecked": [...], "cannotCover": [...]}; leave it out to '
+            "declare no coverage."
+        )
+    rendered: dict[str, list[dict[str, str]]] = {}
+    for section in COVERAGE_FIELDS:
+        items = normalize_coverage_list(
+            _FN,
+            f"coverage.{section}",
+            declared.get(section, NOT_PASSED),
+            section == _WHY_REQUIRED_SECTION,
+        )
+        if items:
+            rendered[to_wire(section)] = items
+    if not rendered:
+        raise Refusal(
+            "refused: coverage names no ground at all: declare at least one item in "
+            "checked, notChecked or cannotCover, or leave coverage out (a missing coverage "
+            'means "not declared", never "nothing there").'
+        )
+    return rendered
+
+
+def _copy_data_list(value: object) -> object:
+    """A fresh list of a declared data list; anything that is not a list of rows
+    passes through untouched so the rule set names it for what it is."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        return value
+    return list(value)
+
+
+def _to_wire(value: object) -> object:
+    """A declared part with each key in its wire spelling, in the author's key order.
+
+    A value that is not a dict passes through, so the rule set refuses it as what
+    it is (``None`` is a malformed part, not a missing one). Tuples become lists:
+    the wire holds JSON values.
+    """
+    if not isinstance(value, Mapping):
+        return value
+    return {
+        to_wire(str(key)): list(item) if isinstance(item, tuple) else item
+        for key, item in value.items()
+    }
+
+
+def _copy_clarify(clarify: object) -> object:
+    if clarify is None or not isinstance(clarify, Mapping):
+        return clarify
+    copied: dict[str, Any] = {}
+    if "question" in clarify:
+        copied["question"] = clarify["question"]
+    candidates = clarify.get("candidates")
+    # Missing or None candidates read as an open question with none offered.
+    copied["candidates"] = (
+        list(candidates) if is_list(candidates) else ([] if candidates is None else candidates)
+    )
+    return copied
+
+
+def described_result(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+    """Mint a semantic wire envelope from a camelCase declaration, or refuse it.
+
+    Pass the fields as keyword arguments (``series``, ``facts``, ``edges``,
+    ``grain``, ``provenance``, ``coverage``, ``clarify``, ``render``) or as one
+    positional dict of the same fields, not both. Parts are dicts with camelCase
+    keys: grain ``interval, aggregation, isCounter, collapsed``; provenance
+    ``measuredAt, source, ageSeconds, sourceExportDate``; coverage ``checked,
+    notChecked, cannotCover`` (items a string or ``{"what", "why"}``; every
+    ``cannotCover`` item needs a ``why``); clarify ``question, candidates``; render
+    ``default, columns, sort, filterNote, chartHint``.
+
+    Returns the snake_case envelope with ``af_semantics``, the ``not_covered``
+    lines composed from coverage and the static note.
+
+    Raises :class:`~semantics_lint.runtime.refusal.Refusal` (message starting
+    ``refused:``, naming the field as written and the fix) for: a derived field
+    (``notCovered``/``not_covered``, ``note``, ``af_semantics``); any key a part
+    does not have (a snake_case key names the camelCase one); an empty
+    ``series``/``facts``/``edges`` (return ``absent(what=..., checked=...)``
+    instead); series without grain; series or facts without
+    ``provenance.measuredAt`` and ``provenance.source``; a counter-looking
+    aggregation with ``isCounter`` unstated; and every malformed shape.
+
+    Traps: ``None`` is a value, not an omission (``provenance=None`` is a malformed
+    provenance, ``clarify=None`` states there is no ambiguity). ``measuredAt`` is
+    never parsed: it is the tool's own words for a time. ``ageSeconds`` must be a
+    finite number >= 0, and a bool is not a number. A clarify-only result needs no
+    provenance.
+    """
+    if decl is not None and fields:
+        raise Refusal(
+            f"refused: {_FN}() takes its fields as keyword arguments or as one dict, not "
+            f"both (got a dict and {', '.join(sorted(fields))})."
+        )
+    if decl is None:
+        declaration: dict[str, Any] = dict(fields)
+    elif isinstance(decl, Mapping):
+        declaration = dict(decl)
+    else:
+        raise Refusal(
+            f"refused: {_FN}() takes a declaration, keyword arguments or one dict of "
+            f"{', '.join(DESCRIBED_RESULT_FIELDS)}, not a {type(decl).__name__}."
+        )
+
+    _refuse_derived(declaration)
+    refuse_unknown_keys("", declaration, DESCRIBED_RESULT_FIELDS)
+    _refuse_unknown_part_keys(declaration)
+
+    coverage = _minted_coverage(declaration["coverage"]) if "coverage" in declaration else None
+    not_covered = compose_not_covered(coverage) if coverage is not None else []
+
+    # The candidate is built in the wire spelling, in the wire's key order.
+    candidate: dict[str, Any] = {SEMANTICS_MARKER: True}
+    for field in DATA_FIELDS:
+        if field in declaration:
+            candidate[field] = _copy_data_list(declaration[field])
+    for part in ("grain", "provenance"):
+        if part in declaration:
+            candidate[part] = _to_wire(declaration[part])
+    if coverage is not None:
+        candidate["coverage"] = coverage
+    if not_covered:
+        candidate["not_covered"] = not_covered
+    if "clarify" in declaration:
+        candidate["clarify"] = _copy_clarify(declaration["clarify"])
+    if "render" in declaration:
+        candidate["render"] = _to_wire(declaration["render"])
+    candidate["note"] = SEMANTICS_NOTE
+
+    # One rule set: the mint judges its own candidate with the validator that
+    # recognition and the gate use, and refuses the first fault in the author's
+    # camelCase words.
+    issues = issues_in(candidate, DECLARATION_SPELLING)
+    if issues:
+        first = issues[0]
+        if first["field"] == SEMANTICS_MARKER:
+            # The marker is the mint's own; the fault is the declaration as a whole.
+            raise Refusal(f"refused: {_FN}(): {first['message']}")
+        raise Refusal(f"refused: {first['field']}: {first['message']}")
+    return candidate
