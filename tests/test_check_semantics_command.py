@@ -1,0 +1,210 @@
+"""``semantics-lint check-semantics`` end to end, and the gate's text report.
+
+The real command runs in a subprocess on the example catalogs in
+``testdata/catalogs/``: one that passes, one where a triage tool forgot its
+coverage, and malformed ones that must end in exit 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from semantics_lint.runtime.gate import (
+    SemanticsCliIO,
+    check_semantics,
+    coerce_semantics_catalog,
+    format_semantics_report,
+    run_check_semantics_cli,
+)
+
+CATALOGS = Path(__file__).resolve().parent.parent / "testdata" / "catalogs"
+GOOD = CATALOGS / "semantics-catalog.json"
+BROKEN = CATALOGS / "semantics-catalog-broken.json"
+
+
+def run_command(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command, as a user runs it (``python -m semantics_lint``)."""
+    return subprocess.run(
+        [sys.executable, "-m", "semantics_lint", "check-semantics", *args],
+        input=stdin.decode("utf-8") if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_example_catalog_passes_even_strictly() -> None:
+    result = run_command(str(GOOD), "--strict")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "4 tools, 6 sample results" in result.stdout
+    assert "0 errors, 0 warnings" in result.stdout
+
+
+def test_the_example_catalog_json_report() -> None:
+    result = run_command("--json", str(GOOD))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "ok": True,
+        "findings": [],
+        "checkedTools": 4,
+        "checkedResults": 6,
+    }
+
+
+def test_the_broken_catalog_fails_naming_the_tool_and_the_field() -> None:
+    result = run_command(str(BROKEN))
+    assert result.returncode == 1
+    assert result.stderr == ""
+    finding_lines = [line for line in result.stdout.splitlines() if "[triage-without-coverage]" in line]
+    assert len(finding_lines) == 1
+    assert "vm_backup_status" in finding_lines[0]
+    assert "result 1" in finding_lines[0]
+    assert "field coverage" in finding_lines[0]
+
+
+def test_the_broken_catalog_json_report() -> None:
+    result = run_command(str(BROKEN), "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["ok"] is False
+    assert [
+        (f["tool"], f["code"], f["severity"], f["field"], f.get("resultIndex"))
+        for f in report["findings"]
+    ] == [("vm_backup_status", "triage-without-coverage", "error", "coverage", 0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[{\"name\": \"t\", \"results\": [}",
+        "{\"tools\": \"nope\"}",
+        "[{\"name\": \"t\", \"resultClass\": \"Triage\", \"results\": []}]",
+        "[{\"name\": \"t\", \"results\": [NaN]}]",
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["invalid-json", "unknown-shape", "unknown-class", "nan", "deeply-nested"],
+)
+def test_a_malformed_catalog_is_one_line_on_stderr(text: str, tmp_path: Path) -> None:
+    catalog = tmp_path / "semantics-catalog.json"
+    catalog.write_text(text, encoding="utf-8")
+    result = run_command(str(catalog))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert str(catalog) in result.stderr
+
+
+def test_an_unreadable_catalog_is_an_input_error(tmp_path: Path) -> None:
+    result = run_command(str(tmp_path / "missing.json"))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_a_directory_is_an_input_error(tmp_path: Path) -> None:
+    result = run_command(str(tmp_path))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_help_follows_click() -> None:
+    result = run_command("--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith("Usage:")
+    assert "--strict" in result.stdout and "--json" in result.stdout
+
+
+def test_a_dash_reads_the_catalog_from_standard_input() -> None:
+    result = run_command("-", "--json", stdin=BROKEN.read_bytes())
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["findings"][0]["tool"] == "vm_backup_status"
+
+
+# ---------------------------------------------------------------------------
+# The in-process core: flags, and standard input through the injected reader
+# ---------------------------------------------------------------------------
+
+
+def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out: list[str] = []
+    err: list[str] = []
+    io = SemanticsCliIO(stdout=out.append, stderr=err.append, read_stdin=lambda: stdin)
+    return run_check_semantics_cli(argv, io), "\n".join(out), "\n".join(err)
+
+
+def test_core_help_goes_to_stdout() -> None:
+    code, out, err = _run(["--help"])
+    assert (code, err) == (0, "")
+    assert "CATALOG" in out
+
+
+def test_core_reads_standard_input_for_a_dash() -> None:
+    code, out, err = _run(["-", "--json"], stdin=GOOD.read_text(encoding="utf-8"))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["checkedResults"] == 6
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["--strict"], ["a.json", "b.json"], ["a.json", "--verbose"], ["a.json", "--json=1"]],
+)
+def test_core_usage_errors_exit_2_on_stderr(argv: list[str]) -> None:
+    code, out, err = _run(argv)
+    assert (code, out) == (2, "")
+    assert "usage:" in err
+
+
+# ---------------------------------------------------------------------------
+# The text report
+# ---------------------------------------------------------------------------
+
+
+def _report(catalog: Any) -> dict[str, Any]:
+    return check_semantics(coerce_semantics_catalog(catalog))
+
+
+def test_every_finding_line_names_tool_result_and_field() -> None:
+    report = _report(
+        [
+            {"name": "empty_triage", "resultClass": "triage", "results": []},
+            {
+                "name": "bad_series",
+                "results": [
+                    "fine",
+                    {
+                        "af_semantics": True,
+                        "series": [{"t": 1, "entity": "e", "metric": "m", "value": 1}],
+                        "provenance": {"measured_at": "2026-08-19T10:20:00Z", "source": "s"},
+                    },
+                ],
+            },
+        ]
+    )
+    text = format_semantics_report(report)
+    lines = text.splitlines()
+    assert lines[0] == "check-semantics: 2 tools, 2 sample results"
+    assert lines[-1] == "FAILED: 1 error, 1 warning"
+    heads = [line for line in lines if line.startswith("  ") and "[" in line]
+    assert heads == [
+        "  warning: empty_triage, the tool as a whole, field results [unsampled-tool-class]",
+        "  error: bad_series, result 2, field grain [series-without-grain]",
+    ]
+    for finding in report["findings"]:
+        assert finding["message"] in text
+
+
+def test_a_clean_report_says_so() -> None:
+    text = format_semantics_report(_report([]))
+    assert text.splitlines()[-1] == "passed: 0 errors, 0 warnings"
+    assert "0 tools, 0 sample results" in text
