@@ -20,10 +20,12 @@ _USAGE = "usage: semantics-lint-check-semantics [--strict] [--json] CATALOG.json
 
 def _gate(arguments: list[str]) -> int:
     """Run ``semantics-lint check-semantics ARGUMENTS`` in this process; its exit code."""
-    from semantics_lint.cli import main
+    # The gate's own command, not the whole CLI group: the hook needs nothing of the
+    # linter, so it does not import it.
+    from semantics_lint.runtime.cli import check_semantics_command
 
     try:
-        main.main(args=["check-semantics", *arguments], prog_name="semantics-lint")
+        check_semantics_command.main(args=arguments, prog_name="semantics-lint check-semantics")
     except SystemExit as exit_:
         code = exit_.code
         if code is None:
