@@ -87,3 +87,18 @@ def test_projection_is_a_copy() -> None:
     assert envelope["facts"][0]["entity"] == "vm-01"
     assert envelope["provenance"]["source"] == "export"
     assert envelope["clarify"]["candidates"] == ["a"]
+
+
+def test_a_wire_period_is_an_unknown_key_in_this_release() -> None:
+    # agentfootprint 9.62.0 has no top-level period; later wires do. Recognition
+    # follows the release the conformance data was produced by.
+    envelope = {
+        "af_semantics": True,
+        "facts": [{"entity": "vm-01"}],
+        "provenance": {"measured_at": "t", "source": "s"},
+        "period": {"queried": {"from": "a", "to": "b"}, "held": "unknown"},
+    }
+    assert [(i["code"], i["field"]) for i in semantic_issues(envelope)] == [
+        ("malformed-semantics", "period")
+    ]
+    assert read_semantics(envelope) is None

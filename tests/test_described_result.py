@@ -179,6 +179,17 @@ def test_clarify_none_is_kept_beside_data() -> None:
     assert read_semantics(envelope) is envelope
 
 
+def test_edges_alone_need_no_provenance() -> None:
+    envelope = described_result(edges=[{"from": "vm-01", "to": "ds-2", "kind": "stored_on"}])
+    assert read_semantics(envelope) is envelope
+    assert "provenance" not in envelope
+
+
+def test_period_is_not_a_field_of_this_release() -> None:
+    message = refusal_of(**facts_result(period={"queried": "x", "held": "unknown"}))
+    assert message.startswith("refused: period ")
+
+
 def test_measured_at_is_never_parsed() -> None:
     envelope = described_result(
         **facts_result(provenance={"measuredAt": "last year, roughly", "source": "the team wiki"})

@@ -56,6 +56,7 @@ __all__ = [
     "explain_semantics",
     "is_counter_looking_aggregation",
     "issues_in",
+    "provenance_issues",
     "read_coverage_result",
     "read_semantics",
     "semantic_issues",
