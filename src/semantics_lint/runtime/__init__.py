@@ -1,1 +1,81 @@
-"""The runtime checker: the envelope rules, the mints and the check-semantics gate."""
+"""The runtime checker: the envelope rules, the mints and the check-semantics gate.
+
+What static analysis cannot see (values built at run time) is judged here, by a
+faithful Python implementation of the reference framework's rules
+(agentfootprint 9.62.0):
+
+* the mints a tool returns from: :func:`described_result`, :func:`absent` and
+  :func:`coverage`; each refuses at the call site with a :class:`Refusal` whose
+  message starts ``refused:``;
+* the envelope rule set over the snake_case wire form:
+  :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
+  :func:`semantics_for_model`, :func:`compose_not_covered` and
+  :func:`read_coverage_result`;
+* the gate over a catalog of sample results: :func:`check_semantics`,
+  :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
+  :func:`run_check_semantics_cli` (``semantics-lint check-semantics``).
+
+The markers, notes, result classes and counter words are re-exported from
+:mod:`semantics_lint.vocabulary`, the one place they are written.
+"""
+
+from __future__ import annotations
+
+from semantics_lint.runtime.described import described_result
+from semantics_lint.runtime.envelope import (
+    compose_not_covered,
+    explain_semantics,
+    read_coverage_result,
+    read_semantics,
+    semantic_issues,
+    semantics_for_model,
+)
+from semantics_lint.runtime.gate import (
+    SemanticsCatalogError,
+    SemanticsCliIO,
+    check_semantics,
+    coerce_semantics_catalog,
+    format_semantics_report,
+    run_check_semantics_cli,
+)
+from semantics_lint.runtime.mints import absent, coverage
+from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.vocabulary import (
+    ABSENCE_MARKER,
+    ABSENCE_NOTE,
+    COUNTER_AGGREGATION_WORDS,
+    COVERAGE_MARKER,
+    COVERAGE_NOTE,
+    RESULT_CLASSES,
+    SEMANTICS_MARKER,
+    SEMANTICS_NOTE,
+    is_counter_looking_aggregation,
+)
+
+__all__ = [
+    "ABSENCE_MARKER",
+    "ABSENCE_NOTE",
+    "COUNTER_AGGREGATION_WORDS",
+    "COVERAGE_MARKER",
+    "COVERAGE_NOTE",
+    "RESULT_CLASSES",
+    "SEMANTICS_MARKER",
+    "SEMANTICS_NOTE",
+    "Refusal",
+    "SemanticsCatalogError",
+    "SemanticsCliIO",
+    "absent",
+    "check_semantics",
+    "coerce_semantics_catalog",
+    "compose_not_covered",
+    "coverage",
+    "described_result",
+    "explain_semantics",
+    "format_semantics_report",
+    "is_counter_looking_aggregation",
+    "read_coverage_result",
+    "read_semantics",
+    "run_check_semantics_cli",
+    "semantic_issues",
+    "semantics_for_model",
+]
