@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from conformance_data import cases, strict_equal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semantics_lint.runtime.envelope import (
     compose_not_covered,
@@ -102,3 +104,68 @@ def test_a_wire_period_is_an_unknown_key_in_this_release() -> None:
         ("malformed-semantics", "period")
     ]
     assert read_semantics(envelope) is None
+
+
+_ENVELOPE_KEYS = st.sampled_from(
+    [
+        "af_semantics",
+        "series",
+        "facts",
+        "edges",
+        "grain",
+        "provenance",
+        "coverage",
+        "not_covered",
+        "clarify",
+        "render",
+        "note",
+        "t",
+        "entity",
+        "metric",
+        "value",
+        "what",
+        "why",
+        "checked",
+        "not_checked",
+        "cannot_cover",
+        "is_counter",
+        "aggregation",
+        "measured_at",
+        "source",
+        "age_seconds",
+        "question",
+        "candidates",
+        "default",
+        "columns",
+    ]
+)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(-2, 2)
+    | st.sampled_from(["", " ", "\ufeff", "\u0085", "sum", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_ENVELOPE_KEYS, inner, max_size=4),
+    max_leaves=12,
+)
+_CODES = {
+    "malformed-semantics",
+    "series-without-grain",
+    "counter-aggregation-unstated",
+    "data-without-provenance",
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON, st.booleans())
+def test_any_json_value_is_judged_without_crashing(value: Any, marked: bool) -> None:
+    if marked and isinstance(value, dict):
+        value = {"af_semantics": True, **value}
+    issues = semantic_issues(value)
+    assert all(i["code"] in _CODES and isinstance(i["field"], str) for i in issues)
+    carries = isinstance(value, dict) and value.get("af_semantics") is True
+    assert (read_semantics(value) is not None) == (carries and not issues)
+    assert explain_semantics(value) == (issues if carries and issues else None)
+    if read_semantics(value) is not None:
+        assert isinstance(semantics_for_model(value)["note"], str)
+    read_coverage_result(value)
