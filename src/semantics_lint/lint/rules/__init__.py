@@ -1,1 +1,65 @@
-"""The SEM rule catalog, one module per family."""
+"""The SEM rule catalog, one module per family.
+
+``ALL_RULES`` lists every rule class in code order; ``get_rule(code)`` finds one.
+A new rule is a class in its family's module, added to ``ALL_RULES`` below; the
+example tests and ``docs/rules.md`` pick it up from here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from semantics_lint.lint.rules.base import Batch, Invalid, Rule, Valid
+from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
+from semantics_lint.lint.rules.sem1xx_keys import (
+    DerivedFieldDeclared,
+    EmptyDataLiteral,
+    EmptyDeclaration,
+    SnakeCaseDeclarationKey,
+    UnhonourableRow,
+    UnknownDeclarationKey,
+)
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.engine import LintSettings
+
+__all__ = ["ALL_RULES", "Batch", "Invalid", "Rule", "Valid", "get_rule", "rules_for"]
+
+ALL_RULES: tuple[type[Rule], ...] = tuple(
+    sorted(
+        (
+            UnparsableFile,
+            UnknownDeclarationKey,
+            SnakeCaseDeclarationKey,
+            DerivedFieldDeclared,
+            EmptyDeclaration,
+            EmptyDataLiteral,
+            UnhonourableRow,
+        ),
+        key=lambda rule: rule.code,
+    )
+)
+
+_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
+if len(_BY_CODE) != len(ALL_RULES):
+    raise RuntimeError("two rules share a code")
+
+
+def get_rule(code: str) -> type[Rule]:
+    """The rule class for ``code`` (case-insensitive); KeyError when there is none."""
+    return _BY_CODE[code.upper()]
+
+
+def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
+    """Fresh instances of the enabled rules: (call rules, module rules)."""
+    call_rules: list[Rule] = []
+    module_rules: list[Rule] = []
+    for rule_class in ALL_RULES:
+        if not settings.is_enabled(rule_class.code):
+            continue
+        rule = rule_class()
+        if rule_class.visits_calls():
+            call_rules.append(rule)
+        if rule_class.has_hook("visit_module"):
+            module_rules.append(rule)
+    return call_rules, module_rules

@@ -1,0 +1,253 @@
+"""The linter engine: one file's bytes in, its raw findings out.
+
+read -> decode (cookie, BOM) -> textual prefilter -> ``ast.parse`` -> locate our calls
+-> per call: parse its segment with LibCST, build the declaration, one batched pass of
+every enabled rule -> module rules -> findings, sorted.
+
+The findings are raw: no ``noqa`` filtering and no select/ignore beyond
+``LintSettings.enabled``; the runner does the rest. Bad input never raises: a file that
+cannot be decoded or parsed is one SEM001 finding, an empty file has none.
+
+Importing this module is cheap: LibCST and the rule modules are imported only when a
+file passes the prefilter, so a run over files that never call the API never pays
+for them.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import os
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.model import Finding, Position, Severity
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.context import FileContext
+
+__all__ = ["LintSettings", "lint_file", "lint_source", "might_contain_calls", "SYNTAX_CODE"]
+
+SYNTAX_CODE = "SEM001"
+
+
+@dataclass(frozen=True, slots=True)
+class LintSettings:
+    """What the engine recognizes and which rules it runs.
+
+    ``api_modules``: modules whose ``absent``/``coverage``/``define_tool`` are ours.
+    ``call_names``: names recognized as ``described_result`` by name alone.
+    ``enabled``: codes to run; None runs every rule.
+    """
+
+    api_modules: tuple[str, ...] = vocabulary.DEFAULT_API_MODULES
+    call_names: tuple[str, ...] = vocabulary.DESCRIBED_RESULT_NAMES
+    enabled: frozenset[str] | None = None
+    _pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        words = sorted({*self.call_names, *vocabulary.API_FUNCTIONS}, key=len, reverse=True)
+        pattern = re.compile(b"|".join(re.escape(w.encode("utf-8")) for w in words))
+        object.__setattr__(self, "_pattern", pattern)
+
+    def is_enabled(self, code: str) -> bool:
+        return self.enabled is None or code in self.enabled
+
+
+DEFAULT_SETTINGS = LintSettings()
+
+
+def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETTINGS) -> bool:
+    """False when ``text`` provably holds no call of ours: no call name occurs in it.
+
+    A plain substring search for every configured call name and API function name;
+    it may say True for a file without calls (a comment, ``coverage`` in a word),
+    never False for a file with one.
+    """
+    data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    return settings._pattern.search(data) is not None
+
+
+def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
+    """Lint the file at ``path``; an unreadable file is one SEM001 finding."""
+    filename = os.fspath(path)
+    try:
+        with open(filename, "rb") as handle:
+            source = handle.read()
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return [_syntax_finding(filename, f"cannot read the file: {reason}", Position(1, 0))]
+    return lint_source(source, filename, settings)
+
+
+def lint_source(source: bytes, filename: str, settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
+    """The raw findings of one file, sorted by position then code. Never raises on input."""
+    if not source.strip():
+        return []
+    decoded = decode_source(source)
+    if isinstance(decoded, Finding):
+        return [_rename(decoded, filename)] if settings.is_enabled(SYNTAX_CODE) else []
+    # Call names are ASCII, and every encoding Python source may use keeps ASCII as
+    # is, so the raw bytes answer for the text.
+    if not might_contain_calls(source, settings):
+        return []
+    try:
+        tree = ast.parse(decoded, filename=filename)
+    except SyntaxError as exc:
+        return _only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded))
+    except (RecursionError, MemoryError) as exc:
+        reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
+        message = f"the file cannot be parsed: it is {reason} for the Python parser"
+        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+    except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
+        message = f"the file cannot be parsed: {exc}"
+        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+    return _lint_tree(decoded, tree, filename, settings)
+
+
+def decode_source(source: bytes) -> str | Finding:
+    """The text of ``source`` as Python reads it (BOM, coding cookie), or a SEM001.
+
+    A file without a cookie must be UTF-8. The BOM is dropped from the text, so
+    columns on the first line count from the first real character. Line endings are
+    kept as they are.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError as exc:
+        return _syntax_finding("", f"the file cannot be decoded: {exc.msg}", Position(1, 0))
+    if encoding == "utf-8-sig" or source.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+    try:
+        return source.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        line = 1
+        column = 0
+        if isinstance(exc, UnicodeDecodeError):
+            before = source[: exc.start]
+            line = before.count(b"\n") + 1
+            column = len(before) - (before.rfind(b"\n") + 1)
+        return _syntax_finding(
+            "",
+            f"the file cannot be decoded as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}"
+            " (declare its encoding with a coding comment, or save it as UTF-8)",
+            Position(line, column),
+        )
+
+
+def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSettings) -> list[Finding]:
+    # Everything below imports LibCST; only files that pass the prefilter get here.
+    from semantics_lint.lint.context import CallParseError, CallSite, FileContext
+    from semantics_lint.lint.declaration import build_declaration
+    from semantics_lint.lint.locate import locate_calls
+    from semantics_lint.lint.rules import Batch, rules_for
+
+    try:
+        located = locate_calls(tree, settings.call_names, settings.api_modules)
+    except RecursionError:
+        message = "the file cannot be analysed: it is nested too deeply"
+        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+    if not located:
+        return []
+    context = FileContext(filename=filename, text=text, tree=tree, settings=settings)
+    context.calls = [
+        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
+        for found in located
+    ]
+    call_rules, module_rules = rules_for(settings)
+    findings: list[Finding] = []
+    for rule in dict.fromkeys((*call_rules, *module_rules)):
+        rule.begin_file(context, findings)
+    batch = Batch(call_rules)
+
+    for call in context.calls:
+        if call.kind == "define_tool" or not call_rules:
+            continue  # tool-level rules read define_tool calls from the context
+        try:
+            declaration = build_declaration(call)
+            batch.run(declaration)
+        except CallParseError as exc:
+            if settings.is_enabled(SYNTAX_CODE):
+                findings.append(
+                    _syntax_finding(
+                        filename,
+                        f"LibCST cannot parse this {call.spelled}(...) call, so it was not checked: {exc}",
+                        call.start,
+                        call.end,
+                    )
+                )
+        except RecursionError:
+            if settings.is_enabled(SYNTAX_CODE):
+                findings.append(
+                    _syntax_finding(
+                        filename,
+                        f"this {call.spelled}(...) call is nested too deeply to be checked",
+                        call.start,
+                        call.end,
+                    )
+                )
+    for rule in module_rules:
+        try:
+            rule.visit_module(context)
+        except (CallParseError, RecursionError) as exc:
+            if settings.is_enabled(SYNTAX_CODE):
+                findings.append(
+                    _syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
+                )
+    return sort_findings(findings)
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings in a stable order: position, then code, then message; duplicates dropped."""
+    unique: dict[tuple[object, ...], Finding] = {}
+    for finding in findings:
+        key = (finding.start, finding.end, finding.code, finding.message)
+        unique.setdefault(key, finding)
+    return sorted(unique.values(), key=lambda f: (f.start.line, f.start.column, f.code, f.message))
+
+
+def _only_if_enabled(settings: LintSettings, finding: Finding) -> list[Finding]:
+    return [finding] if settings.is_enabled(SYNTAX_CODE) else []
+
+
+def _syntax_error_finding(filename: str, exc: SyntaxError, text: str) -> Finding:
+    line = exc.lineno or 1
+    offset = exc.offset or 1
+    # SyntaxError.offset is 1-based, in characters for str input.
+    column = max(offset - 1, 0)
+    from semantics_lint.lint.context import split_lines
+
+    lines = split_lines(text)
+    if 0 < line <= len(lines):
+        column = min(column, len(lines[line - 1]))
+    return _syntax_finding(filename, f"the file cannot be parsed: {exc.msg}", Position(line, column))
+
+
+def _syntax_finding(
+    filename: str, message: str, start: Position, end: Position | None = None
+) -> Finding:
+    return Finding(
+        code=SYNTAX_CODE,
+        message=message,
+        severity=Severity.ERROR,
+        filename=filename,
+        start=start,
+        end=end if end is not None else start,
+    )
+
+
+def _rename(finding: Finding, filename: str) -> Finding:
+    return Finding(
+        code=finding.code,
+        message=finding.message,
+        severity=finding.severity,
+        filename=filename,
+        start=finding.start,
+        end=finding.end,
+        fix=finding.fix,
+        url=finding.url,
+    )

@@ -1,0 +1,275 @@
+"""The rule framework: one small class per code, its examples, and how it reports.
+
+A rule is a class with its metadata as class attributes (``code``, ``name``,
+``severity``, ``fix``), its documentation as the docstring (``## What it does``,
+``## Why is this bad?``, optionally ``## Fix safety`` / ``## Known problems``), its
+examples as ``VALID``/``INVALID`` (they are the tests and the docs), and its logic as
+hooks the engine calls in one batched pass over each recognized call:
+
+* ``visit_declaration(decl)`` once per call of a kind in ``calls``;
+* ``visit_part(part)`` for every part (top level and nested);
+* ``visit_field(field)`` for every key of every part;
+* ``visit_row(row)`` for every literal data row;
+* ``visit_module(context)`` once per file, after the calls: for tool-level rules that
+  link calls together (``define_tool`` and its execute function).
+
+A finding is one ``self.report(node, message, fix=...)`` call, where ``node`` is a
+LibCST node of the current call (positions are computed only then), or
+``self.report_ast(node, message)`` for an ``ast`` node from the file context.
+
+Checked when the class is created (as Fixit checks its rules): the code's family
+matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
+docstring has the required sections, every rule has a VALID and an INVALID example,
+and a rule that offers a fix shows the fixed form in some INVALID example.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+
+if TYPE_CHECKING:
+    import ast
+
+    import libcst as cst
+
+    from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.declaration import Declaration, Field, Part, Row
+
+FixKind = Literal["none", "safe", "unsafe"]
+
+ALL_CALL_KINDS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
+
+_CODE = re.compile(r"^SEM(\d)\d\d$")
+_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
+_REQUIRED_SECTIONS = ("## What it does", "## Why is this bad?")
+_HOOKS = ("visit_declaration", "visit_part", "visit_field", "visit_row")
+
+
+def _clean(source: str) -> str:
+    """Examples are written indented in class bodies; store them dedented."""
+    text = textwrap.dedent(source)
+    if text.startswith("\n"):
+        text = text[1:]
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Valid:
+    """Source in which the rule must report nothing."""
+
+    source: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", _clean(self.source))
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    """Source in which the rule must report, and what exactly.
+
+    ``codes``: every code the whole linter reports on this source, in position order
+    (defaults to the rule's own code, once). ``line``/``column`` (1-based line,
+    0-based column) pin the first finding of the rule's code; ``field`` is text that
+    message must contain (the field as spelled); ``fixed`` the whole source after
+    applying this rule's fixes (unsafe ones included).
+    """
+
+    source: str
+    codes: tuple[str, ...] | None = None
+    line: int | None = None
+    column: int | None = None
+    field: str | None = None
+    fixed: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source", _clean(self.source))
+        if self.fixed is not None:
+            object.__setattr__(self, "fixed", _clean(self.fixed))
+
+
+class Rule:
+    """Base of every SEM rule. Subclasses set the class attributes and some hooks."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.ERROR
+    fix: ClassVar[FixKind] = "none"
+    calls: ClassVar[frozenset[str]] = ALL_CALL_KINDS
+    """The call kinds whose declarations this rule visits."""
+    VALID: ClassVar[tuple[Valid, ...]] = ()
+    INVALID: ClassVar[tuple[Invalid, ...]] = ()
+
+    context: FileContext
+    call: CallSite
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("abstract", False):
+            return
+        _check_rule_class(cls)
+
+    # -- the engine's side ---------------------------------------------------------
+
+    def begin_file(self, context: FileContext, sink: list[Finding]) -> None:
+        """Called once per file before any hook."""
+        self.context = context
+        self._sink = sink
+
+    @classmethod
+    def has_hook(cls, hook: str) -> bool:
+        """True when the rule overrides ``hook`` (the engine calls only those)."""
+        return getattr(cls, hook) is not getattr(Rule, hook)
+
+    @classmethod
+    def visits_calls(cls) -> bool:
+        return any(cls.has_hook(hook) for hook in _HOOKS)
+
+    # -- hooks (override what the rule needs) --------------------------------------
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        """Once per recognized call whose kind is in ``calls``."""
+
+    def visit_part(self, part: Part) -> None:
+        """Every part of the declaration, the top level first."""
+
+    def visit_field(self, field: Field) -> None:
+        """Every key of every part."""
+
+    def visit_row(self, row: Row) -> None:
+        """Every literal data row."""
+
+    def visit_module(self, context: FileContext) -> None:
+        """Once per file, after every call was visited."""
+
+    # -- reporting ------------------------------------------------------------------
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        fix: Fix | None = None,
+        call: CallSite | None = None,
+    ) -> None:
+        """Report ``message`` at ``node``, a node of ``call`` (default: the current one)."""
+        site = call if call is not None else self.call
+        start, end = site.range_of(node)
+        self._emit(message, start, end, fix)
+
+    def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
+        """Report at an ``ast`` node of the file (for module-level rules)."""
+        start, end = self.context.ast_range(node)
+        self._emit(message, start, end, None)
+
+    def _emit(self, message: str, start: Position, end: Position, fix: Fix | None) -> None:
+        self._sink.append(
+            Finding(
+                code=self.code,
+                message=message,
+                severity=self.severity,
+                filename=self.context.filename,
+                start=start,
+                end=end,
+                fix=fix,
+            )
+        )
+
+    def replace_key_fix(self, key: cst.CSTNode, new_text: str, message: str) -> Fix | None:
+        """A fix that respells one key token, keeping its prefix and quotes.
+
+        ``key`` is a keyword name or a single-line string literal of the current
+        call; anything else (a concatenated string, a multi-line string) gets no fix.
+        The applicability follows the rule's ``fix`` attribute.
+        """
+        import libcst as cst
+
+        start, end = self.call.range_of(key)
+        if isinstance(key, cst.SimpleString):
+            if start.line != end.line:
+                return None
+            prefix_len = len(key.prefix)
+            quote_len = len(key.quote)
+            start = Position(start.line, start.column + prefix_len + quote_len)
+            end = Position(end.line, end.column - quote_len)
+            if "\\" in key.value or not _safe_in_quotes(new_text, key.quote):
+                return None
+        elif not isinstance(key, cst.Name):
+            return None
+        applicability = Applicability.SAFE if self.fix == "safe" else Applicability.UNSAFE
+        return Fix(applicability, message, (Edit(new_text, start, end),))
+
+
+def _safe_in_quotes(text: str, quote: str) -> bool:
+    return quote[0] not in text and "\\" not in text and "\n" not in text
+
+
+# -- class checks ---------------------------------------------------------------------
+
+
+def family_of(module_name: str) -> str | None:
+    """``semantics_lint.lint.rules.sem1xx_keys`` -> ``"1"``; None for other modules."""
+    match = re.search(r"\bsem(\d)xx_", module_name)
+    return match.group(1) if match else None
+
+
+def _check_rule_class(cls: type[Rule]) -> None:
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    code = getattr(cls, "code", None)
+    if not isinstance(code, str) or not _CODE.match(code):
+        raise TypeError(f"{where}: code must look like SEM123, not {code!r}")
+    family = family_of(cls.__module__)
+    if family is not None and not code.startswith(f"SEM{family}"):
+        raise TypeError(f"{where}: {code} does not belong in the SEM{family}xx module")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise TypeError(f"{where}: name must be kebab-case (e.g. snake-case-declaration-key)")
+    if cls.fix not in ("none", "safe", "unsafe"):
+        raise TypeError(f"{where}: fix must be 'none', 'safe' or 'unsafe'")
+    doc = cls.__doc__ or ""
+    for section in _REQUIRED_SECTIONS:
+        if section not in doc:
+            raise TypeError(f"{where}: the docstring needs a '{section}' section")
+    if not cls.VALID or not cls.INVALID:
+        raise TypeError(f"{where}: needs at least one VALID and one INVALID example")
+    if cls.fix != "none" and not any(case.fixed is not None for case in cls.INVALID):
+        raise TypeError(f"{where}: offers a fix but no INVALID example shows the fixed form")
+    if cls.fix == "none" and any(case.fixed is not None for case in cls.INVALID):
+        raise TypeError(f"{where}: shows a fixed form but declares fix = 'none'")
+
+
+class Batch:
+    """Every enabled rule over one declaration in one pass: only the hooks they define."""
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+        self._declaration = [r for r in rules if r.has_hook("visit_declaration")]
+        self._part = [r for r in rules if r.has_hook("visit_part")]
+        self._field = [r for r in rules if r.has_hook("visit_field")]
+        self._row = [r for r in rules if r.has_hook("visit_row")]
+
+    def run(self, declaration: Declaration) -> None:
+        kind = declaration.kind
+        for rule in self.rules:
+            rule.call = declaration.call
+        for rule in self._declaration:
+            if kind in rule.calls:
+                rule.visit_declaration(declaration)
+        parts = [r for r in self._part if kind in r.calls]
+        fields = [r for r in self._field if kind in r.calls]
+        if parts or fields:
+            for part in declaration.parts:
+                for rule in parts:
+                    rule.visit_part(part)
+                for item in part.fields:
+                    for rule in fields:
+                        rule.visit_field(item)
+        rows = [r for r in self._row if kind in r.calls]
+        if rows:
+            for row in declaration.rows:
+                for rule in rows:
+                    rule.visit_row(row)

@@ -1,0 +1,680 @@
+"""SEM1xx: the shape of a declaration — its keys, and whether it declares anything.
+
+Keys are classified once by the declaration model (``lint.declaration``): a snake_case
+spelling of a field is SEM102 and nothing else, a derived field SEM103, any other key
+the part does not have SEM101. The other rules read a snake_case key as the field it
+means.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.declaration import Declaration, Field, Row
+from semantics_lint.lint.resolve import is_literal
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.runtime.refusal import meant_key
+
+# Which nested part holds a field that was written one level too high.
+_HOME_OF_FIELD: dict[str, dict[str, str]] = {
+    "described_result": {
+        name: part
+        for part, fields in (
+            ("grain", vocabulary.GRAIN_FIELDS),
+            ("provenance", vocabulary.PROVENANCE_FIELDS),
+            ("coverage", vocabulary.COVERAGE_FIELDS),
+            ("clarify", vocabulary.CLARIFY_FIELDS),
+            ("render", vocabulary.RENDER_FIELDS),
+        )
+        for name in fields
+    },
+    "coverage": {name: "period" for name in vocabulary.PERIOD_FIELDS},
+}
+
+
+def _fields_list(allowed: tuple[str, ...]) -> str:
+    return ", ".join(allowed)
+
+
+class UnknownDeclarationKey(Rule):
+    """
+    ## What it does
+    Reports a key that the declaration, or its grain, provenance, coverage,
+    clarify, render, period or coverage item, does not have. When exactly one field
+    is a close match (a typo such as `measuerdAt`), the message names it and an
+    unsafe fix renames the key.
+
+    ## Why is this bad?
+    The mint refuses the call at run time: a key it does not know would otherwise
+    vanish without a word, and with it the caveat the author meant to declare.
+    Caught here, it is fixed before the tool ever answers.
+
+    ## Fix safety
+    The fix is unsafe: a close spelling is a guess at what was meant. It is offered
+    only when exactly one field is close and that field is not already in the dict.
+    """
+
+    code = "SEM101"
+    name = "unknown-declaration-key"
+    fix = "unsafe"
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "vm-01", "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def envelope(at):
+                # A hand-built wire record is not a declaration.
+                return {"af_semantics": True, "provenance": {"measured_at": at, "tz": "UTC"}}
+            """
+        ),
+        Valid(
+            """
+            def tool(export, extra):
+                return described_result(facts=export.rows, provenance={**extra, "source": "cmdb"})
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuerdAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=4,
+            column=20,
+            field="measuerdAt",
+            fixed="""
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"tz": "UTC", "source": "x"})
+            """,
+            field="tz",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm):
+                return absent(what=f"backup runs for {vm}", checked=["the export"], reason="none")
+            """,
+            line=4,
+            column=72,
+            field="reason",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=export.rows, measuredAt=export.at)
+            """,
+            field="provenance",
+        ),
+        Invalid(
+            """
+            import agentfootprint as af
+
+            def tool(verdict):
+                return af.coverage(verdict, checked=["all arrays"], cannotCover=[{"what": "NDM", "whyy": "no API"}])
+            """,
+            field="whyy",
+            fixed="""
+            import agentfootprint as af
+
+            def tool(verdict):
+                return af.coverage(verdict, checked=["all arrays"], cannotCover=[{"what": "NDM", "why": "no API"}])
+            """,
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if field.status != "unknown":
+            return
+        part = field.part
+        allowed = part.allowed
+        meant = meant_key(field.spelled, allowed)
+        home = _HOME_OF_FIELD.get(part.kind, {}).get(vocabulary.to_declaration(field.spelled))
+        if meant is not None:
+            advice = f"did you mean `{meant}`?"
+        elif home is not None:
+            advice = f"`{vocabulary.to_declaration(field.spelled)}` belongs in `{home}`"
+        else:
+            advice = f"the fields are {_fields_list(allowed)}"
+        message = f"`{field.path}` is not a field of {part.title}; {advice}"
+        fix = None
+        if meant is not None and part.spelled(meant) is None:
+            fix = self.replace_key_fix(field.key, meant, f"Rename `{field.spelled}` to `{meant}`")
+        self.report(field.key, message, fix=fix)
+
+
+class SnakeCaseDeclarationKey(Rule):
+    """
+    ## What it does
+    Reports a snake_case spelling of a camelCase declaration field (`measured_at`,
+    `is_counter`, `not_checked`, `cannot_cover`, `age_seconds`,
+    `source_export_date`, `filter_note`, `chart_hint`, `try_instead`,
+    `in_progress`, `read_at`), as a dict key or a keyword, and renames it.
+
+    ## Why is this bad?
+    Declarations are camelCase; snake_case is the spelling of the wire envelope
+    the mint produces. The mint refuses a snake_case key at run time ("did you mean
+    measuredAt?"), so the tool fails where the model reads its answer.
+
+    Hand-built wire envelopes and saved records are snake_case on purpose and are
+    never reported: only keys inside `described_result(...)`, `absent(...)` and
+    `coverage(...)` are.
+
+    ## Fix safety
+    The fix is safe: it changes only the spelling of the key, inside its quotes
+    (or the keyword name), so comments, spacing and quote style are kept. It is not
+    offered when the camelCase key is already in the same dict.
+    """
+
+    code = "SEM102"
+    name = "snake-case-declaration-key"
+    fix = "safe"
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": export.source},
+                )
+            """
+        ),
+        Valid(
+            """
+            def saved_record(at):
+                return {"provenance": {"measured_at": at, "source": "cmdb"}, "is_counter": False}
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                # Row columns are the tool's own data, in any spelling.
+                return described_result(
+                    facts=[{"entity": "vm-01", "backed_up": True, "last_run_at": export.at}],
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measured_at": export.at, "source": export.source},  # the export's time
+                )
+            """,
+            line=4,
+            column=20,
+            field="measured_at",
+            fixed="""
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": export.source},  # the export's time
+                )
+            """,
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={'interval': 'daily', 'aggregation': 'count', 'is_counter': False},
+                    provenance=dict(measuredAt=export.at, source=export.source, age_seconds=30),
+                )
+            """,
+            codes=("SEM102", "SEM102"),
+            line=4,
+            column=60,
+            field="is_counter",
+            fixed="""
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={'interval': 'daily', 'aggregation': 'count', 'isCounter': False},
+                    provenance=dict(measuredAt=export.at, source=export.source, ageSeconds=30),
+                )
+            """,
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm):
+                return absent(what=vm, checked=["the export"], not_checked=["the archive"])
+            """,
+            line=4,
+            column=51,
+            field="not_checked",
+            fixed="""
+            from semantics_lint.runtime import absent
+
+            def tool(vm):
+                return absent(what=vm, checked=["the export"], notChecked=["the archive"])
+            """,
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "measured_at": export.at, "source": "x"},
+                )
+            """,
+            field="measured_at",
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if field.status != "snake":
+            return
+        camel = field.name
+        part = field.part
+        if part.spelled(camel) is not None:
+            self.report(
+                field.key,
+                f"`{field.path}` in {self.call.spelled}(...) repeats `{camel}` in its wire spelling; remove it",
+            )
+            return
+        message = (
+            f"`{field.path}` in {self.call.spelled}(...) is the wire (snake_case) spelling; "
+            f"the declaration field is `{camel}`"
+        )
+        fix = self.replace_key_fix(field.key, camel, f"Rename `{field.spelled}` to `{camel}`")
+        self.report(field.key, message, fix=fix)
+
+
+_DERIVED_WHY = {
+    "note": "the mint adds the static note itself",
+    vocabulary.SEMANTICS_MARKER: "the mint adds the marker itself",
+    "not_covered": "the mint composes it from coverage (notChecked, cannotCover)",
+    "notCovered": "the mint composes it from coverage (notChecked, cannotCover)",
+}
+
+
+class DerivedFieldDeclared(Rule):
+    """
+    ## What it does
+    Reports a derived field declared by hand: `not_covered` / `notCovered`, `note`
+    or `af_semantics`.
+
+    ## Why is this bad?
+    The mint derives these itself: the marker, the static note, and the
+    `not_covered` lines composed from the coverage lists, so that the lines the model
+    reads and the lists on the record can never disagree. A hand-written copy is
+    refused at run time. Declare the ground in `coverage` (`notChecked`,
+    `cannotCover`) instead.
+    """
+
+    code = "SEM103"
+    name = "derived-field-declared"
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                    coverage={"checked": ["the CMDB"], "cannotCover": [{"what": "PPDM", "why": "not collected"}]},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                    not_covered=["PPDM is not collected"],
+                )
+            """,
+            line=5,
+            column=8,
+            field="not_covered",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result({"facts": export.rows, "note": "counts are daily", "af_semantics": True})
+            """,
+            codes=("SEM103", "SEM103"),
+            field="note",
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if field.status != "derived":
+            return
+        why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
+        self.report(
+            field.key,
+            f"`{field.path}` in {self.call.spelled}(...) is derived and cannot be declared: "
+            f"{why}; remove it",
+        )
+
+
+class EmptyDeclaration(Rule):
+    """
+    ## What it does
+    Reports a `described_result(...)` that declares nothing: no `series`, `facts`
+    or `edges`, and no `clarify` (or `clarify=None`).
+
+    ## Why is this bad?
+    A described result carries data, or hands a question back with `clarify`.
+    One with neither is refused at run time. If the search found nothing, that is
+    an answer of its own: return `absent(what=..., checked=...)`.
+
+    ## Known problems
+    Nothing is reported when the call spreads a dict (`**decl`) or passes a
+    declaration the linter cannot see.
+    """
+
+    code = "SEM104"
+    name = "empty-described-result"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            def tool(matches):
+                return described_result(clarify={"question": "Which customer?", "candidates": matches})
+            """
+        ),
+        Valid(
+            """
+            def tool(decl):
+                return described_result(**decl)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(provenance={"measuredAt": export.at, "source": "cmdb"})
+            """,
+            line=2,
+            column=11,
+            field="described_result",
+        ),
+        Invalid(
+            """
+            def tool():
+                return describedResult(clarify=None)
+            """,
+            field="clarify",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        top = declaration.top
+        if top.open:
+            return
+        if any(top.has(name) for name in vocabulary.DATA_FIELDS):
+            return
+        clarify = top.get("clarify")
+        if clarify is not None and not (
+            isinstance(clarify.value, cst.Name) and clarify.value.value == "None"
+        ):
+            return
+        for item in top.fields:
+            # A misspelled data field is one mistake, reported as SEM101 only.
+            if item.status == "unknown" and meant_key(item.spelled, top.allowed) in (
+                *vocabulary.DATA_FIELDS,
+                "clarify",
+            ):
+                return
+        said = " (clarify=None asks nothing)" if clarify is not None else ""
+        self.report(
+            declaration.call.func_node,
+            f"{top.title} declares nothing{said}: give it series, facts, edges or a clarify "
+            "question; if nothing matched, return absent(what=..., checked=...) instead",
+        )
+
+
+def _is_empty_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return not expr.elements
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        return expr.func.value in ("list", "tuple") and not expr.args
+    return False
+
+
+class EmptyDataLiteral(Rule):
+    """
+    ## What it does
+    Reports `facts`, `series` or `edges` given as an empty literal: `[]`, `()`,
+    `list()` or `tuple()`.
+
+    ## Why is this bad?
+    An empty list is not "nothing matched": the data lists of a described result
+    are never empty, and the mint refuses one. When the search matched nothing,
+    return `absent(what=..., checked=...)`, which tells the model that the look
+    happened, what ground it covered, and that asking again returns the same.
+    Write both branches: `described_result(...) if rows else absent(...)`.
+    """
+
+    code = "SEM105"
+    name = "empty-data-literal"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm, rows, export):
+                if not rows:
+                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=[], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=34,
+            field="facts",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result({"series": list(), "edges": ()})
+            """,
+            codes=("SEM105", "SEM105"),
+            field="series",
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if field.part.kind != "described_result" or field.name not in vocabulary.DATA_FIELDS:
+            return
+        if field.status not in ("field", "snake"):
+            return
+        resolved = self.call.resolver.resolve(field.value)
+        if resolved is None or not _is_empty_literal(resolved.node):
+            return
+        where = f" (bound at {resolved.origin})" if resolved.origin else ""
+        self.report(
+            field.value,
+            f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "
+            '"nothing matched"; return absent(what=..., checked=...) instead',
+        )
+
+
+def _literal_value(expr: cst.BaseExpression) -> tuple[bool, object]:
+    """(True, value) for a literal LibCST expression we can evaluate; else (False, None)."""
+    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            return True, expr.evaluated_value
+        except Exception:  # LibCST evaluates with ast.literal_eval; odd escapes raise
+            return False, None
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return True, {"True": True, "False": False, "None": None}[expr.value]
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True, expr.evaluated_value
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Dict, cst.Set)) and is_literal(expr):
+        return True, []  # a container: never a string or a number
+    return False, None
+
+
+def _is_text(value: object) -> bool:
+    return vocabulary.is_non_empty_string(value)
+
+
+def _is_instant(value: object) -> bool:
+    return (isinstance(value, str) or isinstance(value, (int, float))) and not isinstance(value, bool)
+
+
+# Per data field: the required keys, and which of them must be non-empty strings.
+_TEXT_KEYS = {"facts": ("entity",), "series": ("entity", "metric"), "edges": ("from", "to", "kind")}
+_ROW_WORD = {"facts": "a fact", "series": "a point", "edges": "an edge"}
+
+
+class UnhonourableRow(Rule):
+    """
+    ## What it does
+    Reports a literal data row that cannot be honoured: a fact without a non-empty
+    `entity`, a series point without `t`, `entity`, `metric` and `value`, an edge
+    without non-empty `from`, `to` and `kind`, or a row that is not a dict at all.
+    Rows built by a comprehension are checked too, by their keys.
+
+    ## Why is this bad?
+    Every row says what it is about: a fact or point without an entity, or an edge
+    without its ends and kind, cannot be read by the model or drawn by a UI, and
+    the mint refuses the whole result at run time.
+
+    ## Known problems
+    A row that spreads another dict (`{**base, ...}`) is only checked for the values
+    it spells out.
+    """
+
+    code = "SEM106"
+    name = "unhonourable-data-row"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            def tool(vm, runs, export):
+                return described_result(
+                    facts=[{"entity": vm, "runs_seen": len(runs)}],
+                    series=[{"t": r.day, "entity": vm, "metric": "backup_runs_ok", "value": r.ok} for r in runs],
+                    edges=[{"from": vm, "to": "ds-7", "kind": "rides"}],
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "vm-01"}, {"name": "vm-02", "state": "up"}],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=36,
+            field="facts[1]",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "  "}],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=26,
+            field="entity",
+        ),
+        Invalid(
+            """
+            def tool(vm, runs, export):
+                return described_result(
+                    series=[{"t": r.day, "entity": vm, "value": r.ok} for r in runs],
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """,
+            field="metric",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    edges=[{"from": "vm-01", "to": "ds-7"}, "vm-02 -> ds-7"],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            codes=("SEM106", "SEM106"),
+            field="kind",
+        ),
+    )
+
+    def visit_row(self, row: Row) -> None:
+        title = f"{self.call.spelled}(...)"
+        word = _ROW_WORD[row.data_field]
+        if not row.mapping:
+            if is_literal(row.node):
+                self.report(row.node, f"`{row.path}` in {title} is not a row: {word} is a dict")
+            return
+        problems: list[tuple[str, cst.CSTNode | None]] = []
+        required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
+        text_keys = _TEXT_KEYS[row.data_field]
+        for key in required:
+            found = row.keys.get(key)
+            if found is None:
+                if not row.open:
+                    problems.append((f"no `{key}`", None))
+                continue
+            known, value = _literal_value(found[1])
+            if not known:
+                continue
+            if key in text_keys and not _is_text(value):
+                problems.append((f"`{key}` is not a non-empty string", found[1]))
+            elif key == "t" and not _is_instant(value):
+                problems.append(("`t` is not a time (a string or a number)", found[1]))
+        if not problems:
+            return
+        said = "; ".join(text for text, _ in problems)
+        node = problems[0][1] if len(problems) == 1 and problems[0][1] is not None else row.node
+        needs = ", ".join(f"`{key}`" for key in required)
+        self.report(node, f"`{row.path}` in {title} cannot be honoured: {said} ({word} needs {needs})")

@@ -1,0 +1,119 @@
+"""Every rule's VALID and INVALID examples are tests (ids like ``SEM102-invalid-3``).
+
+Valid: the rule reports nothing. Invalid: the whole linter reports exactly the listed
+codes; the first finding of the rule sits where the example says and names the field;
+and a fix, when shown, yields exactly the fixed text, which parses, re-lints clean of
+the rule's code, and does not change when fixed again.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from semantics_lint.lint.engine import lint_source
+from semantics_lint.lint.fix import apply_fixes, fix_source
+from semantics_lint.lint.rules import ALL_RULES, Invalid, Rule, Valid
+
+
+def _cases() -> list[object]:
+    params: list[object] = []
+    for rule in ALL_RULES:
+        for index, case in enumerate(rule.VALID):
+            params.append(pytest.param(rule, case, id=f"{rule.code}-valid-{index}"))
+        for index, case in enumerate(rule.INVALID):
+            params.append(pytest.param(rule, case, id=f"{rule.code}-invalid-{index}"))
+    return params
+
+
+def _lint(source: str) -> list:
+    return lint_source(source.encode("utf-8"), "example.py")
+
+
+@pytest.mark.parametrize(("rule", "case"), _cases())
+def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
+    findings = _lint(case.source)
+    own = [f for f in findings if f.code == rule.code]
+    if isinstance(case, Valid):
+        assert own == [], f"{rule.code} reported on a valid example: {own}"
+        return
+
+    expected = case.codes if case.codes is not None else (rule.code,)
+    assert sorted(f.code for f in findings) == sorted(expected), [
+        (f.code, f.start, f.message) for f in findings
+    ]
+    assert own, f"{rule.code} reported nothing"
+    first = own[0]
+    if case.line is not None:
+        assert first.start.line == case.line, first
+    if case.column is not None:
+        assert first.start.column == case.column, first
+    if case.field is not None:
+        assert case.field in first.message, first.message
+    assert first.message and first.code not in first.message
+    assert first.severity == rule.severity
+
+    if case.fixed is None:
+        assert all(f.fix is None for f in own), "a fix is offered but the example shows none"
+        return
+    assert any(f.fix is not None for f in own), "the example shows a fix but none is offered"
+    fixed, applied = apply_fixes(case.source, own, unsafe=True)
+    assert applied >= 1
+    assert fixed == case.fixed
+    ast.parse(fixed)
+    assert [f for f in _lint(fixed) if f.code == rule.code] == []
+    again, applied_again = apply_fixes(fixed, [f for f in _lint(fixed) if f.code == rule.code], unsafe=True)
+    assert (again, applied_again) == (fixed, 0)
+    # The fix teammate's fixpoint loop agrees, and a second run changes nothing.
+    result = fix_source(case.source.encode("utf-8"), "example.py", None, unsafe=True)
+    assert result.changed
+    second = fix_source(result.source, "example.py", None, unsafe=True)
+    assert not second.changed
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_every_rule_has_examples_and_shows_its_fix(rule: type[Rule]) -> None:
+    assert rule.VALID and rule.INVALID
+    if rule.fix != "none":
+        assert any(case.fixed is not None for case in rule.INVALID)
+    assert rule.__doc__ and "## What it does" in rule.__doc__ and "## Why is this bad?" in rule.__doc__
+
+
+def test_codes_are_unique_and_sorted() -> None:
+    codes = [rule.code for rule in ALL_RULES]
+    assert codes == sorted(set(codes))
+
+
+def test_a_rule_that_offers_a_fix_without_showing_it_is_refused() -> None:
+    with pytest.raises(TypeError, match="fixed form"):
+
+        class _Undemonstrated(Rule):  # noqa: F841 - the class statement is the test
+            """
+            ## What it does
+            x
+            ## Why is this bad?
+            y
+            """
+
+            code = "SEM199"
+            name = "undemonstrated-fix"
+            fix = "safe"
+            VALID = (Valid("x = 1\n"),)
+            INVALID = (Invalid("x = 2\n"),)
+
+
+def test_a_rule_in_the_wrong_family_is_refused() -> None:
+    with pytest.raises(TypeError, match="does not belong"):
+        type(
+            "Misplaced",
+            (Rule,),
+            {
+                "__module__": "semantics_lint.lint.rules.sem1xx_keys",
+                "__doc__": "## What it does\nx\n## Why is this bad?\ny",
+                "code": "SEM201",
+                "name": "misplaced-rule",
+                "VALID": (Valid("x = 1\n"),),
+                "INVALID": (Invalid("x = 2\n"),),
+            },
+        )
