@@ -1,7 +1,8 @@
 """Regenerate the checked-in files derived from code: ``python -m semantics_lint.gen``.
 
-Derived files: ``canonical-notes.json`` (from the vocabulary). Tests fail when a
-checked-in copy drifts and print this command.
+Derived files: ``canonical-notes.json`` (from the vocabulary) and, in a source
+checkout, ``docs/rules.md`` (from the rule classes). Tests fail when a checked-in copy
+drifts and print this command.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from semantics_lint import vocabulary
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CANONICAL_NOTES = PACKAGE_DIR / "canonical-notes.json"
+RULES_DOC = PACKAGE_DIR.parent.parent / "docs" / "rules.md"
+"""The rule reference; it exists only in a source checkout (src/ layout), not in a wheel."""
 
 
 def render_canonical_notes() -> str:
@@ -22,6 +25,16 @@ def render_canonical_notes() -> str:
 def main() -> None:
     CANONICAL_NOTES.write_text(render_canonical_notes(), encoding="utf-8")
     print(f"wrote {CANONICAL_NOTES}")
+    if RULES_DOC.parent.is_dir():
+        RULES_DOC.write_text(render_rules_doc(), encoding="utf-8")
+        print(f"wrote {RULES_DOC}")
+
+
+def render_rules_doc() -> str:
+    # Imported here: the rule modules import LibCST, which the notes do not need.
+    from semantics_lint.lint.docs import render_all
+
+    return render_all()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,106 @@
+"""Rule documentation rendered from the rule classes: ``semantics-lint rule`` and docs/rules.md.
+
+A page is built from one class: its code, name, severity and fix safety (the header),
+its docstring sections (What it does, Why is this bad?, Fix safety, Known problems),
+and its first examples (Example: the first INVALID; Use instead: that example's fixed
+form when it has one, else the first VALID). Since the examples are the tests, every
+example in the docs is tested.
+
+``docs/rules.md`` is ``render_all()``; regenerate it with ``python -m semantics_lint.gen``
+(a test fails when the checked-in copy drifts).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from semantics_lint.lint.model import Severity
+from semantics_lint.lint.rules import ALL_RULES, Rule, get_rule
+
+_SEVERITY_TEXT = {
+    Severity.ERROR: "error (E): the source proves it wrong",
+    Severity.WARNING: "warning (W): a strong heuristic",
+}
+_FIX_TEXT = {
+    "none": "none",
+    "safe": "safe (applied by `--fix`)",
+    "unsafe": "unsafe (applied by `--fix --unsafe-fixes`)",
+}
+_LEADING_SECTIONS = ("What it does", "Why is this bad?")
+_TRAILING_SECTIONS = ("Fix safety", "Options", "Known problems", "References")
+_HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
+
+BANNER = (
+    "<!-- Generated from the rule classes by `python -m semantics_lint.gen`; do not edit. -->"
+)
+
+
+def docstring_sections(rule: type[Rule]) -> dict[str, str]:
+    """The ``## Heading`` sections of a rule's docstring, in order, bodies stripped."""
+    doc = inspect.cleandoc(rule.__doc__ or "")
+    sections: dict[str, str] = {}
+    matches = list(_HEADING.finditer(doc))
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(doc)
+        sections[match.group(1)] = doc[match.end() : end].strip()
+    return sections
+
+
+def _code_block(source: str) -> str:
+    return "```python\n" + source.rstrip("\n") + "\n```"
+
+
+def render_rule(code: str, level: int = 1) -> str:
+    """The markdown page of one rule; ``level`` is the depth of its top heading."""
+    rule = get_rule(code)
+    top = "#" * level
+    sub = "#" * (level + 1)
+    sections = docstring_sections(rule)
+    lines = [
+        f"{top} {rule.code}: {rule.name}",
+        "",
+        f"- Severity: {_SEVERITY_TEXT[rule.severity]}",
+        f"- Fix: {_FIX_TEXT[rule.fix]}",
+        "",
+    ]
+    for heading in _LEADING_SECTIONS:
+        if heading in sections:
+            lines += [f"{sub} {heading}", "", sections[heading], ""]
+    example = rule.INVALID[0]
+    lines += [f"{sub} Example", "", _code_block(example.source), ""]
+    instead = example.fixed if example.fixed is not None else rule.VALID[0].source
+    lines += [f"{sub} Use instead", "", _code_block(instead), ""]
+    for heading, body in sections.items():
+        if heading in _LEADING_SECTIONS or heading in _TRAILING_SECTIONS:
+            continue
+        lines += [f"{sub} {heading}", "", body, ""]
+    for heading in _TRAILING_SECTIONS:
+        if heading in sections:
+            lines += [f"{sub} {heading}", "", sections[heading], ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_all() -> str:
+    """The whole rule reference, ``docs/rules.md``."""
+    lines = [
+        BANNER,
+        "",
+        "# semantics-lint rules",
+        "",
+        "Every code the linter reports, with what it catches, why, an example and the fix.",
+        "`semantics-lint rule CODE` prints the same page in a terminal.",
+        "",
+        "| code | name | severity | fix |",
+        "|---|---|---|---|",
+    ]
+    for rule in ALL_RULES:
+        anchor = rule.code.lower()
+        fix = rule.fix if rule.fix != "none" else ""
+        lines.append(
+            f"| [{rule.code}](#{anchor}-{rule.name}) | {rule.name} | {rule.severity.value} | {fix} |"
+        )
+    lines.append("")
+    for rule in ALL_RULES:
+        lines.append(render_rule(rule.code, level=2))
+    return "\n".join(lines).rstrip("\n") + "\n"
