@@ -415,3 +415,79 @@ def test_write_atomic_creates_a_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "new.py"
     write_atomic(path, b"x = 1\n")
     assert path.read_bytes() == b"x = 1\n"
+
+
+# ---------------------------------------------------------------------------
+# Through the real engine
+# ---------------------------------------------------------------------------
+
+REAL_TOOL = """\
+from semantics_lint.runtime import described_result
+
+
+def backup_status(export, vm):
+\treturn described_result(
+\t\tfacts=[{"entity": vm}],  # one row
+\t\tprovenance={
+\t\t\t# the export's own timestamp, never the clock
+\t\t\tu'measured_at' : export.measured_at,
+\t\t\t"source": export.source,
+\t\t\t"age_seconds": 5,  # age_seconds stays in this comment
+\t\t},
+\t\tgrain=dict(interval="daily", aggregation="count", is_counter=False),
+\t)
+
+
+RECORD = {"af_semantics": True, "measured_at": "2024-05-01"}  # a wire envelope: kept
+"""
+
+REAL_FIXED = (
+    REAL_TOOL.replace("u'measured_at' :", "u'measuredAt' :")
+    .replace('"age_seconds": 5', '"ageSeconds": 5')
+    .replace("is_counter=False", "isCounter=False")
+)
+
+
+def _codes(findings: list[Finding]) -> list[str]:
+    return [finding.code for finding in findings]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("bom", [False, True])
+def test_real_engine_fix_keeps_comments_tabs_line_endings_and_bom(newline: str, bom: bool) -> None:
+    def encode(text: str) -> bytes:
+        data = text.replace("\n", newline).encode()
+        return b"\xef\xbb\xbf" + data if bom else data
+
+    result = fix_source(encode(REAL_TOOL), "tool.py", unsafe=False)
+    assert result.source == encode(REAL_FIXED)
+    assert result.applied == 3
+    assert "SEM102" not in _codes(result.remaining)
+    again = fix_source(result.source, "tool.py", unsafe=False)
+    assert again.source == result.source and not again.changed
+
+
+def test_real_engine_unsafe_fix_needs_permission() -> None:
+    source = (
+        b"from semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=[{'entity': 'a'}],"
+        b" provenance={'measuerdAt': t, 'source': s})\n"
+    )
+    safe_only = fix_source(source, "tool.py", unsafe=False)
+    assert not safe_only.changed
+    assert "SEM101" in _codes(safe_only.remaining)
+    with_unsafe = fix_source(source, "tool.py", unsafe=True)
+    assert with_unsafe.source == source.replace(b"'measuerdAt'", b"'measuredAt'")
+    assert "SEM101" not in _codes(with_unsafe.remaining)
+
+
+def test_real_engine_leaves_a_file_with_a_syntax_error_alone() -> None:
+    source = b"from semantics_lint.runtime import described_result\nx = described_result(provenance={'measured_at': t}\n"
+    result = fix_source(source, "tool.py", unsafe=True)
+    assert result.source == source and not result.changed
+    assert _codes(result.remaining) == ["SEM001"]
+
+
+def test_real_engine_file_without_calls_is_untouched() -> None:
+    source = b"RECORD = {'measured_at': t}  # no call of ours\n"
+    assert fix_source(source, "tool.py", unsafe=True) == FixResult(source, False, 0, [])
