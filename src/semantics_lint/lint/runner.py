@@ -1,0 +1,549 @@
+"""The one place that turns (paths, options) into findings, fixes and diffs.
+
+Flow, per run:
+
+1. discovery (``discovery.py``) lists the files; the configuration governing each
+   file's folder (``config.py``) gives its settings: which codes run (select,
+   extend-select, ignore, per-file-ignores), the API modules and call names;
+2. each file is read and put through the engine's textual prefilter here, in the
+   parent process, so a file that cannot hold a call of ours never costs a parse
+   or a pickle round-trip to a worker;
+3. the files that pass are linted (or fixed) in-process or in a process pool
+   (``--jobs``); the engine's findings are filtered by the selected codes and by
+   ``# noqa`` in the same step, so fixes never touch a suppressed finding;
+4. fixed files are written atomically here, in the parent, and every finding is
+   sorted by (filename, line, column, code), so the output is the same whatever
+   ``--jobs`` is.
+
+A failure on one file never aborts the run: the engine reports unparsable files
+as SEM001 itself, and anything else that goes wrong on a file (an exception in a
+rule, a worker process that dies) becomes a SEM001 finding for that file that
+says so, and marks the run as having had an internal error (exit code 2).
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import os
+import tokenize
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from semantics_lint.lint.config import (
+    ALL_SELECTOR,
+    Config,
+    ConfigError,
+    ConfigResolver,
+    check_selectors,
+    known_codes,
+    load_config,
+)
+from semantics_lint.lint.discovery import SourceFile, discover, matches_any
+from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.suppress import filter_noqa
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import LintSettings
+
+# Below this many files that pass the prefilter, a pool costs more than it saves:
+# each worker pays for starting and importing libcst (~0.2 s) before its first file,
+# while one file costs a few tens of milliseconds in-process.
+MIN_FILES_FOR_POOL = 8
+
+PRE_COMMIT_ENV = "PRE_COMMIT"
+CRASH_CODE = "SEM001"
+STDIN_DISPLAY = "-"
+
+
+# ---------------------------------------------------------------------------
+# Options and results
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """What the command line asked for. Selectors are checked by :func:`check_options`."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    config_file: Path | None = None
+    jobs: int | None = None
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    respect_gitignore: bool = True
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    """What happened to one file."""
+
+    display: str
+    findings: list[Finding] = field(default_factory=list)
+    applied: int = 0
+    fixed_source: bytes | None = None
+    original: bytes | None = None
+    fix_error: str | None = None
+    internal_error: bool = False
+
+
+@dataclass(slots=True)
+class RunResult:
+    """Everything the CLI prints or decides the exit code from."""
+
+    findings: list[Finding]
+    files: int
+    linted: int
+    fixed: int = 0
+    diffs: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    changed_files: int = 0
+    internal_error: bool = False
+    used_pool: bool = False
+    fixed_stdin: bytes | None = None
+
+
+# ---------------------------------------------------------------------------
+# Rule selection
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Layer:
+    select: tuple[str, ...] | None
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+
+
+def _specificity(code: str, selectors: Iterable[str]) -> int:
+    """Length of the longest selector matching ``code`` (``ALL`` counts 0); -1 for none."""
+    best = -1
+    for selector in selectors:
+        if selector == ALL_SELECTOR:
+            best = max(best, 0)
+        elif code.startswith(selector):
+            best = max(best, len(selector))
+    return best
+
+
+def select_codes(universe: Iterable[str], layers: Sequence[_Layer]) -> frozenset[str]:
+    """The codes that run, resolved as ruff resolves rule selection.
+
+    Layers apply in order (configuration, then command line). A layer with a
+    ``select`` starts over from it; ``extend-select`` adds; ``ignore`` removes.
+    Within a layer, when a code is both selected and ignored, the more specific
+    selector wins (``select=["SEM1"]`` with ``ignore=["SEM102"]`` runs every SEM1xx
+    but SEM102), and on a tie ``ignore`` wins.
+    """
+    enabled: set[str] = set()
+    for code in universe:
+        state = False
+        for layer in layers:
+            selects = (*(layer.select or ()), *layer.extend_select)
+            selected = _specificity(code, selects)
+            ignored = _specificity(code, layer.ignore)
+            if layer.select is not None:
+                state = selected >= 0 and selected > ignored
+            elif selected >= 0 and selected > ignored:
+                state = True
+            elif ignored >= 0:
+                state = False
+        if state:
+            enabled.add(code)
+    return frozenset(enabled)
+
+
+def check_options(options: RunOptions) -> None:
+    """Raise :class:`ConfigError` for a command-line selector that names no rule."""
+    if options.select is not None:
+        check_selectors(options.select, "--select")
+    check_selectors(options.extend_select, "--extend-select")
+    check_selectors(options.ignore, "--ignore")
+
+
+def enabled_codes(config: Config, options: RunOptions) -> frozenset[str]:
+    """The codes that run for files governed by ``config`` (before per-file-ignores)."""
+    layers = [
+        _Layer(
+            config.select if config.select is not None else (ALL_SELECTOR,),
+            config.extend_select,
+            config.ignore,
+        ),
+        _Layer(options.select, options.extend_select, options.ignore),
+    ]
+    return select_codes(known_codes(), layers)
+
+
+def per_file_ignored(config: Config, path: Path) -> tuple[str, ...]:
+    """The selectors ``config``'s ``per-file-ignores`` apply to the file at ``path``."""
+    ignored: list[str] = []
+    for glob, codes in config.per_file_ignores:
+        if matches_any(path, config.root, (glob,)):
+            ignored.extend(codes)
+    return tuple(ignored)
+
+
+def codes_for_file(config: Config, options: RunOptions, path: Path) -> frozenset[str]:
+    """The codes that run for the file at ``path``, per-file-ignores included."""
+    codes = enabled_codes(config, options)
+    ignored = per_file_ignored(config, path)
+    if not ignored:
+        return codes
+    return frozenset(code for code in codes if _specificity(code, ignored) < 0)
+
+
+def settings_for(config: Config, codes: frozenset[str]) -> LintSettings:
+    """The engine's settings for a file: its configuration and its codes."""
+    from semantics_lint.lint.engine import LintSettings
+
+    values: dict[str, Any] = {"enabled": codes}
+    if config.api_modules is not None:
+        values["api_modules"] = config.api_modules
+    if config.call_names is not None:
+        values["call_names"] = config.call_names
+    return LintSettings(**values)
+
+
+# ---------------------------------------------------------------------------
+# One file (runs in a worker or in-process)
+# ---------------------------------------------------------------------------
+
+
+def decode_for_noqa(source: bytes) -> str:
+    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        codecs.lookup(encoding)
+    except (SyntaxError, LookupError):
+        encoding = "utf-8"
+    text = source.decode(encoding, errors="replace")
+    return text.removeprefix("\ufeff")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file's work, sent to a worker: everything is picklable."""
+
+    display: str
+    source: bytes
+    settings: Any
+    mode: str  # "lint", "fix" or "diff"
+    unsafe: bool
+
+
+def _filtered_linter(codes: frozenset[str]) -> Callable[[bytes, str, Any], list[Finding]]:
+    """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
+    from semantics_lint.lint import engine
+
+    def lint(source: bytes, filename: str, settings: Any) -> list[Finding]:
+        findings = [f for f in engine.lint_source(source, filename, settings) if f.code in codes]
+        return filter_noqa(decode_for_noqa(source), findings)
+
+    return lint
+
+
+def crash_finding(display: str, what: str) -> Finding:
+    """The finding that stands for a file the linter itself failed on."""
+    return Finding(
+        code=CRASH_CODE,
+        message=(
+            f"internal error: the linter failed on this file ({what}); "
+            "other files were linted; please report this with the file"
+        ),
+        severity=Severity.ERROR,
+        filename=display,
+        start=Position(1, 0),
+        end=Position(1, 0),
+    )
+
+
+def run_job(job: Job) -> FileOutcome:
+    """Lint or fix one file. Never raises: a failure becomes a finding for the file."""
+    try:
+        return _run_job(job)
+    except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
+        outcome = FileOutcome(job.display, [crash_finding(job.display, _describe(error))])
+        outcome.internal_error = True
+        return outcome
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _run_job(job: Job) -> FileOutcome:
+    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
+    lint = _filtered_linter(frozenset(codes))
+    if job.mode == "lint":
+        return FileOutcome(job.display, lint(job.source, job.display, job.settings))
+    from semantics_lint.lint import fix
+
+    try:
+        result = fix.fix_source(
+            job.source, job.display, job.settings, unsafe=job.unsafe, lint=lint
+        )
+    except fix.FixError as error:
+        return FileOutcome(
+            job.display, lint(job.source, job.display, job.settings), fix_error=str(error)
+        )
+    outcome = FileOutcome(job.display, list(result.remaining), applied=result.applied)
+    if result.changed:
+        outcome.fixed_source = result.source
+        outcome.original = job.source
+    return outcome
+
+
+# ---------------------------------------------------------------------------
+# Many files
+# ---------------------------------------------------------------------------
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
+        return max(1, os.cpu_count() or 1)
+
+
+def pool_size(jobs: int, work: int) -> int:
+    """How many worker processes to start for ``work`` files; 0 means in-process."""
+    if jobs <= 1 or work < max(2, MIN_FILES_FOR_POOL):
+        return 0
+    if os.environ.get(PRE_COMMIT_ENV) == "1":
+        # pre-commit already runs hooks in parallel over slices of the file list.
+        return 0
+    return min(jobs, work)
+
+
+def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
+    """Run ``jobs`` (in-process when ``workers`` is 0); outcomes in the order of ``jobs``."""
+    if workers <= 0:
+        return [run_job(job) for job in jobs]
+    outcomes: list[FileOutcome | None] = [None] * len(jobs)
+    suspects: list[int] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: list[tuple[int, Future[FileOutcome]]] = []
+        try:
+            for index, job in enumerate(jobs):
+                futures.append((index, pool.submit(run_job, job)))
+        except BrokenProcessPool:
+            pass
+        submitted = {index for index, _ in futures}
+        suspects.extend(index for index in range(len(jobs)) if index not in submitted)
+        for index, future in futures:
+            try:
+                outcomes[index] = future.result()
+            except BrokenProcessPool:
+                suspects.append(index)
+    # A worker died (killed, out of memory, a crash in a C extension): every file in
+    # flight lost its answer. Re-run those one at a time in a single worker, so the
+    # file that kills its worker is known and every other file still gets linted.
+    for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)])):
+        outcomes[index] = outcome
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _run_one_by_one(jobs: Sequence[Job]) -> list[FileOutcome]:
+    """Run ``jobs`` in one worker, one at a time; a new worker replaces one that dies."""
+    outcomes: list[FileOutcome] = []
+    pool: ProcessPoolExecutor | None = None
+    try:
+        for job in jobs:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=1)
+            try:
+                outcomes.append(pool.submit(run_job, job).result())
+            except BrokenProcessPool:
+                pool.shutdown(wait=True)
+                pool = None
+                outcome = FileOutcome(
+                    job.display,
+                    [crash_finding(job.display, "the worker process ended abruptly")],
+                )
+                outcome.internal_error = True
+                outcomes.append(outcome)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    return outcomes
+
+
+def _read(path: Path) -> bytes | OSError:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        return error
+
+
+def _mode(options: RunOptions) -> str:
+    if options.diff:
+        return "diff"
+    return "fix" if options.fix else "lint"
+
+
+def run(paths: Sequence[str], options: RunOptions) -> RunResult:
+    """Lint (or fix, or diff) every file ``paths`` reach.
+
+    Raises :class:`ConfigError` (configuration or selector mistakes) and
+    ``DiscoveryError`` (a path that does not exist) before any file is linted.
+    """
+    check_options(options)
+    resolver = _resolver(options)
+    sources = discover(paths, resolver, respect_gitignore=options.respect_gitignore)
+    return run_sources(sources, resolver, options)
+
+
+def _resolver(options: RunOptions) -> ConfigResolver:
+    if options.config_file is None:
+        return ConfigResolver()
+    if not options.config_file.is_file():
+        raise ConfigError(f"{options.config_file}: no such configuration file")
+    return ConfigResolver(explicit=load_config(options.config_file.resolve()))
+
+
+def run_sources(
+    sources: Sequence[SourceFile], resolver: ConfigResolver, options: RunOptions
+) -> RunResult:
+    """Lint the discovered ``sources`` (see :func:`run`)."""
+    from semantics_lint.lint import engine
+
+    mode = _mode(options)
+    unsafe = options.unsafe_fixes
+    jobs: list[Job] = []
+    targets: list[SourceFile] = []
+    unreadable: list[Finding] = []
+    settings_cache: dict[tuple[Config, frozenset[str]], Any] = {}
+    for source in sources:
+        config = resolver.for_file(source.path)
+        codes = codes_for_file(config, options, source.path)
+        key = (config, codes)
+        settings = settings_cache.get(key)
+        if settings is None:
+            settings = settings_cache[key] = settings_for(config, codes)
+        data = _read(source.path)
+        if isinstance(data, OSError):
+            # The engine names the OS error in its SEM001; let it word the finding.
+            unreadable.extend(
+                _renamed(f, source.display)
+                for f in engine.lint_file(source.path, settings)
+                if f.code in codes
+            )
+            continue
+        if not codes or not engine.might_contain_calls(data, settings):
+            continue
+        jobs.append(Job(source.display, data, settings, mode, unsafe))
+        targets.append(source)
+
+    jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
+    workers = pool_size(jobs_wanted, len(jobs))
+    outcomes = run_jobs(jobs, workers)
+
+    result = RunResult(findings=list(unreadable), files=len(sources), linted=len(jobs))
+    result.used_pool = workers > 0
+    for source, job, outcome in zip(targets, jobs, outcomes):
+        _collect(result, source, outcome, job)
+    result.findings.sort(key=_order)
+    return result
+
+
+def _renamed(finding: Finding, display: str) -> Finding:
+    if finding.filename == display:
+        return finding
+    return Finding(
+        finding.code,
+        finding.message,
+        finding.severity,
+        display,
+        finding.start,
+        finding.end,
+        finding.fix,
+        finding.url,
+    )
+
+
+def _order(finding: Finding) -> tuple[str, int, int, str, str]:
+    return (*finding.sort_key, finding.message)
+
+
+def _collect(
+    result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job | None
+) -> None:
+    from semantics_lint.lint import fix
+
+    result.internal_error = result.internal_error or outcome.internal_error
+    if outcome.fix_error is not None:
+        result.messages.append(f"error: {outcome.fix_error}")
+    findings = outcome.findings
+    if outcome.fixed_source is not None:
+        mode = job.mode if job is not None else "fix"
+        written = True
+        if mode == "diff":
+            result.diffs.append(
+                unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
+            )
+        elif source is None:
+            result.fixed_stdin = outcome.fixed_source
+        else:
+            try:
+                fix.write_atomic(source.path, outcome.fixed_source)
+            except OSError as error:
+                written = False
+                result.internal_error = True
+                result.messages.append(
+                    f"error: {outcome.display}: could not write the fixed file "
+                    f"({error.strerror or error}); it was left unchanged"
+                )
+                if job is not None:
+                    # What remains is what the unchanged file holds, not the fixed text.
+                    findings = run_job(Job(job.display, job.source, job.settings, "lint", False)).findings
+        if written:
+            result.fixed += outcome.applied
+            result.changed_files += 1
+    result.findings.extend(findings)
+
+
+def unified_diff(display: str, before: bytes, after: bytes) -> str:
+    """A unified diff of one file's fix, in the file's own text."""
+    old = decode_for_noqa(before).splitlines(keepends=True)
+    new = decode_for_noqa(after).splitlines(keepends=True)
+    lines = list(difflib.unified_diff(old, new, fromfile=display, tofile=display))
+    text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+    return text
+
+
+def run_stdin(
+    source: bytes, options: RunOptions, stdin_filename: str | None = None
+) -> RunResult:
+    """Lint (or fix) bytes read from standard input.
+
+    ``stdin_filename`` names the file the bytes stand for: findings carry it, and
+    it decides the configuration and per-file-ignores (from the current folder
+    when it is not given).
+    """
+    from semantics_lint.lint import engine
+
+    check_options(options)
+    resolver = _resolver(options)
+    display = stdin_filename or STDIN_DISPLAY
+    path = Path(os.path.abspath(stdin_filename or "stdin.py"))
+    config = resolver.for_file(path)
+    codes = codes_for_file(config, options, path)
+    settings = settings_for(config, codes)
+    mode = _mode(options)
+    result = RunResult(findings=[], files=1, linted=0)
+    if not codes or not engine.might_contain_calls(source, settings):
+        return result
+    result.linted = 1
+    job = Job(display, source, settings, mode, options.unsafe_fixes)
+    _collect(result, None, run_job(job), job)
+    result.findings.sort(key=_order)
+    return result

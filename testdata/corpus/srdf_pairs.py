@@ -1,0 +1,18 @@
+"""srdf_pair_state: a verdict with its boundary attached (clean)."""
+
+from __future__ import annotations
+
+from semantics_lint.runtime import coverage
+
+from .exports import load_rows
+
+
+def srdf_pair_state(array_ids: list[str]) -> dict[str, object]:
+    pairs = load_rows("srdf_pairs")
+    verdict = {"split": [p for p in pairs if p["state"] == "Split"], "arrays": array_ids}
+    return coverage(
+        verdict,
+        checked=[f"SRDF pair state on all {len(array_ids)} arrays"],
+        notChecked=[{"what": "NDM sessions", "why": "the API timed out"}],
+        period={"queried": "2024-05-01T10:00:00Z", "held": "2024-05-01T09:55:00+00:00"},
+    )
