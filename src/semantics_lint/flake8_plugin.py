@@ -88,8 +88,8 @@ class SemanticsLintPlugin:
             parse_from_config=True,
             default=list(vocabulary.DEFAULT_API_MODULES),
             help=(
-                "Modules whose absent/coverage/define_tool calls semantics-lint checks "
-                "(default: %(default)s)."
+                "Modules whose absent/coverage/define_tool calls semantics-lint checks; "
+                "replaces the default (%(default)s)."
             ),
         )
         option_manager.add_option(
@@ -98,8 +98,8 @@ class SemanticsLintPlugin:
             parse_from_config=True,
             default=list(vocabulary.DESCRIBED_RESULT_NAMES),
             help=(
-                "Call names recognized as described_result wherever they are written "
-                "(default: %(default)s)."
+                "Call names recognized as described_result wherever they are written; "
+                "replaces the default (%(default)s)."
             ),
         )
 
