@@ -118,6 +118,21 @@ def test_a_directory_is_an_input_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("flag", ["--json", "--strict"])
+def test_a_tool_name_with_a_lone_surrogate_is_printed_not_crashed_on(
+    flag: str, tmp_path: Path
+) -> None:
+    catalog = tmp_path / "semantics-catalog.json"
+    catalog.write_text('[{"name": "port\\ud800", "resultClass": "triage", "results": []}]')
+    result = run_command(str(catalog), flag)
+    assert result.returncode == (1 if flag == "--strict" else 0), result.stderr
+    assert "Traceback" not in result.stderr
+    if flag == "--json":
+        assert json.loads(result.stdout)["findings"][0]["tool"] == "port\ud800"
+    else:
+        assert "port\\ud800" in result.stdout
+
+
 def test_help_follows_click() -> None:
     result = run_command("--help")
     assert result.returncode == 0

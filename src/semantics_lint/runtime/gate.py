@@ -22,6 +22,7 @@ that reads either tool's report reads both. Behaviour follows agentfootprint
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -391,6 +392,20 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _encodable(text: str) -> str:
+    """``text`` with every lone surrogate written as a ``\\uXXXX`` escape.
+
+    JSON strings may hold lone surrogates (``"\\ud800"``) and Python keeps them
+    as such; no stream can encode one, so printing a tool name that holds one
+    would crash. Inside a JSON document the escape is the same string, which is
+    also how JavaScript's ``JSON.stringify`` writes it.
+    """
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def run_check_semantics(
     catalog: str, *, strict: bool = False, as_json: bool = False, io: SemanticsCliIO | None = None
 ) -> int:
@@ -400,24 +415,29 @@ def run_check_semantics(
     line on stderr naming the catalog and the reason, nothing on stdout, exit 2.
     """
     io = io or SemanticsCliIO()
+    stdout = io.stdout
+
+    def stderr(text: str) -> None:
+        io.stderr(_encodable(text))
+
     try:
         text = io.read_stdin() if catalog == "-" else io.read_file(catalog)
         report = check_semantics(load_semantics_catalog(text))
     except OSError as error:
         reason = error.strerror or str(error)
-        io.stderr(f"{PROG}: {catalog}: cannot read the catalog: {_one_line(reason)}")
+        stderr(f"{PROG}: {catalog}: cannot read the catalog: {_one_line(reason)}")
         return EXIT_INPUT_ERROR
     except RecursionError:
-        io.stderr(f"{PROG}: {catalog}: the catalog is nested too deeply to judge")
+        stderr(f"{PROG}: {catalog}: the catalog is nested too deeply to judge")
         return EXIT_INPUT_ERROR
     except Exception as error:  # noqa: BLE001 - every failure here is the input's, as in the reference
-        io.stderr(f"{PROG}: {catalog}: {_one_line(str(error))}")
+        stderr(f"{PROG}: {catalog}: {_one_line(str(error))}")
         return EXIT_INPUT_ERROR
 
     if as_json:
-        io.stdout(json.dumps(report, indent=2, ensure_ascii=False))
+        stdout(_encodable(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
-        io.stdout(format_semantics_report(report))
+        stdout(_encodable(format_semantics_report(report)))
     if not report["ok"]:
         return EXIT_FAILED
     if strict and report["findings"]:
