@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from conformance_data import cases, strict_equal
+
 from semantics_lint.runtime.cli import check_semantics_command
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conformance_data import cases, strict_equal
+
 from semantics_lint.runtime.items import NOT_PASSED, normalize_coverage_list
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
@@ -35,7 +35,7 @@ def _assert_matches(actual: dict[str, Any], expected: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", cases("normalizeCoverageList"))
 def test_normalize_coverage_list(case: dict[str, Any]) -> None:
     given = case["input"]
-    items = given["list"] if "list" in given else NOT_PASSED
+    items = given.get("list", NOT_PASSED)
     actual = _outcome(
         lambda: normalize_coverage_list(given["fn"], given["section"], items, given["requireWhy"])
     )

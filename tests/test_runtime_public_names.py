@@ -5,8 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import semantics_lint.runtime as runtime
-from semantics_lint import vocabulary
+from semantics_lint import runtime, vocabulary
 
 SPEC_NAMES = (
     "semantic_issues",

@@ -321,10 +321,11 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
     findings: Sequence[Mapping[str, Any]] = report["findings"]
     errors = sum(1 for finding in findings if finding["severity"] == "error")
     warnings = len(findings) - errors
-    lines = [
+    heading = (
         f"check-semantics: {_plural(report['checkedTools'], 'tool')}, "
         f"{_plural(report['checkedResults'], 'sample result')}"
-    ]
+    )
+    lines = [heading]
     if not findings:
         lines.append("  every sample result keeps the envelope rules and its class rules")
     lines.extend(_finding_line(finding) for finding in findings)

@@ -40,12 +40,7 @@ class NotPassed:
     is a malformed declaration, while a missing key says nothing.
     """
 
-    _instance: NotPassed | None = None
-
-    def __new__(cls) -> NotPassed:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return "NOT_PASSED"

@@ -47,7 +47,14 @@ from semantics_lint.vocabulary import (
     to_wire,
 )
 
-__all__ = ["absent", "coverage", "mint_period", "mint_in_progress", "period_problem"]
+__all__ = [
+    "absent",
+    "coverage",
+    "instant_of",
+    "mint_in_progress",
+    "mint_period",
+    "period_problem",
+]
 
 # The two halves of a span and the literal ``held`` takes when the store cannot
 # vouch for what it holds (the reference's ``PERIOD_WIRE``).
@@ -79,7 +86,7 @@ def _declaration(fn: str, decl: object, fields: dict[str, Any], shape: str) -> M
 
 def _get(decl: Mapping[str, Any], key: str) -> object:
     """``decl[key]``, or :data:`NOT_PASSED` when the key is not there (``None`` stays ``None``)."""
-    return decl[key] if key in decl else NOT_PASSED
+    return decl.get(key, NOT_PASSED)
 
 
 # ---------------------------------------------------------------------------

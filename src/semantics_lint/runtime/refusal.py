@@ -8,7 +8,7 @@ field as the caller spelled it, and says the fix.
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
 
