@@ -559,3 +559,18 @@ def test_rule_unknown_code_exits_2() -> None:
     result = CliRunner(mix_stderr=False).invoke(main, ["rule", "SEM999"])
     assert result.exit_code == 2
     assert "unknown rule code 'SEM999'" in result.stderr
+
+
+def test_force_exclude_applies_excludes_to_named_files(project: Path) -> None:
+    write_config(project, 'extend-exclude = ["tools/snake.py"]\n')
+    named = check("tools/snake.py", "tools/empty.py", cwd=project)
+    assert codes_in(named.out) == ["SEM105", "SEM102"]  # named files are taken as given
+    forced = check("tools/snake.py", "tools/empty.py", "--force-exclude", cwd=project)
+    assert codes_in(forced.out) == ["SEM105"]
+
+
+def test_no_respect_gitignore(project: Path) -> None:
+    (project / ".git").mkdir()
+    (project / ".gitignore").write_text("snake.py\n", encoding="utf-8")
+    assert codes_in(check("tools", cwd=project).out) == ["SEM105"]
+    assert codes_in(check("tools", "--no-respect-gitignore", cwd=project).out) == ["SEM105", "SEM102"]

@@ -96,6 +96,10 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     "--no-respect-gitignore", "no_gitignore", is_flag=True,
     help="Lint files that .gitignore files ignore.",
 )
+@click.option(
+    "--force-exclude", is_flag=True,
+    help="Apply exclude and extend-exclude to files named explicitly too (for pre-commit).",
+)
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
 def check_command(
     paths: tuple[str, ...],
@@ -112,6 +116,7 @@ def check_command(
     jobs: int | None,
     stdin_filename: str | None,
     no_gitignore: bool,
+    force_exclude: bool,
     show_settings: bool,
 ) -> None:
     """Lint tool modules for mistakes in their semantics declarations."""
@@ -127,6 +132,7 @@ def check_command(
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         respect_gitignore=not no_gitignore,
+        force_exclude=force_exclude,
     )
     arguments = paths or (".",)
     from_stdin = STDIN_PATH in arguments

@@ -251,16 +251,28 @@ class ConfigResolver:
         """The configuration for files in ``folder`` (an absolute path)."""
         if self.explicit is not None:
             return self.explicit
-        cached = self._by_folder.get(folder)
-        if cached is not None:
-            return cached
-        found = find_config_file(folder)
-        if found is None:
-            config = DEFAULT_CONFIG
-        else:
-            config = self._by_file.get(found) or load_config(found)
-            self._by_file[found] = config
-        self._by_folder[folder] = config
+        # Walk up until a folder whose answer is known (or the root), then fill in
+        # every folder on the way, so each pyproject.toml is read once per run.
+        chain: list[Path] = []
+        current = folder
+        config: Config | None = None
+        while True:
+            cached = self._by_folder.get(current)
+            if cached is not None:
+                config = cached
+                break
+            chain.append(current)
+            candidate = current / PYPROJECT
+            if candidate.is_file() and has_table(candidate):
+                config = self._by_file.get(candidate) or load_config(candidate)
+                self._by_file[candidate] = config
+                break
+            if current.parent == current:
+                config = DEFAULT_CONFIG
+                break
+            current = current.parent
+        for visited in chain:
+            self._by_folder[visited] = config
         return config
 
     def for_file(self, path: Path) -> Config:

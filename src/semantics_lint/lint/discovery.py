@@ -199,11 +199,15 @@ def matches_any(path: Path, root: Path | None, globs: Iterable[str], *, whole: b
     return False
 
 
-def excluded_by_config(path: Path, config: Config) -> bool:
-    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path`` itself."""
+def excluded_by_config(path: Path, config: Config, *, whole: bool = False) -> bool:
+    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path``.
+
+    With ``whole`` the folders above ``path`` (up to the configuration's folder)
+    are tested too, which is what ``--force-exclude`` needs for a named file.
+    """
     exclude = DEFAULT_EXCLUDE if config.exclude is None else config.exclude
     globs = (*exclude, *config.extend_exclude)
-    return matches_any(path, config.root, globs, whole=False)
+    return matches_any(path, config.root, globs, whole=whole)
 
 
 # ---------------------------------------------------------------------------
@@ -331,11 +335,14 @@ def discover(
     resolver: ConfigResolver,
     *,
     respect_gitignore: bool = True,
+    force_exclude: bool = False,
 ) -> list[SourceFile]:
     """The files to lint for the command-line ``arguments``, sorted by display name.
 
     Raises :class:`DiscoveryError` for an argument that does not exist. Each file
-    appears once even when two arguments reach it.
+    appears once even when two arguments reach it. With ``force_exclude`` a file
+    named explicitly is skipped when the configuration's excludes match it (as
+    ruff's ``--force-exclude``: pre-commit names every file explicitly).
     """
     found: dict[Path, SourceFile] = {}
     for argument in arguments:
@@ -349,6 +356,10 @@ def discover(
             for source in _walk(argument, absolute, resolver, respect_gitignore):
                 found.setdefault(source.path, source)
         else:
+            if force_exclude and excluded_by_config(
+                absolute, resolver.for_file(absolute), whole=True
+            ):
+                continue
             found.setdefault(absolute, SourceFile(absolute, _display_name(argument, None)))
     return sorted(found.values(), key=lambda source: source.display)
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,7 @@ class RunOptions:
     unsafe_fixes: bool = False
     diff: bool = False
     respect_gitignore: bool = True
+    force_exclude: bool = False
 
 
 @dataclass(slots=True)
@@ -168,6 +170,7 @@ def check_options(options: RunOptions) -> None:
     check_selectors(options.ignore, "--ignore")
 
 
+@lru_cache(maxsize=256)
 def enabled_codes(config: Config, options: RunOptions) -> frozenset[str]:
     """The codes that run for files governed by ``config`` (before per-file-ignores)."""
     layers = [
@@ -398,7 +401,12 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
     """
     check_options(options)
     resolver = _resolver(options)
-    sources = discover(paths, resolver, respect_gitignore=options.respect_gitignore)
+    sources = discover(
+        paths,
+        resolver,
+        respect_gitignore=options.respect_gitignore,
+        force_exclude=options.force_exclude,
+    )
     return run_sources(sources, resolver, options)
 
 
