@@ -278,7 +278,9 @@ def judge(results: Sequence[Result]) -> list[dict[str, object]]:
             row.update(value=None, holds=None, why=f"{broken.key}: {broken.error}")
         else:
             value = num.wall / den.wall
-            row.update(value=value, holds=ratio.judge(value))
+            # The CPU ratio says the same without the machine's other load; it is
+            # context only (targets are wall time, and parallel runs spend more CPU).
+            row.update(value=value, holds=ratio.judge(value), cpu_value=num.cpu / den.cpu)
         rows.append(row)
     for corpus in ("synthetic", "stdlib"):
         measured = [found[(corpus, k)] for k in MEMORY_KEYS if (corpus, k) in found]
@@ -385,6 +387,9 @@ def _fmt_ratio(row: dict[str, object]) -> tuple[str, str]:
         shown = f"{value:.1f} MB"
     else:
         shown = f"{value:.2f}x"
+        cpu = row.get("cpu_value")
+        if isinstance(cpu, float):
+            shown += f" (CPU {cpu:.2f}x)"
     holds = row.get("holds")
     if not row.get("target"):
         verdict = ""
@@ -436,7 +441,7 @@ def print_report(results: Sequence[Result], rows: Sequence[dict[str, object]]) -
     print()
     for row in rows:
         shown, verdict = _fmt_ratio(row)
-        print(f"{row['label']:72} {shown:>10}  {verdict}")
+        print(f"{row['label']:66} {shown:>22}  {verdict}")
 
 
 def _load_average() -> str:

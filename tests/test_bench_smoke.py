@@ -227,3 +227,23 @@ def test_quick_run_measures_the_cheap_floors(tmp_path: Path) -> None:
     assert int(parse_line.split("parsed=")[1].split()[0]) >= 6
     table = (tmp_path / "out" / "table.md").read_text()
     assert "(a) ast.parse, one process" in table and "| ratio |" in table
+
+
+def test_fixit_baseline_rule_reports_each_described_result_call(tmp_path: Path) -> None:
+    pytest.importorskip("fixit")
+    fixit = Path(sys.executable).parent / "fixit"
+    if not fixit.exists():
+        pytest.skip("the fixit command is not installed")
+    (tmp_path / "pyproject.toml").write_text("[tool.fixit]\nroot = true\n")
+    (tmp_path / "tool.py").write_text(
+        "from semantics_lint.runtime import described_result\n"
+        "described_result(facts=rows)\n"
+        "api.describedResult(facts=rows)\n"
+        "described_result_of(rows)\n"
+    )
+    proc = subprocess.run(
+        [str(fixit), "--rules", run.FIXIT_RULE, "lint", str(tmp_path / "tool.py")],
+        cwd=BENCH, capture_output=True, text=True, timeout=120,
+    )
+    reported = [line for line in proc.stdout.splitlines() if "DescribedResultCall" in line]
+    assert [line.split("@")[1].split()[0] for line in reported] == ["2:0", "3:0"], proc.stdout + proc.stderr
