@@ -36,10 +36,12 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -400,8 +402,31 @@ def _fmt_ratio(row: dict[str, object]) -> tuple[str, str]:
     return shown, verdict
 
 
+_FINDING_LINE = re.compile(r"^.+?:\d+:\d+: (SEM\d{3}) ")
+
+
+def planted_vs_found(manifest: dict[str, object], out_text: str) -> list[tuple[str, int, int]]:
+    """Per code: defects the generator planted, findings semantics-lint printed.
+
+    Not a target: it shows that the figures are those of a linter that finds things
+    (and which planted defects it does not prove yet, e.g. behind a name to follow).
+    """
+    planted: Counter[str] = Counter()
+    modules = manifest.get("modules")
+    if isinstance(modules, list):
+        for module in modules:
+            planted.update(module["expected_codes"])
+    found: Counter[str] = Counter()
+    for line in out_text.splitlines():
+        match = _FINDING_LINE.match(line)
+        if match:
+            found[match.group(1)] += 1
+    return [(code, planted[code], found[code]) for code in sorted(planted.keys() | found.keys())]
+
+
 def render_markdown(
-    results: Sequence[Result], rows: Sequence[dict[str, object]], context: dict[str, object]
+    results: Sequence[Result], rows: Sequence[dict[str, object]], context: dict[str, object],
+    codes: Sequence[tuple[str, int, int]] = (),
 ) -> str:
     """The figures and targets as markdown (the table bench/README.md keeps)."""
     out = [
@@ -424,10 +449,17 @@ def render_markdown(
     for row in rows:
         shown, verdict = _fmt_ratio(row)
         out.append(f"| {row['label']} | {shown} | {verdict} |")
+    if codes:
+        out += ["", "Synthetic corpus, `semantics-lint check --jobs 1`: planted defects and "
+                "findings per code.", "", "| code | planted | found |", "|---|---:|---:|"]
+        out += [f"| {code} | {planted} | {found} |" for code, planted, found in codes]
     return "\n".join(out) + "\n"
 
 
-def print_report(results: Sequence[Result], rows: Sequence[dict[str, object]]) -> None:
+def print_report(
+    results: Sequence[Result], rows: Sequence[dict[str, object]],
+    codes: Sequence[tuple[str, int, int]] = (),
+) -> None:
     print()
     print(f"{'corpus':10} {'measurement':52} {'wall s':>9} {'CPU s':>9} {'RSS MB':>8} "
           f"{'lines':>7}")
@@ -442,6 +474,10 @@ def print_report(results: Sequence[Result], rows: Sequence[dict[str, object]]) -
     for row in rows:
         shown, verdict = _fmt_ratio(row)
         print(f"{row['label']:66} {shown:>22}  {verdict}")
+    if codes:
+        print("\nsynthetic corpus, --jobs 1: code, planted defects, findings")
+        for code, planted, found in codes:
+            print(f"  {code}  {planted:6} {found:6}")
 
 
 def _load_average() -> str:
@@ -537,10 +573,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     plan: list[tuple[str, Measurement]] = []
     described: dict[str, str] = {}
+    synthetic_manifest: dict[str, object] = {}
     for corpus in corpora:
         root = (corpus_root / f"{prefix}{corpus}").resolve()
         if corpus == "synthetic":
-            manifest = make_corpus.ensure_synthetic(root, count, args.seed)
+            manifest = synthetic_manifest = make_corpus.ensure_synthetic(root, count, args.seed)
             modules = manifest["modules"]
             assert isinstance(modules, list)
             lines = sum(int(m["lines"]) for m in modules)
@@ -575,8 +612,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "versions": {d: _installed(d) for d in
                      ("semantics-lint", "libcst", "fixit", "flake8", "ruff")},
     }
-    print_report(results, rows)
-    table = render_markdown(results, rows, context)
+    codes: list[tuple[str, int, int]] = []
+    found = _by_key(results).get(("synthetic", "sl-jobs1"))
+    if found is not None and found.ok:
+        codes = planted_vs_found(
+            synthetic_manifest, _output(out_dir, "synthetic.sl-jobs1")[0]
+        )
+    print_report(results, rows, codes)
+    table = render_markdown(results, rows, context, codes)
     (out_dir / "table.md").write_text(table, encoding="utf-8")
     (out_dir / "results.json").write_text(json.dumps({
         "context": context,
@@ -588,6 +631,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results
         ],
         "ratios": rows,
+        "planted_vs_found": codes,
     }, indent=1) + "\n", encoding="utf-8")
     if args.update_readme:
         update_readme(table)

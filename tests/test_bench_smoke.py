@@ -247,3 +247,15 @@ def test_fixit_baseline_rule_reports_each_described_result_call(tmp_path: Path) 
     )
     reported = [line for line in proc.stdout.splitlines() if "DescribedResultCall" in line]
     assert [line.split("@")[1].split()[0] for line in reported] == ["2:0", "3:0"], proc.stdout + proc.stderr
+
+
+def test_planted_defects_are_counted_beside_findings() -> None:
+    manifest = {"modules": [{"expected_codes": ["SEM102", "SEM203"]}, {"expected_codes": ["SEM102"]}]}
+    out = (
+        "a/b.py:3:9: SEM102 `measured_at` is the wire spelling\n"
+        "a/c.py:10:1: SEM105 `facts` is empty\n"
+        "Found 2 errors.\n"
+    )
+    assert run.planted_vs_found(manifest, out) == [
+        ("SEM102", 2, 1), ("SEM105", 0, 1), ("SEM203", 1, 0)
+    ]
