@@ -1,5 +1,7 @@
 """The parse floors of the benchmark: parse every ``.py`` file under a folder, in one process.
 
+``python bench/parse_all.py read DIR`` only reads every file's bytes: the floor of a
+run whose prefilter skips every file (SPEC: "close to the speed of reading it").
 ``python bench/parse_all.py ast DIR`` is the floor any Python linter stands on
 (``ast.parse`` of every file); ``python bench/parse_all.py libcst DIR`` is a bare
 ``libcst.parse_module`` of every file, the cost a LibCST linter pays before any rule
@@ -24,7 +26,13 @@ def python_files(root: Path) -> list[Path]:
     return found
 
 
+def _read_only(data: bytes) -> object:
+    return len(data)
+
+
 def _parser(kind: str) -> Callable[[bytes], object]:
+    if kind == "read":
+        return _read_only
     if kind == "ast":
         import ast
 
@@ -33,12 +41,12 @@ def _parser(kind: str) -> Callable[[bytes], object]:
         import libcst
 
         return libcst.parse_module
-    raise SystemExit(f"unknown parser {kind!r}: use ast or libcst")
+    raise SystemExit(f"unknown parser {kind!r}: use read, ast or libcst")
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: parse_all.py ast|libcst DIR", file=sys.stderr)
+        print("usage: parse_all.py read|ast|libcst DIR", file=sys.stderr)
         return 2
     parse = _parser(argv[0])
     parsed = failed = 0

@@ -166,6 +166,8 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
     crashes = ("Traceback (most recent call last)", "failed during execution")
     findings = corpus == "synthetic"
     everything = [
+        Measurement("read", "read every file, one process", (py, parse, "read", target),
+                    root, frozenset({0})),
         Measurement("ast", "(a) ast.parse, one process", (py, parse, "ast", target), root,
                     frozenset({0})),
         Measurement("libcst", "(b) libcst.parse_module, one process",
@@ -199,7 +201,7 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
         slow = {"libcst", "fixit", "flake8-alone", "flake8-plugin"}
         everything = [m for m in everything if m.key not in slow]
     if corpus == "synthetic":
-        everything = [m for m in everything if m.key != "sl-default"]
+        everything = [m for m in everything if m.key not in ("sl-default", "read")]
     return everything
 
 
@@ -242,6 +244,7 @@ RATIOS: tuple[Ratio, ...] = (
     Ratio("stdlib", "sl-default", "ruff", "stdlib: semantics-lint check / ruff (target <= 1)", 1.0),
     Ratio("stdlib", "sl-jobs1", "ruff", "stdlib: --jobs 1 / ruff"),
     Ratio("stdlib", "sl-jobs1", "ast", "stdlib: --jobs 1 / ast.parse"),
+    Ratio("stdlib", "sl-jobs1", "read", "stdlib: --jobs 1 / reading the files"),
     Ratio("synthetic", "sl-jobs1", "ast", "synthetic: --jobs 1 / ast.parse (target <= 3)", 3.0),
     Ratio("synthetic", "sl-jobs1", "libcst", "synthetic: --jobs 1 / bare LibCST parse"),
     Ratio("synthetic", "libcst", "ast", "synthetic: bare LibCST parse / ast.parse"),
@@ -424,6 +427,21 @@ def planted_vs_found(manifest: dict[str, object], out_text: str) -> list[tuple[s
     return [(code, planted[code], found[code]) for code in sorted(planted.keys() | found.keys())]
 
 
+def same_findings(results: Sequence[Result], out_dir: Path) -> str:
+    """A warning when ``--jobs 1`` and ``--jobs 2`` printed different findings."""
+    found = _by_key(results)
+    problems = []
+    for corpus in ("synthetic", "stdlib"):
+        one, two = found.get((corpus, "sl-jobs1")), found.get((corpus, "sl-jobs2"))
+        if one is None or two is None or not (one.ok and two.ok):
+            continue
+        if _output(out_dir, f"{corpus}.sl-jobs1")[0] != _output(out_dir, f"{corpus}.sl-jobs2")[0]:
+            problems.append(corpus)
+    if not problems:
+        return ""
+    return f"WARNING: --jobs 1 and --jobs 2 printed different findings on: {', '.join(problems)}"
+
+
 def render_markdown(
     results: Sequence[Result], rows: Sequence[dict[str, object]], context: dict[str, object],
     codes: Sequence[tuple[str, int, int]] = (),
@@ -437,6 +455,8 @@ def render_markdown(
     ]
     for name, info in context["corpora"].items():  # type: ignore[union-attr]
         out.append(f"- **{name}**: {info}")
+    if context.get("consistency"):
+        out.append(f"- **{context['consistency']}**")
     out += ["", "| corpus | measurement | wall (s) | CPU (s) | peak RSS (MB) | output lines "
             "| note |", "|---|---|---:|---:|---:|---:|---|"]
     for r in results:
@@ -618,6 +638,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         codes = planted_vs_found(
             synthetic_manifest, _output(out_dir, "synthetic.sl-jobs1")[0]
         )
+    same = same_findings(results, out_dir)
+    if same:
+        print(f"\n{same}", file=sys.stderr)
+        context["consistency"] = same
     print_report(results, rows, codes)
     table = render_markdown(results, rows, context, codes)
     (out_dir / "table.md").write_text(table, encoding="utf-8")
