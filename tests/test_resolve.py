@@ -8,15 +8,21 @@ Each refusal case is a case where guessing would be wrong; the expected answer t
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
-from semantics_lint.lint import resolve_astroid
+from semantics_lint.lint import resolve, resolve_astroid
+from semantics_lint.lint.context import CallSite, FileContext
+from semantics_lint.lint.engine import LintSettings, lint_file
+from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.resolve import Resolved
 from semantics_lint.lint.resolve_astroid import (
     ImportRequest,
     ModuleBinding,
@@ -34,9 +40,9 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_astroid() -> None:
+def _fresh_caches() -> None:
     # Each test builds its own project; astroid's module cache is per process.
-    resolve_astroid.clear()
+    resolve.clear_caches()
 
 
 # -- layout ----------------------------------------------------------------------------
@@ -98,6 +104,7 @@ PROJECT = {
             REBOUND = "2025-01-01"
 
         REBOUND = "2024-01-01"
+        NO_ROWS = []
         """,
     "pkg/base.py": 'BASE_DATE = "2023-01-01"\n',
     "pkg/cycle_a.py": "from .cycle_b import LOOP\n",
@@ -229,3 +236,609 @@ def test_importing_the_module_does_not_import_astroid() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+# -- the resolver rules ask -----------------------------------------------------------
+
+
+
+def call_sites(source: str, filename: str = "tool.py") -> list[CallSite]:
+    """The recognized calls of ``source``, as the engine hands them to the rules."""
+    text = textwrap.dedent(source)
+    tree = ast.parse(text)
+    settings = LintSettings()
+    context = FileContext(filename=filename, text=text, tree=tree, settings=settings)
+    located = locate_calls(tree, settings.call_names, settings.api_modules)
+    context.calls = [
+        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
+        for found in located
+    ]
+    return context.calls
+
+
+def argument(site: CallSite, keyword: str) -> cst.BaseExpression:
+    for arg in site.cst.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    raise KeyError(keyword)
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def resolve_in(
+    source: str, keyword: str = "provenance", index: int = -1, filename: str = "tool.py"
+) -> Resolved | None:
+    site = call_sites(source, filename)[index]
+    return site.resolver.resolve(argument(site, keyword))
+
+
+def test_a_literal_resolves_to_itself() -> None:
+    found = resolve_in('described_result(provenance={"measuredAt": "x", "source": "s"})')
+    assert found is not None and found.origin is None and found.describe() == ""
+    assert code(found.node) == '{"measuredAt": "x", "source": "s"}'
+
+
+def test_a_module_constant_used_in_a_function() -> None:
+    found = resolve_in(
+        """
+        EXPORT_DATE = "2024-05-01"
+
+        def tool():
+            return described_result(provenance=EXPORT_DATE)
+        """
+    )
+    assert found is not None
+    assert (code(found.node), found.origin, found.name) == ('"2024-05-01"', "line 2", "EXPORT_DATE")
+    assert found.describe() == 'EXPORT_DATE = "2024-05-01" (line 2)'
+
+
+def test_a_local_dict_bound_before_the_call() -> None:
+    found = resolve_in(
+        """
+        def tool(rows, export):
+            prov = {"measuredAt": export.at, "source": "backup export"}
+            return described_result(facts=rows, provenance=prov)
+        """
+    )
+    assert found is not None and found.origin == "line 3"
+    assert isinstance(found.node, cst.Dict)
+
+
+def test_a_chain_of_names_is_followed_and_described() -> None:
+    found = resolve_in(
+        """
+        BASE = "2024-01-01"
+        ALIAS = BASE
+
+        def tool():
+            return described_result(provenance=ALIAS)
+        """
+    )
+    assert found is not None and code(found.node) == '"2024-01-01"'
+    assert found.describe() == 'ALIAS = BASE = "2024-01-01" (line 2)'
+
+
+def test_names_inside_a_followed_value_resolve_too() -> None:
+    site = call_sites(
+        """
+        DATE = "2024-05-01"
+        PROV = {"measuredAt": DATE, "source": "export"}
+
+        def tool():
+            return described_result(provenance=PROV)
+        """
+    )[0]
+    outer = site.resolver.resolve(argument(site, "provenance"))
+    assert outer is not None and isinstance(outer.node, cst.Dict)
+    element = outer.node.elements[0]
+    assert isinstance(element, cst.DictElement)
+    inner = site.resolver.resolve(element.value)
+    assert inner is not None and code(inner.node) == '"2024-05-01"' and inner.origin == "line 2"
+
+
+def test_a_clock_call_through_a_name_is_the_call() -> None:
+    found = resolve_in(
+        """
+        from datetime import datetime
+
+        def tool():
+            now = datetime.now()
+            return described_result(provenance=now)
+        """
+    )
+    assert found is not None and code(found.node) == "datetime.now()"
+
+
+def test_a_comprehension_variable_does_not_shadow_the_module_constant() -> None:
+    source = """
+        d = "2024-05-01"
+
+        def tool(rows):
+            return described_result(facts=[{"entity": d} for d in rows], provenance=d)
+        """
+    found = resolve_in(source)
+    assert found is not None and code(found.node) == '"2024-05-01"'
+    site = call_sites(source)[0]
+    comprehension = argument(site, "facts")
+    assert isinstance(comprehension, cst.ListComp)
+    row = comprehension.elt
+    assert isinstance(row, cst.Dict) and isinstance(row.elements[0], cst.DictElement)
+    # Inside the comprehension, ``d`` is the loop variable: unknown.
+    assert site.resolver.resolve(row.elements[0].value) is None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            """
+            def tool(rows):
+                if rows:
+                    prov = "2024-01-01"
+                else:
+                    prov = "2024-02-01"
+                return described_result(provenance=prov)
+            """,
+            id="rebound-in-branches",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                if rows:
+                    prov = "2024-01-01"
+                return described_result(provenance=prov)
+            """,
+            id="bound-only-in-a-branch",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                for row in rows:
+                    prov = "2024-01-01"
+                return described_result(provenance=prov)
+            """,
+            id="bound-in-a-loop",
+        ),
+        pytest.param(
+            """
+            def tool(prov):
+                return described_result(provenance=prov)
+            """,
+            id="parameter",
+        ),
+        pytest.param(
+            """
+            def tool(prov="2024-01-01"):
+                return described_result(provenance=prov)
+            """,
+            id="parameter-with-a-literal-default",
+        ),
+        pytest.param(
+            """
+            def tool():
+                prov = {"measuredAt": "2024-01-01"}
+                prov["source"] = "export"
+                return described_result(provenance=prov)
+            """,
+            id="dict-mutated-after-binding",
+        ),
+        pytest.param(
+            """
+            def tool():
+                prov = {"measuredAt": "2024-01-01"}
+                prov.update(source="export")
+                return described_result(provenance=prov)
+            """,
+            id="dict-mutated-by-a-method",
+        ),
+        pytest.param(
+            """
+            PROV = {"measuredAt": "2024-01-01"}
+            enrich(PROV)
+
+            def tool():
+                return described_result(provenance=PROV)
+            """,
+            id="dict-handed-to-a-function",
+        ),
+        pytest.param(
+            """
+            PROV = {"measuredAt": "2024-01-01"}
+
+            def other():
+                PROV["measuredAt"] = "later"
+
+            def tool():
+                return described_result(provenance=PROV)
+            """,
+            id="dict-mutated-in-another-function",
+        ),
+        pytest.param(
+            """
+            X = "2024-01-01"
+
+            def bump():
+                global X
+                X = "2024-02-01"
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="global",
+        ),
+        pytest.param(
+            """
+            def tool():
+                x = "2024-01-01"
+
+                def inner():
+                    nonlocal x
+                    x = "later"
+
+                inner()
+                return described_result(provenance=x)
+            """,
+            id="nonlocal",
+        ),
+        pytest.param(
+            """
+            X = "2024-01-01"
+            X += "T00:00Z"
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="augmented-assignment",
+        ),
+        pytest.param(
+            """
+            X = "2024-01-01"
+            del X
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="deleted",
+        ),
+        pytest.param(
+            """
+            def tool():
+                result = described_result(provenance=x)
+                x = "2024-01-01"
+                return result
+            """,
+            id="bound-after-the-use",
+        ),
+        pytest.param(
+            """
+            from constants import *
+
+            X = "2024-01-01"
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="star-import",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                with open(rows) as prov:
+                    return described_result(provenance=prov)
+            """,
+            id="with-target",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                if (prov := "2024-01-01"):
+                    pass
+                return described_result(provenance=prov)
+            """,
+            id="walrus",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                a, prov = rows
+                return described_result(provenance=prov)
+            """,
+            id="tuple-unpacking",
+        ),
+        pytest.param(
+            """
+            class Tool:
+                PROV = {"measuredAt": "2024-01-01"}
+
+                def run(self):
+                    return described_result(provenance=self.PROV)
+            """,
+            id="attribute-of-self",
+        ),
+        pytest.param(
+            """
+            def tool(export):
+                return described_result(provenance=export.provenance)
+            """,
+            id="attribute-of-a-parameter",
+        ),
+        pytest.param(
+            """
+            def tool():
+                return described_result(provenance=undefined_name)
+            """,
+            id="undefined",
+        ),
+        pytest.param(
+            """
+            try:
+                X = "2024-01-01"
+            except ImportError:
+                X = "2024-02-01"
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="try-except",
+        ),
+        pytest.param(
+            """
+            def tool(rows):
+                return described_result(provenance=[p for p in rows][0])
+            """,
+            id="subscript",
+        ),
+    ],
+)
+def test_refuses_to_guess(source: str) -> None:
+    assert resolve_in(source) is None
+
+
+def test_a_name_read_elsewhere_without_mutation_is_still_known() -> None:
+    found = resolve_in(
+        """
+        PROV = {"measuredAt": "2024-01-01", "source": "export"}
+
+        def first():
+            return described_result(facts=[{"entity": "a"}], provenance=PROV)
+
+        def second():
+            return described_result(facts=[{"entity": "b"}], provenance={**PROV})
+        """,
+        index=0,
+    )
+    assert found is not None and isinstance(found.node, cst.Dict)
+
+
+class _Builds:
+    """Counts whole-module LibCST analyses (parse + scope metadata)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        original = resolve.ModuleAnalysis._build
+
+        def counting(analysis: resolve.ModuleAnalysis) -> bool:
+            if not analysis._built:
+                self.count += 1
+            return original(analysis)
+
+        monkeypatch.setattr(resolve.ModuleAnalysis, "_build", counting)
+
+
+def test_literal_calls_and_parameters_never_parse_the_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    builds = _Builds(monkeypatch)
+    for site in call_sites(
+        """
+        def tool(rows, when):
+            return described_result(facts=rows, provenance={"measuredAt": when, "source": "s"})
+        """
+    ):
+        for arg in site.cst.args:
+            site.resolver.resolve(arg.value)
+    assert builds.count == 0
+
+
+def test_one_module_analysis_per_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    builds = _Builds(monkeypatch)
+    sites = call_sites(
+        """
+        A = "2024-01-01"
+        B = {"interval": "daily"}
+
+        def one():
+            return described_result(provenance=A, grain=B)
+
+        def two():
+            return described_result(provenance=A, grain=B)
+        """
+    )
+    answers = [site.resolver.resolve(arg.value) for site in sites for arg in site.cst.args]
+    assert all(answer is not None for answer in answers)
+    assert builds.count == 1
+
+
+# -- through imports -------------------------------------------------------------------
+
+TOOLS = """\
+from semantics_lint.runtime import described_result
+from .constants import EXPORT_DATE, GRAIN, TWICE, WHEN, ALIAS, BASE_DATE, REBOUND
+from . import constants
+import pkg.constants
+import pkg.constants as pc
+from .missing import NOPE
+
+
+def t_relative():
+    return described_result(provenance=EXPORT_DATE)
+
+
+def t_dict():
+    return described_result(provenance=GRAIN)
+
+
+def t_module_attribute():
+    return described_result(provenance=constants.EXPORT_DATE)
+
+
+def t_dotted_module():
+    return described_result(provenance=pkg.constants.GRAIN)
+
+
+def t_module_alias():
+    return described_result(provenance=pc.WHEN)
+
+
+def t_alias_in_the_other_module():
+    return described_result(provenance=ALIAS)
+
+
+def t_re_export():
+    return described_result(provenance=BASE_DATE)
+
+
+def t_twice():
+    return described_result(provenance=TWICE)
+
+
+def t_rebound():
+    return described_result(provenance=REBOUND)
+
+
+def t_missing():
+    return described_result(provenance=NOPE)
+
+
+def t_not_in_module():
+    return described_result(provenance=constants.NOT_THERE)
+"""
+
+
+@pytest.fixture()
+def tools(project: Path) -> list[CallSite]:
+    path = project / "pkg/tools.py"
+    path.write_text(TOOLS, encoding="utf-8")
+    return call_sites(TOOLS, filename=str(path))
+
+
+def through(tools: list[CallSite], function: str) -> Resolved | None:
+    for site in tools:
+        if site.function is not None and getattr(site.function, "name", "") == function:
+            return site.resolver.resolve(argument(site, "provenance"))
+    raise KeyError(function)
+
+
+@pytest.mark.parametrize(
+    ("function", "value", "described"),
+    [
+        ("t_relative", '"2024-05-01"', 'EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
+        ("t_module_attribute", '"2024-05-01"', 'constants.EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
+        ("t_module_alias", "datetime(2024, 5, 1)", "pc.WHEN = datetime(2024, 5, 1) (pkg/constants.py:5)"),
+        ("t_alias_in_the_other_module", '"2024-05-01"', 'ALIAS = EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
+        ("t_re_export", '"2023-01-01"', 'BASE_DATE = "2023-01-01" (pkg/base.py:1)'),
+    ],
+)
+def test_imported_values(tools: list[CallSite], function: str, value: str, described: str) -> None:
+    found = through(tools, function)
+    assert found is not None
+    assert code(found.node) == value
+    assert found.describe() == described
+
+
+def test_imported_dicts(tools: list[CallSite]) -> None:
+    for function in ("t_dict", "t_dotted_module"):
+        found = through(tools, function)
+        assert found is not None and isinstance(found.node, cst.Dict), function
+        assert found.origin == "pkg/constants.py:4"
+
+
+@pytest.mark.parametrize("function", ["t_twice", "t_rebound", "t_missing", "t_not_in_module"])
+def test_imported_unknowns(tools: list[CallSite], function: str) -> None:
+    assert through(tools, function) is None
+
+
+def test_an_imported_dict_mutated_by_the_importer_is_unknown(project: Path) -> None:
+    source = """\
+from semantics_lint.runtime import described_result
+from .constants import GRAIN
+from . import constants
+
+GRAIN["interval"] = "hourly"
+
+
+def tool():
+    return described_result(grain=GRAIN)
+
+
+def other():
+    return described_result(grain=constants.GRAIN)
+"""
+    path = project / "pkg/tools.py"
+    path.write_text(source, encoding="utf-8")
+    first, second = call_sites(source, filename=str(path))
+    assert first.resolver.resolve(argument(first, "grain")) is None
+    # The module attribute is a different binding in this file, read only by the API.
+    assert second.resolver.resolve(argument(second, "grain")) is not None
+
+
+def test_an_imported_dict_mutated_in_its_own_module_is_unknown(project: Path) -> None:
+    (project / "pkg/mutable.py").write_text(
+        'PROV = {"measuredAt": "2024-01-01"}\nPROV["source"] = "x"\n', encoding="utf-8"
+    )
+    source = "from .mutable import PROV\ndescribed_result(provenance=PROV)\n"
+    path = project / "pkg/tools.py"
+    path.write_text(source, encoding="utf-8")
+    site = call_sites(source, filename=str(path))[0]
+    assert site.resolver.resolve(argument(site, "provenance")) is None
+
+
+def test_a_file_that_is_not_on_disk_follows_no_import(project: Path) -> None:
+    site = call_sites(
+        "from .constants import EXPORT_DATE\ndescribed_result(provenance=EXPORT_DATE)\n",
+        filename="-",
+    )[0]
+    assert site.resolver.resolve(argument(site, "provenance")) is None
+
+
+_PROBE = """\
+import sys
+from semantics_lint.lint.engine import lint_file
+lint_file(sys.argv[1])
+print("astroid" in sys.modules)
+"""
+
+
+def _astroid_imported(path: Path) -> bool:
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip() == "True"
+
+
+def test_astroid_is_imported_only_when_an_import_is_followed(project: Path) -> None:
+    # SEM105 asks the resolver for ``facts``: both files get one finding, only one of
+    # them through an import.
+    local = project / "pkg/local.py"
+    local.write_text(
+        "from semantics_lint.runtime import described_result\n"
+        "import os\n"
+        "NO_ROWS = []\n"
+        "def tool(rows):\n"
+        "    return described_result(facts=NO_ROWS, provenance={'measuredAt': rows,"
+        " 'source': os.sep})\n",
+        encoding="utf-8",
+    )
+    imported = project / "pkg/imported.py"
+    imported.write_text(
+        "from semantics_lint.runtime import described_result\n"
+        "from .constants import NO_ROWS\n"
+        "def tool(rows):\n"
+        "    return described_result(facts=NO_ROWS, provenance={'measuredAt': rows,"
+        " 'source': 's'})\n",
+        encoding="utf-8",
+    )
+    assert [f.code for f in lint_file(local)] == ["SEM105"]
+    assert [f.code for f in lint_file(imported)] == ["SEM105"]
+    assert not _astroid_imported(local)
+    assert _astroid_imported(imported)

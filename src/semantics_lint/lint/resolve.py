@@ -1,29 +1,74 @@
 """Following values: what an expression inside a declaration provably is, or unknown.
 
-Rules never look through a ``Name`` themselves; they ask a :class:`Resolver`. The
-answer is a :class:`Resolved` (the LibCST node that holds the value, and where it was
-bound when that is somewhere other than the call itself) or ``None``, which means
-"unknown" and is never a finding (SPEC section 3, "Never guess").
+Rules never look through a ``Name`` themselves; they ask a :class:`Resolver` (one per
+call site: ``call.resolver``). The answer is a :class:`Resolved` — the LibCST node that
+holds the value and, when the value was bound somewhere other than the call itself,
+where — or ``None``, which means "unknown" and is never a finding (SPEC section 3,
+"Never guess").
 
-This first version resolves only literal expressions, to themselves. Names, attributes
-and call results are unknown. Following names through LibCST scope metadata and
-astroid plugs in behind the same interface; a resolver is made per call site and
-reaches the whole file through it (``call.context``: the source text, the ``ast``
-module tree, the filename and the settings; ``call.function``: the enclosing
-function).
+What resolves:
+
+* a literal (``"2024-05-01"``, ``[]``, ``{"a": 1}``, ``dict(a=1)``, ``None``...)
+  resolves to itself, with ``origin`` None;
+* a ``Name`` bound exactly once, by a plain assignment (``x = ...`` or ``x: T = ...``)
+  written directly in the body of the enclosing function or of the module, before the
+  use when both are in the same function, resolves to the assigned expression — with
+  no other binding of that name in that scope (a second assignment, in a branch or a
+  loop, an augmented assignment, a ``for``/``with``/``except`` target, a parameter, a
+  walrus), no ``global``/``nonlocal``/``del`` of that name anywhere in the module, and,
+  for a mutable value (a dict, list or set), no use of the name other than as an
+  argument of a declaration call (``described_result(provenance=prov)``), so that the
+  value cannot have been changed in between (``prov["source"] = s``,
+  ``prov.update(...)``, ``helper(prov)`` all make it unknown);
+* a name imported from another module of the project (``from .constants import X``,
+  ``from pkg import constants`` + ``constants.X``, ``import pkg.constants as c`` +
+  ``c.X``) resolves to the value that module binds, under the same rules there; where it
+  is bound is asked of astroid (``resolve_astroid``), which reads source and never
+  imports it;
+* a name bound to another name follows that one too (``ALIAS = EXPORT_DATE``), a few
+  steps at most.
+
+The value a name resolves to is whatever expression it is bound to: a literal, a dict
+whose values are names again (resolve them in turn, the resolver accepts nodes of a
+resolved value), or a call such as ``datetime(2024, 5, 1)`` or ``datetime.now()``.
+Judge only the node kinds a rule understands and treat every other one as unknown.
+
+A followed value lives in another place of the file, or in another file, so its nodes
+have no position in the call: a finding about it is reported at the use in the call
+(the expression the rule asked about), and its message names where the value was bound
+— :meth:`Resolved.describe` gives ``EXPORT_DATE = '2024-05-01' (pkg/constants.py:3)``.
+
+Cost: nothing here runs for literals. A name is first checked against the ``ast`` tree
+the engine already has (is it assigned or imported anywhere in the module at all?);
+only then is the whole module parsed with LibCST and its scope metadata computed, once
+per file; astroid is imported only for imported names (see ``resolve_astroid``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ast
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import libcst as cst
 
+from semantics_lint import vocabulary
+
 if TYPE_CHECKING:
-    from semantics_lint.lint.context import CallSite
+    from libcst.metadata import Access, BaseAssignment, CodeRange, Scope
+
+    from semantics_lint.lint.context import CallSite, FileContext
 
 _LITERAL_NAMES = frozenset({"True", "False", "None"})
+
+MAX_STEPS = 8
+"""Names followed for one value (``A = B``, ``B = C``, imports) before giving up."""
+MAX_MODULE_BYTES = 2_000_000
+"""An imported module larger than this is not read: its names are unknown."""
+_MAX_CACHED_MODULES = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +76,25 @@ class Resolved:
     """A provable value: ``node`` holds it; ``origin`` says where it was bound.
 
     ``origin`` is None when ``node`` is the expression itself (a literal written in
-    the call); otherwise a short human description such as ``"line 12"`` that a rule
-    puts in its message, since the finding is still reported at the use in the call.
+    the call); otherwise where the value was bound: ``"line 12"`` in the same file,
+    ``"pkg/constants.py:3"`` in another module of the project. ``name`` is the name
+    followed, as written at the use (``EXPORT_DATE``, ``constants.EXPORT_DATE``), and
+    ``code`` a one-line excerpt of the bound expression. The finding itself is still
+    reported at the use in the call.
     """
 
     node: cst.BaseExpression
     origin: str | None
+    name: str | None = None
+    code: str | None = None
+
+    def describe(self) -> str:
+        """``EXPORT_DATE = '2024-05-01' (pkg/constants.py:3)``; empty for a literal."""
+        if self.origin is None:
+            return ""
+        if self.name is None or self.code is None:
+            return f"bound at {self.origin}"
+        return f"{self.name} = {self.code} ({self.origin})"
 
 
 def is_literal(expr: cst.BaseExpression) -> bool:
@@ -79,6 +137,16 @@ def is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
+def dotted_name(expr: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else None."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted_name(expr.value)
+        return f"{base}.{expr.attr.value}" if base is not None else None
+    return None
+
+
 class Resolver:
     """Answers "what is this expression's value?" for the expressions of one call."""
 
@@ -88,9 +156,526 @@ class Resolver:
     def resolve(self, expr: cst.BaseExpression) -> Resolved | None:
         """The provable value of ``expr``, or None when it cannot be proved.
 
-        A literal resolves to itself (``origin`` None). Everything else is unknown in
-        this version.
+        ``expr`` is a node of the call, or a node inside a value this resolver returned
+        earlier. A literal resolves to itself (``origin`` None); a name or ``module.attr``
+        to the expression it is provably bound to (see the module docstring); anything
+        else (a call, an operation, a comprehension) is unknown.
         """
         if is_literal(expr):
             return Resolved(expr, None)
+        if not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        name = dotted_name(expr)
+        if name is None:
+            return None
+        state = _file_state(self.call.context)
+        try:
+            use = state.locate(expr, self.call)
+            if use is None:
+                return None
+            value = use.analysis.follow(use, _Walk(state))
+        except RecursionError:
+            return None
+        if value is None:
+            return None
+        return Resolved(value.node, value.origin, name, value.code)
+
+
+# -- per file --------------------------------------------------------------------------
+
+
+class _FileState:
+    """What the resolver knows about one linted file: its analysis and the modules read."""
+
+    def __init__(self, context: FileContext) -> None:
+        # Keeps nothing of ``context`` itself: the state is a weak-keyed cache entry.
+        path = context.filename
+        real = os.path.abspath(path) if path and os.path.isfile(path) else None
+        self.main = ModuleAnalysis(
+            context.text, real, display=None, tree=context.tree, settings_names=_api_names(context)
+        )
+        self.touched: list[ModuleAnalysis] = [self.main]
+
+    def locate(self, expr: cst.BaseExpression, call: CallSite) -> _Use | None:
+        """The access (and attributes read after it) that ``expr`` stands for."""
+        for analysis in self.touched:
+            if analysis.owns(expr):
+                return analysis.use_of(expr)
+        base = expr
+        while isinstance(base, cst.Attribute):
+            base = base.value
+        if not isinstance(base, cst.Name) or base.value not in self.main.followable:
+            # Not assigned or imported anywhere in the module: a parameter, a loop
+            # variable, a builtin, an undefined name. No need to parse the module.
+            return None
+        try:
+            start, _ = call.range_of(expr)
+        except KeyError:
+            return None  # a node of neither the call nor a followed value
+        return self.main.use_at(start.line, start.column, dotted_name(expr))
+
+    def module(self, path: str) -> ModuleAnalysis | None:
+        analysis = _module_analysis(path, self.main.api_names)
+        if analysis is not None and analysis not in self.touched:
+            self.touched.append(analysis)
+        return analysis
+
+
+_STATES: WeakKeyDictionary[FileContext, _FileState] = WeakKeyDictionary()
+
+
+def _file_state(context: FileContext) -> _FileState:
+    state = _STATES.get(context)
+    if state is None:
+        state = _FileState(context)
+        _STATES[context] = state
+    return state
+
+
+def _api_names(context: FileContext) -> frozenset[str]:
+    return frozenset((*context.settings.call_names, *vocabulary.API_FUNCTIONS))
+
+
+@dataclass
+class _Walk:
+    """One resolution: the steps taken so far (bounded, and cycle-free)."""
+
+    state: _FileState
+    steps: int = 0
+    seen: set[tuple[int, object]] = field(default_factory=set)
+
+    def step(self, analysis: ModuleAnalysis, what: object) -> bool:
+        key = (id(analysis), what)
+        if key in self.seen or self.steps >= MAX_STEPS:
+            return False
+        self.seen.add(key)
+        self.steps += 1
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Use:
+    """A use of a name in a module: its scope access, and the attributes read after it."""
+
+    analysis: ModuleAnalysis
+    access: Access
+    rest: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    node: cst.BaseExpression
+    origin: str
+    code: str
+
+
+# -- one module ------------------------------------------------------------------------
+
+
+class ModuleAnalysis:
+    """One whole module: cheap facts from ``ast`` now, LibCST scope metadata on demand.
+
+    ``path`` is the file's absolute path when it is a real file (imports are followed
+    only from real files); ``display`` is how findings name it (None for the linted
+    file itself, whose bindings are named ``line N``).
+    """
+
+    def __init__(
+        self,
+        text: str,
+        path: str | None,
+        display: str | None,
+        tree: ast.Module,
+        settings_names: frozenset[str],
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.display = display
+        self.api_names = settings_names
+        facts = _AstFacts(tree)
+        self.followable = facts.followable
+        self.unstable = facts.unstable
+        self.star_import = facts.star_import
+        self._built = False
+        self._broken = False
+        self._module: cst.Module | None = None
+        self._scopes: Mapping[cst.CSTNode, Scope | None] = {}
+        self._positions: Mapping[cst.CSTNode, CodeRange] = {}
+        self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
+        self._accesses: dict[tuple[int, int], list[Access]] = {}
+
+    # LibCST, once, and only when a name is followed in this module.
+    def _build(self) -> bool:
+        if self._built:
+            return not self._broken
+        self._built = True
+        from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+
+        try:
+            module = cst.parse_module(self.text)
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            resolved = wrapper.resolve_many([ScopeProvider, PositionProvider])
+        except (cst.ParserSyntaxError, RecursionError, MemoryError):
+            self._broken = True
+            return False
+        self._wrapper = wrapper
+        self._module = module
+        self._scopes = resolved[ScopeProvider]  # type: ignore[assignment]
+        self._positions = resolved[PositionProvider]  # type: ignore[assignment]
+        for scope in {scope for scope in self._scopes.values() if scope is not None}:
+            for access in scope.accesses:
+                start = self._positions[access.node].start
+                self._accesses.setdefault((start.line, start.column), []).append(access)
+        return True
+
+    def owns(self, node: cst.CSTNode) -> bool:
+        return self._built and node in self._positions
+
+    def use_at(self, line: int, column: int, dotted: str | None) -> _Use | None:
+        """The use written ``dotted`` (``x``, ``constants.X``) starting at (line, column)."""
+        if dotted is None or not self._build():
+            return None
+        return self._use(self._accesses.get((line, column), ()), dotted)
+
+    def use_of(self, node: cst.BaseExpression) -> _Use | None:
+        """The use that a Name or ``x.attr`` node of this module is."""
+        start = self._positions[node].start
+        return self.use_at(start.line, start.column, dotted_name(node))
+
+    def _use(self, accesses: Iterable[Access], dotted: str) -> _Use | None:
+        # At one position there may be the name (``constants``) and a dotted import
+        # (``pkg.constants``); the longest one the use starts with is the binding used.
+        best: Access | None = None
+        best_name = ""
+        for access in accesses:
+            name = dotted_name(access.node)  # type: ignore[arg-type]
+            if name is None or not (dotted == name or dotted.startswith(name + ".")):
+                continue
+            if len(name) > len(best_name):
+                best, best_name = access, name
+        if best is None:
+            return None
+        rest = tuple(dotted[len(best_name) + 1 :].split(".")) if dotted != best_name else ()
+        return _Use(self, best, rest)
+
+    # -- following -----------------------------------------------------------------
+
+    def follow(self, use: _Use, walk: _Walk) -> _Value | None:
+        """The value a use of a name provably holds."""
+        if not walk.step(self, id(use.access.node)):
+            return None
+        referents = list(use.access.referents)
+        if len(referents) != 1:
+            return None
+        return self._follow_assignment(referents[0], use.access, use.rest, walk)
+
+    def follow_module_name(self, name: str, walk: _Walk) -> _Value | None:
+        """The value a module-level ``name`` of this module provably holds."""
+        if not self._build() or self._module is None or not walk.step(self, name):
+            return None
+        scope = self._scopes.get(self._module)
+        if scope is None:
+            return None
+        assignments = list(scope.assignments[name])
+        if len(assignments) != 1:
+            return None
+        return self._follow_assignment(assignments[0], None, (), walk)
+
+    def _follow_assignment(
+        self,
+        assignment: BaseAssignment,
+        access: Access | None,
+        rest: tuple[str, ...],
+        walk: _Walk,
+    ) -> _Value | None:
+        from libcst.metadata import (
+            Assignment,
+            FunctionScope,
+            GlobalScope,
+            ImportAssignment,
+        )
+
+        name = assignment.name
+        scope = assignment.scope
+        if name.split(".")[0] in self.unstable:
+            return None
+        if len(list(scope.assignments[name])) != 1:
+            return None
+        if isinstance(scope, GlobalScope) and self.star_import:
+            return None  # a star import may rebind any module-level name
+        if isinstance(assignment, ImportAssignment):
+            value = self._follow_import(assignment, rest, walk)
+            if value is not None and _mutable(value.node) and not self._only_read(assignment, rest):
+                return None
+            return value
+        if not isinstance(assignment, Assignment) or not isinstance(assignment.node, cst.Name):
+            return None  # a def, a class, a parameter
+        if rest:
+            return None  # an attribute of a variable: not followed
+        if not isinstance(scope, (GlobalScope, FunctionScope)):
+            return None  # class bodies and comprehensions
+        if isinstance(scope, FunctionScope) and not isinstance(scope.node, cst.FunctionDef):
+            return None  # a lambda binds only its parameters
+        value_node = self._top_level_value(scope, assignment.node)
+        if value_node is None:
+            return None
+        if access is not None and not self._bound_before(assignment.node, access, scope):
+            return None
+        if _mutable(value_node) and not self._only_read(assignment):
+            return None
+        if isinstance(value_node, (cst.Name, cst.Attribute)) and not is_literal(value_node):
+            # ``ALIAS = EXPORT_DATE``: follow on; the origin is where the value is.
+            use = self.use_of(value_node)
+            inner = self.follow(use, walk) if use is not None else None
+            if inner is None:
+                return None
+            return _Value(inner.node, inner.origin, f"{dotted_name(value_node)} = {inner.code}")
+        return _Value(value_node, self._origin(assignment.node), self._excerpt(value_node))
+
+    def _follow_import(
+        self, assignment: BaseAssignment, rest: tuple[str, ...], walk: _Walk
+    ) -> _Value | None:
+        from semantics_lint.lint import resolve_astroid
+
+        if self.path is None:
+            return None
+        request = _import_request(self.path, assignment, rest)
+        if request is None:
+            return None
+        binding = resolve_astroid.find_binding(request)
+        if binding is None:
+            return None
+        target = walk.state.module(binding.path)
+        if target is None:
+            return None
+        if target.display is None:
+            target.display = binding.display
+        return target.follow_module_name(binding.name, walk)
+
+    # -- checks ----------------------------------------------------------------------
+
+    def _top_level_value(self, scope: Scope, target: cst.Name) -> cst.BaseExpression | None:
+        """The value of ``target = value`` written directly in the scope's body, else None."""
+        from libcst.metadata import GlobalScope
+
+        if isinstance(scope, GlobalScope):
+            assert self._module is not None
+            body: Iterable[cst.CSTNode] = self._module.body
+        else:
+            function = scope.node
+            assert isinstance(function, cst.FunctionDef)
+            block = function.body
+            body = block.body if isinstance(block, cst.IndentedBlock) else (block,)
+        for statement in body:
+            if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    if small.targets[0].target is target:
+                        return small.value
+                elif isinstance(small, cst.AnnAssign) and small.target is target:
+                    return small.value
         return None
+
+    def _bound_before(self, target: cst.Name, access: Access, scope: Scope) -> bool:
+        """In the binding's own function (or a comprehension run there), bound first."""
+        from libcst.metadata import ComprehensionScope
+
+        where = access.scope
+        while isinstance(where, ComprehensionScope):
+            where = where.parent
+        if where is not scope:
+            return True  # used in a nested function or lambda: runs later
+        bound = self._positions[target].start
+        used = self._positions[access.node].start
+        return (bound.line, bound.column) < (used.line, used.column)
+
+    def _only_read(self, assignment: BaseAssignment, rest: tuple[str, ...] = ()) -> bool:
+        """Every use of a mutable value's name is an argument of a declaration call.
+
+        For a module bound by an import, the uses that matter are those of the same
+        attribute (``constants.GRAIN``); ``constants.OTHER`` says nothing about GRAIN.
+        """
+        for access in assignment.references:
+            node: cst.CSTNode = access.node
+            read = ()
+            while len(read) < len(rest):
+                parent = self._parent(node)
+                if not isinstance(parent, cst.Attribute) or parent.value is not node:
+                    break
+                read = (*read, parent.attr.value)
+                node = parent
+            if read != rest:
+                continue
+            if not self._read_by_api(node):
+                return False
+        return True
+
+    def _read_by_api(self, node: cst.CSTNode) -> bool:
+        current = node
+        parent = self._parent(current)
+        # Inside containers that are themselves written in the call's arguments.
+        while isinstance(
+            parent,
+            (cst.Element, cst.StarredElement, cst.DictElement, cst.StarredDictElement,
+             cst.List, cst.Tuple, cst.Set, cst.Dict),
+        ):
+            if isinstance(parent, cst.DictElement) and parent.value is not current:
+                return False
+            current = parent
+            parent = self._parent(current)
+        if not isinstance(parent, cst.Arg) or parent.value is not current:
+            return False
+        call = self._parent(parent)
+        if not isinstance(call, cst.Call):
+            return False
+        func = call.func
+        called = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else None
+        )
+        return called in self.api_names
+
+    def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        if self._parents is None:
+            from libcst.metadata import ParentNodeProvider
+
+            self._parents = self._wrapper.resolve(ParentNodeProvider)
+        return self._parents.get(node)
+
+    def _origin(self, node: cst.CSTNode) -> str:
+        line = self._positions[node].start.line
+        return f"line {line}" if self.display is None else f"{self.display}:{line}"
+
+    def _excerpt(self, node: cst.CSTNode) -> str:
+        assert self._module is not None
+        text = " ".join(self._module.code_for_node(node).split())
+        return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _mutable(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Dict, cst.List, cst.Set, cst.DictComp, cst.ListComp, cst.SetComp)):
+        return True
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value in ("dict", "list", "set")
+    )
+
+
+def _import_request(importer: str, assignment: BaseAssignment, rest: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """The question for astroid: which module, how many dots, which names."""
+    from semantics_lint.lint.resolve_astroid import ImportRequest
+
+    node = getattr(assignment, "node", None)
+    bound = assignment.name
+    if isinstance(node, cst.ImportFrom):
+        if isinstance(node.names, cst.ImportStar):
+            return None
+        module = dotted_name(node.module) if node.module is not None else ""
+        if module is None:
+            return None
+        for alias in node.names:
+            imported = dotted_name(alias.name)
+            local = alias.evaluated_alias or imported
+            if local == bound and imported is not None:
+                return ImportRequest(importer, module, len(node.relative), (imported, *rest))
+        return None
+    if isinstance(node, cst.Import):
+        for alias in node.names:
+            imported = dotted_name(alias.name)
+            if imported is None:
+                continue
+            if alias.asname is not None:
+                if alias.evaluated_alias == bound and rest:
+                    return ImportRequest(importer, imported, 0, rest)
+            elif imported == bound and rest:
+                # ``import pkg.constants`` then ``pkg.constants.X``: the access is the
+                # dotted module itself, what follows are its names.
+                return ImportRequest(importer, imported, 0, rest)
+        return None
+    return None
+
+
+class _AstFacts:
+    """What ``ast`` tells cheaply about a module's names, before any LibCST parse."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        followable: set[str] = set()
+        unstable: set[str] = set()
+        star = False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        followable.add(target.id)
+            elif isinstance(node, ast.AnnAssign):
+                if isinstance(node.target, ast.Name) and node.value is not None:
+                    followable.add(node.target.id)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    followable.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == "*":
+                        star = True
+                    else:
+                        followable.add(alias.asname or alias.name)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                unstable.update(node.names)
+            elif isinstance(node, ast.Delete):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        unstable.add(target.id)
+        self.followable = frozenset(followable)
+        self.unstable = frozenset(unstable)
+        self.star_import = star
+
+
+# -- imported modules, cached for the run ----------------------------------------------
+
+_MODULES: dict[str, tuple[tuple[int, int], ModuleAnalysis | None]] = {}
+
+
+def _module_analysis(path: str, api_names: frozenset[str]) -> ModuleAnalysis | None:
+    """The analysis of an imported project module, read from disk once per version."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    signature = (status.st_mtime_ns, status.st_size)
+    cached = _MODULES.get(path)
+    if cached is not None and cached[0] == signature:
+        return cached[1]
+    if len(_MODULES) >= _MAX_CACHED_MODULES:
+        _MODULES.clear()
+    analysis = _read_module(path, status.st_size, api_names)
+    _MODULES[path] = (signature, analysis)
+    return analysis
+
+
+def _read_module(path: str, size: int, api_names: frozenset[str]) -> ModuleAnalysis | None:
+    from semantics_lint.lint.engine import decode_source
+
+    if size > MAX_MODULE_BYTES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    text = decode_source(data)
+    if not isinstance(text, str):
+        return None
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ModuleAnalysis(text, path, display=None, tree=tree, settings_names=api_names)
+
+
+def clear_caches() -> None:
+    """Forget every imported module read so far (between runs, and in tests)."""
+    from semantics_lint.lint import resolve_astroid
+
+    _MODULES.clear()
+    resolve_astroid.clear()
