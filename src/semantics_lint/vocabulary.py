@@ -163,7 +163,13 @@ ABSENT_FIELDS: Final = ("what", "checked", "notChecked", "cannotCover", "tryInst
 LEDGER_FIELDS: Final = ("checked", "notChecked", "cannotCover", "period", "inProgress")
 """The declaration that ``coverage(content, ...)`` takes."""
 PERIOD_FIELDS: Final = ("queried", "held", "readAt")
+PERIOD_SPAN_FIELDS: Final = ("from", "to")
+"""``period.queried`` and ``period.held`` are spans of two ISO 8601 instants with a zone."""
+PERIOD_HELD_UNKNOWN: Final = "unknown"
+"""The literal ``period.held`` takes when the store cannot vouch for what it holds."""
 COVERAGE_ITEM_FIELDS: Final = ("what", "why")
+IN_PROGRESS_ITEM_FIELDS: Final = ("what", "why", "count")
+"""An ``inProgress`` item: a coverage item plus how many things it stands for."""
 
 DERIVED_FIELDS: Final = frozenset({"not_covered", "notCovered", "note", SEMANTICS_MARKER})
 """Keys the mint derives itself; declaring one by hand is a mistake (SEM103)."""
@@ -205,13 +211,15 @@ ENVELOPE_WIRE_KEYS: Final = (
     "edges",
     "grain",
     "provenance",
-    "period",
     "coverage",
     "not_covered",
     "clarify",
     "render",
     "note",
 )
+"""The keys of a wire envelope as agentfootprint 9.62.0 judges it: a top-level ``period``
+(added to the wire by later releases) is not among them, so an envelope carrying one is
+faulted, as the reference faults it."""
 GRAIN_WIRE_KEYS: Final = tuple(to_wire(k) for k in GRAIN_FIELDS)
 PROVENANCE_WIRE_KEYS: Final = tuple(to_wire(k) for k in PROVENANCE_FIELDS)
 COVERAGE_WIRE_KEYS: Final = tuple(to_wire(k) for k in COVERAGE_FIELDS)

@@ -91,10 +91,7 @@ SERIES_WITHOUT_GRAIN: Final = "series-without-grain"
 COUNTER_UNSTATED: Final = "counter-aggregation-unstated"
 DATA_WITHOUT_PROVENANCE: Final = "data-without-provenance"
 
-# The 9.62.0 rule set predates the top-level ``period`` field that later
-# releases added to the wire; an envelope carrying it is faulted as an unknown
-# key there, and recognition must agree with that release byte for byte.
-_ENVELOPE_KEYS: Final = frozenset(k for k in ENVELOPE_WIRE_KEYS if k != "period")
+_ENVELOPE_KEYS: Final = frozenset(ENVELOPE_WIRE_KEYS)
 _GRAIN_KEYS: Final = frozenset(GRAIN_WIRE_KEYS)
 _PROVENANCE_KEYS: Final = frozenset(PROVENANCE_WIRE_KEYS)
 _COVERAGE_KEYS: Final = frozenset(COVERAGE_WIRE_KEYS)
