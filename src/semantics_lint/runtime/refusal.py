@@ -46,8 +46,10 @@ def unknown_key_message(path: str, key: str, known: Iterable[str]) -> str:
     spelled = key if key and key == key.strip() and key.isprintable() else repr(key)
     where = f"{path}.{spelled}" if path else spelled
     meant = meant_key(key, known)
-    if meant is not None:
+    if meant is not None and SNAKE_TO_CAMEL.get(key) == meant:
         return f"refused: {where}: did you mean {meant}? (the declaration is camelCase)"
+    if meant is not None:
+        return f"refused: {where}: did you mean {meant}?"
     return f"refused: {where} is not a field here; the fields are {', '.join(known)}"
 
 
