@@ -64,7 +64,9 @@ def test_the_broken_catalog_fails_naming_the_tool_and_the_field() -> None:
     result = run_command(str(BROKEN))
     assert result.returncode == 1
     assert result.stderr == ""
-    finding_lines = [line for line in result.stdout.splitlines() if "[triage-without-coverage]" in line]
+    finding_lines = [
+        line for line in result.stdout.splitlines() if "[triage-without-coverage]" in line
+    ]
     assert len(finding_lines) == 1
     assert "vm_backup_status" in finding_lines[0]
     assert "result 1" in finding_lines[0]

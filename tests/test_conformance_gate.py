@@ -49,7 +49,7 @@ def _check_outcome(entries: Any) -> dict[str, Any]:
 def _assert_outcome(actual: dict[str, Any], expected: dict[str, Any]) -> None:
     assert actual["throws"] == expected["throws"], (actual, expected)
     if not expected["throws"]:
-        assert strict_equal(actual["value"], expected["value"]), (actual["value"], expected["value"])
+        assert strict_equal(actual["value"], expected["value"]), (actual, expected)
 
 
 @pytest.mark.parametrize("case", cases("catalog"))

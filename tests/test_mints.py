@@ -467,7 +467,9 @@ _KEYS = (
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(("what", "why", "from", "to", "count", "x")), inner, max_size=3),
+    | st.dictionaries(
+        st.sampled_from(("what", "why", "from", "to", "count", "x")), inner, max_size=3
+    ),
     max_leaves=12,
 )
 _declarations = st.dictionaries(st.sampled_from(_KEYS) | st.text(max_size=6), _json, max_size=5)

@@ -145,9 +145,9 @@ def check_semantics(entries: object) -> dict[str, Any]:
         cls = entry.get("resultClass")
         if has_class and not (isinstance(cls, str) and cls in RESULT_CLASSES):
             raise SemanticsCatalogError(
-                f"tool {name!r} declares resultClass {json.dumps(cls, default=repr)}, which is not a class "
-                f"this gate knows; the classes are {', '.join(RESULT_CLASSES)}. Leave the "
-                "field out for a tool with no class rules."
+                f"tool {name!r} declares resultClass {json.dumps(cls, default=repr)}, which "
+                f"is not a class this gate knows; the classes are {', '.join(RESULT_CLASSES)}. "
+                "Leave the field out for a tool with no class rules."
             )
         results = entry.get("results")
         if not _is_array(results):
@@ -431,7 +431,9 @@ def run_check_semantics(
     except RecursionError:
         stderr(f"{PROG}: {catalog}: the catalog is nested too deeply to judge")
         return EXIT_INPUT_ERROR
-    except Exception as error:  # noqa: BLE001 - every failure here is the input's, as in the reference
+    # Every failure here is the input's, as in the reference: a catalog the
+    # gate cannot judge is exit 2 with a reason, never a traceback.
+    except Exception as error:  # noqa: BLE001
         stderr(f"{PROG}: {catalog}: {_one_line(str(error))}")
         return EXIT_INPUT_ERROR
 

@@ -36,11 +36,13 @@ from semantics_lint.vocabulary import (
     ABSENCE_NOTE,
     ABSENCE_OUTCOME,
     ABSENT_FIELDS,
-    COVERAGE_ITEM_FIELDS,
     COVERAGE_MARKER,
     COVERAGE_NOTE,
+    IN_PROGRESS_ITEM_FIELDS,
     LEDGER_FIELDS,
     PERIOD_FIELDS,
+    PERIOD_HELD_UNKNOWN,
+    PERIOD_SPAN_FIELDS,
     SEMANTICS_MARKER,
     is_non_empty_string,
     js_trim,
@@ -56,12 +58,6 @@ __all__ = [
     "period_problem",
 ]
 
-# The two halves of a span and the literal ``held`` takes when the store cannot
-# vouch for what it holds (the reference's ``PERIOD_WIRE``).
-_SPAN_FIELDS: Final = ("from", "to")
-_HELD_UNKNOWN: Final = "unknown"
-# An in-progress item: a coverage item plus how many things it stands for.
-_IN_PROGRESS_ITEM_FIELDS: Final = (*COVERAGE_ITEM_FIELDS, "count")
 _MAX_SAFE_INTEGER: Final = 2**53 - 1
 
 
@@ -233,8 +229,11 @@ def _instant_problem(value: object, at: str) -> str | None:
 
 def _span_problem(value: object, at: str) -> str | None:
     if not isinstance(value, Mapping):
-        return f"refused: `{at}` must be {{'from': ..., 'to': ...}}, two instants; got {shown(value)}."
-    extra = _unknown_key_problem(value, _SPAN_FIELDS, at)
+        return (
+            f"refused: `{at}` must be {{'from': ..., 'to': ...}}, two instants; "
+            f"got {shown(value)}."
+        )
+    extra = _unknown_key_problem(value, PERIOD_SPAN_FIELDS, at)
     if extra is not None:
         return extra
     start, end = value.get("from"), value.get("to")
@@ -273,7 +272,7 @@ def period_problem(value: object) -> str | None:
     if problem is not None:
         return problem
     held = value.get("held")
-    if held != _HELD_UNKNOWN:
+    if held != PERIOD_HELD_UNKNOWN:
         if held is None:
             return (
                 "refused: `period.held` must say what the store holds: {'from': ..., "
@@ -307,7 +306,11 @@ def mint_period(declared: object) -> dict[str, Any] | None:
     assert isinstance(declared, Mapping)
     queried, held = declared["queried"], declared["held"]
     wire: dict[str, Any] = {"queried": {"from": queried["from"], "to": queried["to"]}}
-    wire["held"] = _HELD_UNKNOWN if held == _HELD_UNKNOWN else {"from": held["from"], "to": held["to"]}
+    wire["held"] = (
+        PERIOD_HELD_UNKNOWN
+        if held == PERIOD_HELD_UNKNOWN
+        else {"from": held["from"], "to": held["to"]}
+    )
     if declared.get("readAt") is not None:
         wire[to_wire("readAt")] = declared["readAt"]
     return wire
@@ -338,13 +341,13 @@ def _in_progress_item(raw: object, at: str) -> dict[str, Any]:
             "{'what': ..., 'why'?: ..., 'count'?: ...}; "
             f"got {shown(raw)}."
         )
-    unknown = next((key for key in raw if key not in _IN_PROGRESS_ITEM_FIELDS), None)
+    unknown = next((key for key in raw if key not in IN_PROGRESS_ITEM_FIELDS), None)
     if unknown == "kind":
         raise Refusal(
             f"refused: `{at}.kind`: `kind` names ground a call did NOT reach, and an item "
             "in progress is ground the call read. Leave it out."
         )
-    refuse_unknown_keys(at, raw, _IN_PROGRESS_ITEM_FIELDS)
+    refuse_unknown_keys(at, raw, IN_PROGRESS_ITEM_FIELDS)
     what = raw.get("what")
     if not is_non_empty_string(what):
         raise Refusal(f"refused: `{at}` names nothing: `what` must say what is still running.")
