@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semantics_lint.runtime.gate import (
+    SemanticsCatalogError,
     SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
@@ -225,3 +228,72 @@ def test_a_clean_report_says_so() -> None:
     text = format_semantics_report(_report([]))
     assert text.splitlines()[-1] == "passed: 0 errors, 0 warnings"
     assert "0 tools, 0 sample results" in text
+
+
+# ---------------------------------------------------------------------------
+# Any JSON catalog: a report or an input error, never a crash
+# ---------------------------------------------------------------------------
+
+_leaves = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6)
+)
+_json = st.recursive(
+    _leaves,
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(
+            ("name", "resultClass", "results", "result", "tools", "af_semantics", "af_absent",
+             "af_coverage", "checked", "coverage", "facts", "series", "render", "entity")
+        )
+        | st.text(max_size=4),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=20,
+)
+_classes = st.sampled_from(("triage", "inventory", "Triage", None))
+_rows = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.text(min_size=1, max_size=5), "results": st.lists(_json, max_size=3)},
+        optional={"resultClass": _classes},
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(catalog=_json | _rows | st.fixed_dictionaries({"tools": _rows}))
+def test_any_catalog_is_judged_or_refused(catalog: Any) -> None:
+    try:
+        report = check_semantics(coerce_semantics_catalog(catalog))
+    except SemanticsCatalogError as error:
+        assert str(error)
+        return
+    assert set(report) == {"ok", "findings", "checkedTools", "checkedResults"}
+    assert report["ok"] == all(f["severity"] == "warning" for f in report["findings"])
+    for finding in report["findings"]:
+        assert list(finding)[:4] == ["tool", "code", "severity", "field"]
+        assert finding["message"]
+    text = format_semantics_report(report)
+    assert len([line for line in text.splitlines() if line.startswith("  error: ")]) == sum(
+        1 for f in report["findings"] if f["severity"] == "error"
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(catalog=_json | _rows, strict=st.booleans(), as_json=st.booleans())
+def test_the_core_always_ends_in_an_exit_code(catalog: Any, strict: bool, as_json: bool) -> None:
+    argv = ["-"] + (["--strict"] if strict else []) + (["--json"] if as_json else [])
+    code, out, err = _run(argv, stdin=json.dumps(catalog))
+    assert code in (0, 1, 2)
+    assert bool(err) == (code == 2)
+    assert bool(out) == (code != 2)
+    if code == 2:
+        assert len(err.splitlines()) == 1
+    if as_json and code != 2:
+        report = json.loads(out)
+        if code == 0:
+            assert report["ok"] is True
+            assert not strict or report["findings"] == []
+        else:
+            assert report["ok"] is False or (strict and report["findings"])
