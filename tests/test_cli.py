@@ -30,7 +30,7 @@ SNAKE_KEY = textwrap.dedent(
 
     def vm_status(export, rows):
         return described_result(
-            facts=rows,
+            facts=[{"entity": export.vm}],
             provenance={"measured_at": export.at, "source": export.source},  # keep me
         )
     """
@@ -60,7 +60,7 @@ CLEAN = textwrap.dedent(
 
     def vm_status(export, rows):
         return described_result(
-            facts=rows,
+            facts=[{"entity": export.vm}],
             provenance={"measuredAt": export.at, "source": export.source},
         )
     """
@@ -74,7 +74,7 @@ UNSAFE_ONLY = textwrap.dedent(
 
     def vm_status(export, rows):
         return described_result(
-            facts=rows,
+            facts=[{"entity": export.vm}],
             provenance={"measuredAt": export.at, "sourse": export.source},
         )
     """
@@ -454,8 +454,8 @@ def test_api_modules_and_call_names(project: Path) -> None:
             return absent(what=host, checked=["the CMDB"], not_checked=["the lab"])
 
 
-        def make(export, rows):
-            return make_result(facts=rows, provenance={"measured_at": export.at, "source": "x"})
+        def make(export):
+            return make_result(facts=[{"entity": export.host}], provenance={"measured_at": export.at, "source": "x"})
         """
     )
     (project / "tools" / "custom.py").write_text(source, encoding="utf-8")

@@ -260,6 +260,43 @@ API_FUNCTIONS: Final = ("absent", "coverage", "define_tool")
 DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 
 # ---------------------------------------------------------------------------
+# Static rule codes
+# ---------------------------------------------------------------------------
+
+RULE_CODES: Final = (
+    "SEM001",
+    "SEM101",
+    "SEM102",
+    "SEM103",
+    "SEM104",
+    "SEM105",
+    "SEM106",
+    "SEM201",
+    "SEM202",
+    "SEM203",
+    "SEM204",
+    "SEM205",
+    "SEM301",
+    "SEM302",
+    "SEM303",
+    "SEM401",
+    "SEM402",
+    "SEM403",
+    "SEM404",
+    "SEM405",
+    "SEM406",
+    "SEM501",
+    "SEM502",
+    "SEM601",
+    "SEM602",
+    "SEM603",
+    "SEM604",
+)
+"""Every static rule code (SPEC section 4), stable. Selection (``--select``, ``ignore``)
+resolves against this list without importing the rule modules (and so libcst); the
+rule registry defines exactly these codes (tests/test_runner.py checks it)."""
+
+# ---------------------------------------------------------------------------
 # Strings: JavaScript's notion of "empty"
 # ---------------------------------------------------------------------------
 

@@ -14,5 +14,9 @@ def srdf_pair_state(array_ids: list[str]) -> dict[str, object]:
         verdict,
         checked=[f"SRDF pair state on all {len(array_ids)} arrays"],
         notChecked=[{"what": "NDM sessions", "why": "the API timed out"}],
-        period={"queried": "2024-05-01T10:00:00Z", "held": "2024-05-01T09:55:00+00:00"},
+        period={
+            "queried": {"from": pairs[0]["window_start"], "to": pairs[0]["window_end"]},
+            "held": "unknown",
+            "readAt": pairs[0]["read_at"],
+        },
     )

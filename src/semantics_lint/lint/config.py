@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from semantics_lint import vocabulary
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised only on Python 3.10
@@ -48,10 +50,6 @@ PYPROJECT = "pyproject.toml"
 # A selector is a whole code ("SEM102") or a prefix of one ("SEM", "SEM1", "SEM10").
 SELECTOR = re.compile(r"^SEM[0-9]{0,3}$")
 ALL_SELECTOR = "ALL"
-
-# The codes the engine reports that have no rule class behind them.
-ENGINE_CODES = frozenset({"SEM001"})
-
 
 class ConfigError(Exception):
     """A configuration mistake; the message names the file and the key."""
@@ -105,11 +103,8 @@ CONFIG_KEYS: tuple[str, ...] = tuple(_KEYS)
 
 
 def known_codes() -> frozenset[str]:
-    """Every code a finding can carry: the rule registry plus the engine's own."""
-    from semantics_lint.lint import rules
-
-    registry = getattr(rules, "ALL_RULES", ())
-    return frozenset(rule.code for rule in registry) | ENGINE_CODES
+    """Every code a finding can carry (SPEC section 4), without importing the rules."""
+    return frozenset(vocabulary.RULE_CODES)
 
 
 def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
