@@ -575,3 +575,13 @@ def test_no_respect_gitignore(project: Path) -> None:
     (project / ".gitignore").write_text("snake.py\n", encoding="utf-8")
     assert codes_in(check("tools", cwd=project).out) == ["SEM105"]
     assert codes_in(check("tools", "--no-respect-gitignore", cwd=project).out) == ["SEM105", "SEM102"]
+
+
+def test_a_bug_in_the_runner_exits_2(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> runner.RunResult:
+        raise RuntimeError("unexpected state")
+
+    monkeypatch.setattr(runner, "run", broken)
+    result = check("tools", "--exit-zero", cwd=project)
+    assert result.code == 2
+    assert "internal error: RuntimeError: unexpected state" in result.err

@@ -15,6 +15,7 @@ stderr. With ``-`` as the only path the source is read from stdin, and with
 from __future__ import annotations
 
 import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -150,6 +151,9 @@ def check_command(
             result = runner.run(arguments, options)
     except (ConfigError, DiscoveryError) as error:
         raise CheckError(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - a bug in the linter is exit 2, never 1
+        traceback.print_exc(file=sys.stderr)
+        raise CheckError(f"internal error: {type(error).__name__}: {error}") from None
 
     for message in result.messages:
         click.echo(message, err=True)
