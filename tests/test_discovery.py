@@ -126,3 +126,52 @@ def test_globs() -> None:
     assert not compile_glob("tests/*.py").matches("src/tests.py")
     assert compile_glob("gen?").matches("gen1/x.py")
     assert compile_glob("[ab].py").matches("a.py") and not compile_glob("[!ab].py").matches("a.py")
+
+
+def test_gitignore_matcher_agrees_with_git(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
+    touch(
+        tmp_path / ".gitignore",
+        "\n".join(
+            [
+                "*.gen.py",
+                "/rooted.py",
+                "out/",
+                "docs/**/conf.py",
+                "**/fixtures/*.py",
+                "!fixtures/keep.py",
+                "a?c.py",
+                "[xy]_*.py",
+                "deep/*/skip.py",
+                "trailing.py   ",
+            ]
+        )
+        + "\n",
+    )
+    touch(tmp_path / "pkg" / ".gitignore", "local_only.py\n/anchored_here.py\n")
+    files = [
+        "m.gen.py", "pkg/m.gen.py", "rooted.py", "pkg/rooted.py", "out/o.py", "pkg/out/o.py",
+        "docs/conf.py", "docs/a/b/conf.py", "fixtures/f.py", "pkg/fixtures/f.py", "fixtures/keep.py",
+        "abc.py", "abbc.py", "x_1.py", "z_1.py", "deep/one/skip.py", "deep/one/two/skip.py",
+        "trailing.py", "pkg/local_only.py", "local_only.py", "pkg/anchored_here.py",
+        "pkg/sub/anchored_here.py", "ok.py",
+    ]
+    for name in files:
+        touch(tmp_path / name)
+    checked = subprocess.run(
+        [git, "-C", str(tmp_path), "check-ignore", "--no-index", "--stdin"],
+        input="\n".join(files) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    ignored_by_git = set(checked.stdout.split())
+    assert len(ignored_by_git) >= 12  # the patterns above do ignore things
+    found = set(names(tmp_path))
+    assert found == set(files) - ignored_by_git
