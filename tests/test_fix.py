@@ -321,6 +321,52 @@ def test_undecodable_source_is_returned_untouched() -> None:
     assert result.source == source and not result.changed
 
 
+_TYPOS = re.compile(r"(['\"])(mesuredAt|measuerdAt)\1")
+
+
+def _typo_lint(source: bytes, filename: str, settings: object) -> list[Finding]:
+    """SEM102 as the stand-in above, plus SEM101 typos of measuredAt with an unsafe fix.
+
+    Like the real rules, each judges its key alone: a typo is offered the rename
+    unless ``measuredAt`` itself is already a key, whatever the other keys are.
+    """
+    findings = _toy_lint(source, filename, settings)
+    text = source.decode()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "'measuredAt'" in line:
+            continue
+        for match in _TYPOS.finditer(line):
+            findings.append(
+                _rename(
+                    number, match.start(2), match.group(2), "measuredAt",
+                    code="SEM101", applicability=Applicability.UNSAFE,
+                )
+            )  # fmt: skip
+    return findings
+
+
+def test_unsafe_fixes_wait_for_the_safe_ones() -> None:
+    source = b"p = {'mesuredAt': t, 'measured_at': t}\n"
+    result = fix_source(source, "t.py", unsafe=True, lint=_typo_lint)
+    # The safe rename went first; the typo's rename was then no longer offered.
+    assert result.source == b"p = {'mesuredAt': t, 'measuredAt': t}\n"
+    assert [f.code for f in result.remaining] == []  # the stand-in reports no plain SEM101
+
+
+def test_fixes_that_would_repeat_a_key_are_spread_over_passes() -> None:
+    source = b"p = {'mesuredAt': t, 'measuerdAt': u}\nq = {'mesuredAt': v}\n"
+    result = fix_source(source, "t.py", unsafe=True, lint=_typo_lint)
+    assert result.source == b"p = {'measuredAt': t, 'measuerdAt': u}\nq = {'measuredAt': v}\n"
+    assert result.applied == 2
+
+
+def test_repeated_keys_already_there_do_not_block_fixes() -> None:
+    source = b"p = {'a': 1, 'a': 2, 'read_at': 3, 'age_seconds': 4}\n"
+    result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    assert result.source == b"p = {'a': 1, 'a': 2, 'readAt': 3, 'ageSeconds': 4}\n"
+    assert result.applied == 2
+
+
 # ---------------------------------------------------------------------------
 # fix_file and write_atomic
 # ---------------------------------------------------------------------------
@@ -481,6 +527,22 @@ def test_real_engine_unsafe_fix_needs_permission() -> None:
     assert "SEM101" not in _codes(with_unsafe.remaining)
 
 
+@pytest.mark.parametrize(
+    ("keys", "fixed"),
+    [
+        ("'mesuredAt': t, 'measured_at': t", "'mesuredAt': t, 'measuredAt': t"),
+        ("'mesuredAt': t, 'measuerdAt': t", "'measuredAt': t, 'measuerdAt': t"),
+    ],
+)
+def test_real_engine_never_declares_a_field_twice(keys: str, fixed: str) -> None:
+    template = (
+        "from semantics_lint.runtime import described_result\n"
+        "r = described_result(facts=[{{'entity': 'a'}}], provenance={{{keys}, 'source': s}})\n"
+    )
+    result = fix_source(template.format(keys=keys).encode(), "tool.py", unsafe=True)
+    assert result.source.decode() == template.format(keys=fixed)
+
+
 def test_real_engine_leaves_a_file_with_a_syntax_error_alone() -> None:
     source = b"from semantics_lint.runtime import described_result\nx = described_result(provenance={'measured_at': t}\n"
     result = fix_source(source, "tool.py", unsafe=True)
@@ -491,3 +553,31 @@ def test_real_engine_leaves_a_file_with_a_syntax_error_alone() -> None:
 def test_real_engine_file_without_calls_is_untouched() -> None:
     source = b"RECORD = {'measured_at': t}  # no call of ours\n"
     assert fix_source(source, "tool.py", unsafe=True) == FixResult(source, False, 0, [])
+
+
+def test_a_fix_that_only_the_compiler_refuses_raises() -> None:
+    # ast.parse accepts a repeated keyword argument; compiling does not.
+    source = b"f(a=1, b=2)\n"
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_finding(1, 7, 1, 8, "a")] if b"b=" in data else []
+
+    with pytest.raises(FixError, match="does not parse"):
+        fix_source(source, "t.py", unsafe=False, lint=lint)
+
+
+def test_a_file_the_compiler_already_refuses_is_held_to_ast_parse() -> None:
+    # A module-level return compiles nowhere but parses; fixing it is still possible.
+    source = b"return {'read_at': 1}\n"
+    result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
+    assert result.source == b"return {'readAt': 1}\n"
+
+
+def test_real_engine_never_repeats_a_keyword() -> None:
+    source = (
+        b"from semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=[{'entity': 'a'}], provenance=dict(mesuredAt=t, measuerdAt=u, source=s))\n"
+    )
+    result = fix_source(source, "tool.py", unsafe=True)
+    assert result.source == source.replace(b"mesuredAt=", b"measuredAt=")
+    compile(result.source, "tool.py", "exec", dont_inherit=True)

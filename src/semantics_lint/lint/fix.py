@@ -7,6 +7,8 @@ The contract (SPEC section 3, "fixes are safe or not offered"):
   comments, spacing, line endings (CRLF stays CRLF) and a BOM survive;
 * when fixes overlap, the first (outermost) one wins and the others wait for the next
   pass, where they are re-computed on the new text;
+* with unsafe fixes allowed, they still wait until no safe fix is left, so that they
+  are computed on the text the safe ones produced;
 * ``fix_source`` re-lints after every pass until nothing changes, within a bound, and
   never hands back text that does not parse: it raises :class:`FixError` instead, so a
   caller writes nothing;
@@ -24,6 +26,7 @@ import os
 import re
 import stat
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -245,11 +248,29 @@ def _encode(decoded: _Decoded, text: str, filename: str) -> bytes:
     return codecs.BOM_UTF8 + body if decoded.bom else body
 
 
+def _python_compiles(text: str) -> bool:
+    """True when CPython compiles ``text``: the parser and the symbol table both accept it.
+
+    Stricter than ``ast.parse``, which accepts a repeated keyword argument or a repeated
+    parameter name. Compiling runs nothing. Warnings (an invalid escape in the user's
+    code) are the user's business, not this check's, and are silenced.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(text, "<fixed>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    return True
+
+
 def _python_parses(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
     return True
 
 
@@ -261,6 +282,80 @@ def _libcst_parses(text: str) -> bool:
     except (libcst.ParserSyntaxError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _duplicate_keys(text: str) -> int | None:
+    """How many string keys repeat within dict literals, plus keyword arguments repeated
+    within calls (``ast.parse`` accepts those; the compiler refuses them). None when
+    ``text`` does not parse.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    repeats = 0
+    for node in ast.walk(tree):
+        names: list[object] = []
+        if isinstance(node, ast.Dict):
+            names = [
+                key.value
+                for key in node.keys
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            ]
+        elif isinstance(node, ast.Call):
+            names = [keyword.arg for keyword in node.keywords if keyword.arg is not None]
+        repeats += len(names) - len(set(names))
+    return repeats
+
+
+def _collides(before: str, after: str) -> bool:
+    """True when ``after`` repeats a key (or keyword) that ``before`` did not."""
+    old = _duplicate_keys(before)
+    if old is None:
+        return False  # nothing to compare against; the parse check decides
+    new = _duplicate_keys(after)
+    # A repeated keyword argument is a SyntaxError, so "no longer parses" counts too.
+    return new is None or new > old
+
+
+def _one_pass(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int]:
+    """One pass of the loop: the safe fixes, or, once none is left, the unsafe ones.
+
+    Unsafe fixes wait until the safe ones are done so that they are computed on the
+    text the safe ones produced. Two rules may each rename a key to the same field
+    (SEM102 ``measured_at`` and SEM101 ``mesuredAt`` beside it, both to
+    ``measuredAt``); each is right alone, but applied together they would declare the
+    field twice. Re-linted after the safe pass, the unsafe rename sees the field
+    already present and is no longer offered.
+
+    Fixes of one pass can still collide among themselves (two typos of one field in
+    one dict, each "closest" to it). When a pass would repeat a key that was not
+    repeated before, it keeps only the fixes that do not; the next pass is computed
+    on that text, where the field is present and the second rename is not offered.
+    """
+    if unsafe and _applicable(findings, unsafe=False):
+        unsafe = False
+    new_text, count = apply_fixes(text, findings, unsafe)
+    if count <= 1 or not _collides(text, new_text):
+        return new_text, count
+    # Rare: take the fixes one by one, in position order, keeping each that does not
+    # collide with those kept so far; the rest wait for the next pass.
+    kept: list[Finding] = []
+    candidates = sorted(
+        _applicable(findings, unsafe),
+        key=lambda finding: (finding.fix.edits[0].start, finding.code),  # type: ignore[union-attr]
+    )
+    for finding in candidates:
+        trial, _ = apply_fixes(text, [*kept, finding], unsafe)
+        if not _collides(text, trial):
+            kept.append(finding)
+    if not kept:
+        # Even the first fix alone repeats a key: apply it and let the parse check
+        # and the re-lint judge it, rather than loop without progress.
+        kept = candidates[:1]
+    return apply_fixes(text, kept, unsafe)
 
 
 def fix_source(
@@ -283,9 +378,12 @@ def fix_source(
     changing the text after ``max_passes`` passes.
 
     ``lint`` replaces ``engine.lint_source`` (tests use it to drive the loop with
-    findings no real rule produces). The parse check is ``ast.parse`` of the running Python. A file that this Python
-    cannot parse but LibCST can (newer syntax) is checked with LibCST instead, so fixing
-    it is neither refused nor unchecked.
+    findings no real rule produces).
+
+    The parse check is CPython's ``compile`` (parser and symbol table; nothing runs).
+    A file that already fails it is held to ``ast.parse``, and one that fails even that
+    but that LibCST parses (newer syntax) to LibCST: a fix must not make a file worse,
+    and fixing such a file is neither refused nor unchecked.
     """
     if max_passes < 1:
         raise ValueError("max_passes must be at least 1")
@@ -305,12 +403,21 @@ def fix_source(
         # file alone rather than guess.
         return FixResult(source, False, 0, findings)
 
-    checker = _python_parses if _python_parses(decoded.text) else _libcst_parses
+    # Hold the fixed text to the strictest check the original passes: a fix must not
+    # make the file worse, and a file this Python cannot compile (newer syntax, or a
+    # module-level "return" it already had) is still checked as far as it goes.
+    checker: Callable[[str], bool]
+    if _python_compiles(decoded.text):
+        checker = _python_compiles
+    elif _python_parses(decoded.text):
+        checker = _python_parses
+    else:
+        checker = _libcst_parses
     text = decoded.text
     current = source
     applied = 0
     for _ in range(max_passes):
-        new_text, count = apply_fixes(text, findings, unsafe)
+        new_text, count = _one_pass(text, findings, unsafe)
         if new_text == text:
             break
         if not checker(new_text):
@@ -329,7 +436,7 @@ def fix_source(
             )
     else:
         # The bound is spent; converged only if one more pass would change nothing.
-        if apply_fixes(text, findings, unsafe)[0] != text:
+        if _one_pass(text, findings, unsafe)[0] != text:
             raise FixError(
                 f"{filename}: fixes did not converge after {max_passes} passes; "
                 "nothing was written"
