@@ -1,10 +1,11 @@
 """What the rules see of one file: the file context and each recognized call site.
 
 The engine locates calls with CPython's ``ast`` (fast) and hands every recognized call
-to the rules as a :class:`CallSite`. A call site parses only its own source segment
-with LibCST, on first use, and computes positions only when something is reported in
-it; positions are mapped back to file coordinates (1-based lines, 0-based columns in
-characters, where ``ast`` counts UTF-8 bytes).
+to the rules as a :class:`CallSite`. The declaration model is read from ``ast`` too;
+LibCST parses only the pieces of a call that a rule or the resolver asks for, and
+LibCST positions are computed only for a piece something is reported in. Positions
+are file coordinates: 1-based lines, 0-based columns in characters (``ast`` counts
+UTF-8 bytes; :meth:`FileContext.char_column` converts).
 
 Rules that judge a whole module (tool-level rules) get the :class:`FileContext`: the
 full text, the ``ast`` tree, the filename, the settings, and every call site.
@@ -15,12 +16,13 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Mapping
 
 from semantics_lint.lint.model import Position
 
 if TYPE_CHECKING:
     import libcst as cst
+    from libcst.metadata import CodeRange
 
     from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.resolve import Resolver
@@ -66,6 +68,16 @@ class FileContext:
             return byte_column
         return len(text.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
 
+    def segment(self, start: Position, end: Position) -> str:
+        """The source text between two positions, lines joined with ``\\n``."""
+        lines = self.lines
+        if start.line == end.line:
+            return lines[start.line - 1][start.column : end.column]
+        parts = [lines[start.line - 1][start.column :]]
+        parts.extend(lines[start.line : end.line - 1])
+        parts.append(lines[end.line - 1][: end.column])
+        return "\n".join(parts)
+
     def ast_range(self, node: ast.expr | ast.stmt) -> tuple[Position, Position]:
         """Start and end of an ``ast`` node in file coordinates (character columns)."""
         start = Position(node.lineno, self.char_column(node.lineno, node.col_offset))
@@ -75,13 +87,25 @@ class FileContext:
 
 
 @dataclass(eq=False)
+class _Parsed:
+    """One LibCST parse of a piece of a call: its module, root, and where it starts."""
+
+    module: cst.Module
+    root: cst.BaseExpression
+    start: Position
+    positions: Mapping[cst.CSTNode, CodeRange] | None = None
+
+
+@dataclass(eq=False)
 class CallSite:
     """One recognized call of the declaration API in a file.
 
     ``spelled`` is the callee as written (``absent``, ``rt.absent``, ``cov``);
-    ``function`` the innermost enclosing function or lambda (None at module level).
-    The LibCST node (:attr:`cst`) is parsed from the call's own source segment on
-    first access; :meth:`range_of` gives file positions of any node inside it.
+    ``function`` the innermost enclosing function or lambda (None at module level);
+    ``node`` the ``ast.Call``. LibCST is paid for only on demand, piece by piece:
+    :meth:`cst_of` parses the source of one ``ast`` expression of the call (a field's
+    value, say) and :attr:`cst` the whole call; :meth:`range_of` gives the file
+    positions of a node of any of those parses.
     """
 
     context: FileContext
@@ -91,54 +115,57 @@ class CallSite:
     function: FunctionNode | None
     start: Position = field(init=False)
     end: Position = field(init=False)
-    _cst: cst.Call | None = field(default=None, init=False, repr=False)
-    _module: cst.Module | None = field(default=None, init=False, repr=False)
-    _positions: object = field(default=None, init=False, repr=False)
+    _parsed: dict[int, _Parsed] = field(default_factory=dict, init=False, repr=False)
     _resolver: Resolver | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.start, self.end = self.context.ast_range(self.node)
 
     @property
+    def func_node(self) -> ast.expr:
+        """The callee expression (``ast``): where a missing-field finding is reported."""
+        return self.node.func
+
+    @property
     def segment(self) -> str:
         """The call's source text, lines joined with ``\\n``."""
-        lines = self.context.lines
-        if self.start.line == self.end.line:
-            return lines[self.start.line - 1][self.start.column : self.end.column]
-        parts = [lines[self.start.line - 1][self.start.column :]]
-        parts.extend(lines[self.start.line : self.end.line - 1])
-        parts.append(lines[self.end.line - 1][: self.end.column])
-        return "\n".join(parts)
+        return self.context.segment(self.start, self.end)
 
     @property
     def cst(self) -> cst.Call:
-        """The call parsed with LibCST (raises :class:`CallParseError` if it cannot be)."""
-        if self._cst is None:
-            import libcst
+        """The whole call parsed with LibCST (raises :class:`CallParseError`)."""
+        node = self.cst_of(self.node)
+        assert isinstance(node, _libcst().Call)
+        return node
 
-            # Parenthesized, the segment parses as one expression statement whatever
-            # the indentation of its continuation lines; the "(" shifts line 1 by one.
-            try:
-                module = libcst.parse_module("(" + self.segment + ")\n")
-            except libcst.ParserSyntaxError as exc:
-                raise CallParseError(_first_line(str(exc))) from exc
-            except RecursionError as exc:
-                raise CallParseError("the call is nested too deeply for LibCST") from exc
-            statement = module.body[0]
-            assert isinstance(statement, libcst.SimpleStatementLine)
-            expr = statement.body[0]
-            assert isinstance(expr, libcst.Expr)
-            call = expr.value
-            if not isinstance(call, libcst.Call):
-                raise CallParseError("the call's source segment is not a call")
-            self._module = module
-            self._cst = call
-        return self._cst
+    def cst_of(self, node: ast.expr) -> cst.BaseExpression:
+        """The LibCST node of one ``ast`` expression of this call, parsed from its source.
 
-    @property
-    def func_node(self) -> cst.BaseExpression:
-        """The callee expression: where a missing-field finding is reported."""
-        return self.cst.func
+        Parsed once per expression and cached; raises :class:`CallParseError` when
+        LibCST cannot parse it (too deep, or syntax LibCST does not support).
+        """
+        cached = self._parsed.get(id(node))
+        if cached is not None:
+            return cached.root
+        libcst = _libcst()
+        start, end = self.context.ast_range(node)
+        text = self.context.segment(start, end)
+        # Parenthesized, the piece parses as one expression statement whatever the
+        # indentation of its continuation lines; the "(" shifts its first line by one.
+        try:
+            module = libcst.parse_module("(" + text + ")\n")
+        except libcst.ParserSyntaxError as exc:
+            raise CallParseError(_first_line(str(exc))) from exc
+        except RecursionError as exc:
+            raise CallParseError("it is nested too deeply for LibCST") from exc
+        statement = module.body[0]
+        if not isinstance(statement, libcst.SimpleStatementLine) or not isinstance(
+            statement.body[0], libcst.Expr
+        ):
+            raise CallParseError("its source is not one expression")
+        root = statement.body[0].value
+        self._parsed[id(node)] = _Parsed(module, root, start)
+        return root
 
     @property
     def resolver(self) -> Resolver:
@@ -149,29 +176,40 @@ class CallSite:
             self._resolver = Resolver(self)
         return self._resolver
 
-    def range_of(self, node: cst.CSTNode) -> tuple[Position, Position]:
-        """File positions (start, end) of a node of :attr:`cst`.
+    def range_of(self, node: cst.CSTNode | ast.AST) -> tuple[Position, Position]:
+        """File positions (start, end) of an ``ast`` node of the file or a LibCST node
+        of one of this call's parses; KeyError for a LibCST node of neither.
 
-        Positions are computed once per call, and only for calls with something to
-        report: LibCST's ``PositionProvider`` re-renders the code it measures.
+        LibCST positions are computed once per parse, and only when something asks:
+        ``PositionProvider`` re-renders the code it measures.
         """
-        if self._positions is None:
-            from libcst.metadata import MetadataWrapper, PositionProvider
+        if isinstance(node, ast.AST):
+            return self.context.ast_range(node)  # type: ignore[arg-type]
+        for parsed in self._parsed.values():
+            if parsed.positions is None:
+                from libcst.metadata import MetadataWrapper, PositionProvider
 
-            self.cst  # parse first if nobody has yet
-            assert self._module is not None
-            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
-        code_range = self._positions[node]  # type: ignore[index]
-        return self._to_file(code_range.start.line, code_range.start.column), self._to_file(
-            code_range.end.line, code_range.end.column
-        )
+                wrapper = MetadataWrapper(parsed.module, unsafe_skip_copy=True)
+                parsed.positions = wrapper.resolve(PositionProvider)
+            code_range = parsed.positions.get(node)
+            if code_range is not None:
+                return _to_file(parsed.start, code_range.start.line, code_range.start.column), _to_file(
+                    parsed.start, code_range.end.line, code_range.end.column
+                )
+        raise KeyError(node)
 
-    def _to_file(self, line: int, column: int) -> Position:
-        if line == 1:
-            # Undo the "(" added before the segment.
-            return Position(self.start.line, self.start.column + column - 1)
-        return Position(self.start.line + line - 1, column)
+
+def _to_file(start: Position, line: int, column: int) -> Position:
+    if line == 1:
+        # Undo the "(" added before the piece.
+        return Position(start.line, start.column + column - 1)
+    return Position(start.line + line - 1, column)
+
+
+def _libcst():  # type: ignore[no-untyped-def]
+    import libcst
+
+    return libcst
 
 
 def _first_line(text: str) -> str:

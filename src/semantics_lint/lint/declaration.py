@@ -14,19 +14,42 @@ same way (SPEC section 4, "How findings count"):
   literals or ``dict(...)`` calls under grain, provenance, coverage, clarify,
   render, period, and the items of the coverage lists. Anything else is a value the
   rules leave to the resolver.
+
+The model is read from the ``ast`` tree the engine already has, which costs next to
+nothing. A field's value is also available as a LibCST node (:attr:`Field.value`),
+parsed from that value's source alone the first time a rule asks; use the ``ast``
+side (:attr:`Field.value_ast`, :meth:`Field.literal`) for shape checks, and the LibCST
+side for the resolver and for what only a concrete syntax tree shows.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, field
-from typing import Iterator, Literal
-
-import libcst as cst
+from typing import TYPE_CHECKING, Iterator, Literal
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite
+from semantics_lint.lint.model import Position
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
+
+
+class _Unknown:
+    """The value of an expression that is not a literal."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        raise TypeError("UNKNOWN has no truth value; compare with `is UNKNOWN`")
+
+
+UNKNOWN = _Unknown()
 
 # Which nested part a field of a part holds, by the part's kind and the field's name.
 _NESTED_PARTS: dict[str, dict[str, str]] = {
@@ -41,18 +64,45 @@ _NESTED_PARTS: dict[str, dict[str, str]] = {
 }
 # Parts whose coverage lists (checked, notChecked, cannotCover) hold coverage items.
 _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"})
+# A key token the fix may respell: one plain string literal on one line.
+_SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
+
+
+def literal_value(node: ast.expr) -> object:
+    """The Python value of a literal expression (``dict(a=1)`` included), else UNKNOWN."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and not node.args:
+            if node.func.id in ("list", "tuple") and not node.keywords:
+                return [] if node.func.id == "list" else ()
+            if node.func.id == "dict" and all(kw.arg is not None for kw in node.keywords):
+                values = {kw.arg: literal_value(kw.value) for kw in node.keywords}
+                if any(v is UNKNOWN for v in values.values()):
+                    return UNKNOWN
+                return values
+        return UNKNOWN
+    if isinstance(node, ast.Constant):
+        return node.value
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return UNKNOWN
 
 
 @dataclass(eq=False)
 class Field:
-    """One key of a part, as written, with the field it means."""
+    """One key of a part, as written, with the field it means.
+
+    ``key_ast`` is the key's ``ast`` node (an ``ast.keyword`` for a keyword argument,
+    else the key expression); report a key finding at ``field`` itself (its range is
+    the key's name or string). ``value_ast`` is the value's ``ast`` expression.
+    """
 
     part: Part
     spelled: str
     name: str
     status: FieldStatus
-    key: cst.CSTNode
-    value: cst.BaseExpression
+    key_ast: ast.keyword | ast.expr
+    value_ast: ast.expr
 
     @property
     def path(self) -> str:
@@ -61,7 +111,46 @@ class Field:
 
     @property
     def is_keyword(self) -> bool:
-        return isinstance(self.key, cst.Name)
+        return isinstance(self.key_ast, ast.keyword)
+
+    @property
+    def call(self) -> CallSite:
+        return self.part.declaration.call
+
+    @property
+    def range(self) -> tuple[Position, Position]:
+        """Where the key is written: the keyword's name, or the whole key literal."""
+        context = self.call.context
+        if isinstance(self.key_ast, ast.keyword):
+            line = self.key_ast.lineno
+            column = context.char_column(line, self.key_ast.col_offset)
+            return Position(line, column), Position(line, column + len(self.spelled))
+        return context.ast_range(self.key_ast)
+
+    def key_token_range(self) -> tuple[Position, Position] | None:
+        """The range of the key's spelling alone (inside the quotes), when the key is a
+        keyword or one plain single-line string literal; None otherwise (a fix would be
+        a guess: escapes, implicit concatenation, a multi-line string)."""
+        start, end = self.range
+        if self.is_keyword:
+            return start, end
+        if start.line != end.line:
+            return None
+        text = self.call.context.segment(start, end)
+        match = _SIMPLE_STRING.match(text)
+        if match is None or match.group("body") != self.spelled:
+            return None
+        inner = len(match.group("prefix")) + 1
+        return Position(start.line, start.column + inner), Position(end.line, end.column - 1)
+
+    @property
+    def value(self) -> cst.BaseExpression:
+        """The value as a LibCST node, parsed from its own source on first access."""
+        return self.call.cst_of(self.value_ast)
+
+    def literal(self) -> object:
+        """The value as a Python object when it is written as a literal, else UNKNOWN."""
+        return literal_value(self.value_ast)
 
 
 @dataclass(eq=False)
@@ -70,7 +159,7 @@ class Part:
 
     kind: str
     path: str
-    node: cst.CSTNode
+    node: ast.expr
     declaration: Declaration
     parent: Field | None
     fields: list[Field] = field(default_factory=list)
@@ -107,13 +196,17 @@ class Part:
 
 @dataclass(eq=False)
 class Row:
-    """A literal row of ``facts``/``series``/``edges`` (or a comprehension's element)."""
+    """A literal row of ``facts``/``series``/``edges`` (or a comprehension's element).
+
+    ``keys`` maps each literal key to its (key, value) ``ast`` nodes; ``mapping`` is
+    False for a row that is not a dict form at all (then ``node`` is whatever it is).
+    """
 
     data_field: str
     index: int | None
-    node: cst.BaseExpression
+    node: ast.expr
     mapping: bool
-    keys: dict[str, tuple[cst.CSTNode, cst.BaseExpression]] = field(default_factory=dict)
+    keys: dict[str, tuple[ast.AST, ast.expr]] = field(default_factory=dict)
     open: bool = False
 
     @property
@@ -130,7 +223,8 @@ class Declaration:
     top: Part = field(init=False)
     parts: list[Part] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
-    content: cst.BaseExpression | None = None
+    content: ast.expr | None = None
+    """The value ``coverage(content, ...)`` covers (``ast``); None for other calls."""
 
     def part(self, kind: str) -> Part | None:
         """The first part of ``kind`` (e.g. ``"provenance"``), or None."""
@@ -145,91 +239,78 @@ class Declaration:
 
 
 def build_declaration(call: CallSite) -> Declaration:
-    """Read ``call`` as a declaration (parses the call with LibCST if not yet done)."""
-    node = call.cst
+    """Read ``call`` as a declaration, from its ``ast`` node."""
+    node = call.node
     declaration = Declaration(call=call, kind=call.kind)
     top = Part(kind=call.kind, path="", node=node, declaration=declaration, parent=None)
     declaration.top = top
     declaration.parts.append(top)
 
-    positional = [arg for arg in node.args if arg.keyword is None and arg.star == ""]
-    if any(arg.star for arg in node.args):
+    positional = list(node.args)
+    if any(isinstance(arg, ast.Starred) for arg in positional):
         top.open = True
+        positional = [arg for arg in positional if not isinstance(arg, ast.Starred)]
     if call.kind == "coverage":
         # coverage(content, decl?, **fields): the first positional is the value covered.
-        if positional:
-            declaration.content = positional[0].value
+        if positional and not top.open:
+            declaration.content = positional[0]
             positional = positional[1:]
         else:
             top.open = True
     if len(positional) > 1:
         top.open = True
     elif positional:
-        holder = positional[0].value
+        holder = positional[0]
         if _is_dict_form(holder):
             _read_keys(top, holder)
         else:
             top.open = True
-    for arg in node.args:
-        if arg.keyword is not None:
-            _add_field(top, arg.keyword.value, arg.keyword, arg.value)
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            top.open = True
+        else:
+            _add_field(top, keyword.arg, keyword, keyword.value)
     _descend(top)
     return declaration
 
 
-def _is_dict_form(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Dict):
+def _is_dict_form(node: ast.expr) -> bool:
+    if isinstance(node, ast.Dict):
         return True
-    return (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Name)
-        and expr.func.value == "dict"
-    )
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
 
 
-def literal_key(expr: cst.BaseExpression) -> str | None:
-    """The text of a string-literal key (not bytes, not an f-string), else None."""
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-        try:
-            value = expr.evaluated_value
-        except Exception:  # LibCST evaluates with ast.literal_eval; odd escapes raise
-            return None
-        return value if isinstance(value, str) else None
-    return None
-
-
-def iter_dict_items(
-    node: cst.BaseExpression,
-) -> Iterator[tuple[str, cst.CSTNode, cst.BaseExpression] | None]:
+def iter_dict_items(node: ast.expr) -> Iterator[tuple[str, ast.AST, ast.expr] | None]:
     """The (key text, key node, value) of a dict literal or ``dict(...)`` call.
 
     Yields None for anything that hides keys: ``**spread``, a computed key, a
     positional argument of ``dict(...)``.
     """
-    if isinstance(node, cst.Dict):
-        for element in node.elements:
-            if isinstance(element, cst.DictElement):
-                text = literal_key(element.key)
-                yield (text, element.key, element.value) if text is not None else None
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                yield key.value, key, value
             else:
                 yield None
-    elif isinstance(node, cst.Call):
-        for arg in node.args:
-            if arg.keyword is not None and not arg.star:
-                yield arg.keyword.value, arg.keyword, arg.value
-            else:
+    elif isinstance(node, ast.Call):
+        for _ in node.args:
+            yield None
+        for keyword in node.keywords:
+            if keyword.arg is None:
                 yield None
+            else:
+                yield keyword.arg, keyword, keyword.value
 
 
-def _read_keys(part: Part, node: cst.BaseExpression) -> None:
+def _read_keys(part: Part, node: ast.expr) -> None:
     for item in iter_dict_items(node):
         if item is None:
             part.open = True
         else:
-            _add_field(part, *item)
+            _add_field(part, *item)  # type: ignore[arg-type]
 
 
-def _add_field(part: Part, spelled: str, key: cst.CSTNode, value: cst.BaseExpression) -> None:
+def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast.expr) -> None:
     allowed = part.allowed
     status: FieldStatus
     name = spelled
@@ -253,9 +334,9 @@ def _descend(part: Part) -> None:
             continue
         path = f"{part.path}.{item.spelled}" if part.path else item.spelled
         kind = nested.get(item.name)
-        if kind is not None and _is_dict_form(item.value):
-            child = Part(kind=kind, path=path, node=item.value, declaration=declaration, parent=item)
-            _read_keys(child, item.value)
+        if kind is not None and _is_dict_form(item.value_ast):
+            child = Part(kind=kind, path=path, node=item.value_ast, declaration=declaration, parent=item)
+            _read_keys(child, item.value_ast)
             declaration.parts.append(child)
             _descend(child)
         elif part.kind in _ITEM_LIST_PARTS and item.name in vocabulary.COVERAGE_LIST_FIELDS:
@@ -265,39 +346,40 @@ def _descend(part: Part) -> None:
 
 
 def _read_items(part: Part, holder: Field, path: str) -> None:
-    value = holder.value
-    if not isinstance(value, (cst.List, cst.Tuple)):
+    value = holder.value_ast
+    if not isinstance(value, (ast.List, ast.Tuple)):
         return
-    for index, element in enumerate(value.elements):
-        if isinstance(element, cst.Element) and _is_dict_form(element.value):
+    for index, element in enumerate(value.elts):
+        if isinstance(element, ast.Starred):
+            return  # items after a spread have unknown indexes
+        if _is_dict_form(element):
             child = Part(
                 kind="coverage_item",
                 path=f"{path}[{index}]",
-                node=element.value,
+                node=element,
                 declaration=part.declaration,
                 parent=holder,
             )
-            _read_keys(child, element.value)
+            _read_keys(child, element)
             part.declaration.parts.append(child)
 
 
 def _read_rows(declaration: Declaration, holder: Field) -> None:
-    value = holder.value
+    value = holder.value_ast
     data_field = holder.name
-    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
         if _is_dict_form(value.elt):
             declaration.rows.append(_row(data_field, None, value.elt))
         return
-    if not isinstance(value, (cst.List, cst.Tuple)):
+    if not isinstance(value, (ast.List, ast.Tuple)):
         return
-    for index, element in enumerate(value.elements):
-        if isinstance(element, cst.StarredElement):
-            # Rows after a spread have unknown indexes; report none of them by index.
-            return
-        declaration.rows.append(_row(data_field, index, element.value))
+    for index, element in enumerate(value.elts):
+        if isinstance(element, ast.Starred):
+            return  # rows after a spread have unknown indexes
+        declaration.rows.append(_row(data_field, index, element))
 
 
-def _row(data_field: str, index: int | None, node: cst.BaseExpression) -> Row:
+def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
     if not _is_dict_form(node):
         return Row(data_field, index, node, mapping=False)
     row = Row(data_field, index, node, mapping=True)

@@ -13,9 +13,13 @@ hooks the engine calls in one batched pass over each recognized call:
 * ``visit_module(context)`` once per file, after the calls: for tool-level rules that
   link calls together (``define_tool`` and its execute function).
 
-A finding is one ``self.report(node, message, fix=...)`` call, where ``node`` is a
-LibCST node of the current call (positions are computed only then), or
-``self.report_ast(node, message)`` for an ``ast`` node from the file context.
+A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
+a part or row, an ``ast`` node, or a LibCST node of the current call (LibCST
+positions are computed only then).
+
+The declaration model is read from ``ast``; a field's LibCST node (``field.value``) is
+parsed on first access, piece by piece. Prefer the ``ast`` side for shape checks:
+the LibCST parse costs about ten times the ``ast`` one.
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
@@ -72,8 +76,9 @@ class Valid:
 class Invalid:
     """Source in which the rule must report, and what exactly.
 
-    ``codes``: every code the whole linter reports on this source, in position order
-    (defaults to the rule's own code, once). ``line``/``column`` (1-based line,
+    ``codes``: the codes the linter reports on this source among the rule's family and
+    the codes listed (defaults to the rule's own code, once); codes of other families
+    are not checked, so an example need not satisfy rules added later. ``line``/``column`` (1-based line,
     0-based column) pin the first finding of the rule's code; ``field`` is text that
     message must contain (the field as spelled); ``fixed`` the whole source after
     applying this rule's fixes (unsafe ones included).
@@ -150,15 +155,27 @@ class Rule:
 
     def report(
         self,
-        node: cst.CSTNode,
+        where: Field | Part | Row | ast.AST | cst.CSTNode,
         message: str,
         *,
         fix: Fix | None = None,
         call: CallSite | None = None,
     ) -> None:
-        """Report ``message`` at ``node``, a node of ``call`` (default: the current one)."""
-        site = call if call is not None else self.call
-        start, end = site.range_of(node)
+        """Report ``message`` at ``where``.
+
+        ``where`` is a :class:`Field` (its key), a :class:`Part` or :class:`Row` (the
+        dict), an ``ast`` node of the file, or a LibCST node of ``call`` (default: the
+        current call), e.g. ``field.value`` or a node inside it.
+        """
+        from semantics_lint.lint.declaration import Field, Part, Row
+
+        if isinstance(where, Field):
+            start, end = where.range
+        elif isinstance(where, (Part, Row)):
+            start, end = self.context.ast_range(where.node)
+        else:
+            site = call if call is not None else self.call
+            start, end = site.range_of(where)
         self._emit(message, start, end, fix)
 
     def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
@@ -179,33 +196,17 @@ class Rule:
             )
         )
 
-    def replace_key_fix(self, key: cst.CSTNode, new_text: str, message: str) -> Fix | None:
-        """A fix that respells one key token, keeping its prefix and quotes.
+    def rename_key_fix(self, field: Field, new_name: str, message: str) -> Fix | None:
+        """A fix that respells one key, keeping its prefix and quotes.
 
-        ``key`` is a keyword name or a single-line string literal of the current
-        call; anything else (a concatenated string, a multi-line string) gets no fix.
-        The applicability follows the rule's ``fix`` attribute.
+        Only for a keyword or a plain single-line string key (no escapes, no implicit
+        concatenation); None otherwise. The applicability follows the rule's ``fix``.
         """
-        import libcst as cst
-
-        start, end = self.call.range_of(key)
-        if isinstance(key, cst.SimpleString):
-            if start.line != end.line:
-                return None
-            prefix_len = len(key.prefix)
-            quote_len = len(key.quote)
-            start = Position(start.line, start.column + prefix_len + quote_len)
-            end = Position(end.line, end.column - quote_len)
-            if "\\" in key.value or not _safe_in_quotes(new_text, key.quote):
-                return None
-        elif not isinstance(key, cst.Name):
+        token = field.key_token_range()
+        if token is None or not new_name.isidentifier():
             return None
         applicability = Applicability.SAFE if self.fix == "safe" else Applicability.UNSAFE
-        return Fix(applicability, message, (Edit(new_text, start, end),))
-
-
-def _safe_in_quotes(text: str, quote: str) -> bool:
-    return quote[0] not in text and "\\" not in text and "\n" not in text
+        return Fix(applicability, message, (Edit(new_name, token[0], token[1]),))
 
 
 # -- class checks ---------------------------------------------------------------------

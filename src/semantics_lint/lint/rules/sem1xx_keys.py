@@ -8,13 +8,16 @@ means.
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
+from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import Declaration, Field, Row
-from semantics_lint.lint.resolve import is_literal
+from semantics_lint.lint.declaration import UNKNOWN, Declaration, Field, Row, literal_value
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.runtime.refusal import meant_key
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 # Which nested part holds a field that was written one level too high.
 _HOME_OF_FIELD: dict[str, dict[str, str]] = {
@@ -161,8 +164,8 @@ class UnknownDeclarationKey(Rule):
         message = f"`{field.path}` is not a field of {part.title}; {advice}"
         fix = None
         if meant is not None and part.spelled(meant) is None:
-            fix = self.replace_key_fix(field.key, meant, f"Rename `{field.spelled}` to `{meant}`")
-        self.report(field.key, message, fix=fix)
+            fix = self.rename_key_fix(field, meant, f"Rename `{field.spelled}` to `{meant}`")
+        self.report(field, message, fix=fix)
 
 
 class SnakeCaseDeclarationKey(Rule):
@@ -298,7 +301,7 @@ class SnakeCaseDeclarationKey(Rule):
         part = field.part
         if part.spelled(camel) is not None:
             self.report(
-                field.key,
+                field,
                 f"`{field.path}` in {self.call.spelled}(...) repeats `{camel}` in its wire spelling; remove it",
             )
             return
@@ -306,8 +309,8 @@ class SnakeCaseDeclarationKey(Rule):
             f"`{field.path}` in {self.call.spelled}(...) is the wire (snake_case) spelling; "
             f"the declaration field is `{camel}`"
         )
-        fix = self.replace_key_fix(field.key, camel, f"Rename `{field.spelled}` to `{camel}`")
-        self.report(field.key, message, fix=fix)
+        fix = self.rename_key_fix(field, camel, f"Rename `{field.spelled}` to `{camel}`")
+        self.report(field, message, fix=fix)
 
 
 _DERIVED_WHY = {
@@ -376,7 +379,7 @@ class DerivedFieldDeclared(Rule):
             return
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
         self.report(
-            field.key,
+            field,
             f"`{field.path}` in {self.call.spelled}(...) is derived and cannot be declared: "
             f"{why}; remove it",
         )
@@ -443,7 +446,7 @@ class EmptyDeclaration(Rule):
             return
         clarify = top.get("clarify")
         if clarify is not None and not (
-            isinstance(clarify.value, cst.Name) and clarify.value.value == "None"
+            isinstance(clarify.value_ast, ast.Constant) and clarify.value_ast.value is None
         ):
             return
         for item in top.fields:
@@ -462,10 +465,21 @@ class EmptyDeclaration(Rule):
 
 
 def _is_empty_literal(expr: cst.BaseExpression) -> bool:
+    """``[]``, ``()``, ``list()`` or ``tuple()`` (LibCST), as a resolved value may be."""
+    import libcst as cst
+
     if isinstance(expr, (cst.List, cst.Tuple)):
         return not expr.elements
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         return expr.func.value in ("list", "tuple") and not expr.args
+    return False
+
+
+def _is_empty_literal_ast(node: ast.expr) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not node.elts
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("list", "tuple") and not node.args and not node.keywords
     return False
 
 
@@ -524,31 +538,20 @@ class EmptyDataLiteral(Rule):
             return
         if field.status not in ("field", "snake"):
             return
-        resolved = self.call.resolver.resolve(field.value)
-        if resolved is None or not _is_empty_literal(resolved.node):
-            return
-        where = f" (bound at {resolved.origin})" if resolved.origin else ""
+        where = ""
+        if not _is_empty_literal_ast(field.value_ast):
+            # Only a name can still be proved empty; anything else written out is not.
+            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
+                return
+            resolved = self.call.resolver.resolve(field.value)
+            if resolved is None or not _is_empty_literal(resolved.node):
+                return
+            where = f" (bound at {resolved.origin})" if resolved.origin else ""
         self.report(
-            field.value,
+            field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "
             '"nothing matched"; return absent(what=..., checked=...) instead',
         )
-
-
-def _literal_value(expr: cst.BaseExpression) -> tuple[bool, object]:
-    """(True, value) for a literal LibCST expression we can evaluate; else (False, None)."""
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-        try:
-            return True, expr.evaluated_value
-        except Exception:  # LibCST evaluates with ast.literal_eval; odd escapes raise
-            return False, None
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-        return True, {"True": True, "False": False, "None": None}[expr.value]
-    if isinstance(expr, (cst.Integer, cst.Float)):
-        return True, expr.evaluated_value
-    if isinstance(expr, (cst.List, cst.Tuple, cst.Dict, cst.Set)) and is_literal(expr):
-        return True, []  # a container: never a string or a number
-    return False, None
 
 
 def _is_text(value: object) -> bool:
@@ -653,10 +656,10 @@ class UnhonourableRow(Rule):
         title = f"{self.call.spelled}(...)"
         word = _ROW_WORD[row.data_field]
         if not row.mapping:
-            if is_literal(row.node):
-                self.report(row.node, f"`{row.path}` in {title} is not a row: {word} is a dict")
+            if literal_value(row.node) is not UNKNOWN:
+                self.report(row, f"`{row.path}` in {title} is not a row: {word} is a dict")
             return
-        problems: list[tuple[str, cst.CSTNode | None]] = []
+        problems: list[tuple[str, ast.expr | None]] = []
         required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
         text_keys = _TEXT_KEYS[row.data_field]
         for key in required:
@@ -665,8 +668,8 @@ class UnhonourableRow(Rule):
                 if not row.open:
                     problems.append((f"no `{key}`", None))
                 continue
-            known, value = _literal_value(found[1])
-            if not known:
+            value = literal_value(found[1])
+            if value is UNKNOWN:
                 continue
             if key in text_keys and not _is_text(value):
                 problems.append((f"`{key}` is not a non-empty string", found[1]))
@@ -675,6 +678,6 @@ class UnhonourableRow(Rule):
         if not problems:
             return
         said = "; ".join(text for text, _ in problems)
-        node = problems[0][1] if len(problems) == 1 and problems[0][1] is not None else row.node
+        single = problems[0][1] if len(problems) == 1 else None
         needs = ", ".join(f"`{key}`" for key in required)
-        self.report(node, f"`{row.path}` in {title} cannot be honoured: {said} ({word} needs {needs})")
+        self.report(single if single is not None else row, f"`{row.path}` in {title} cannot be honoured: {said} ({word} needs {needs})")
