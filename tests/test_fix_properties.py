@@ -2,8 +2,8 @@
 
 Each example is a module of tool functions whose declarations mix camelCase and
 snake_case keys at every level: keyword arguments, dict literals (both quote styles,
-string prefixes, comments after items, one-line and multi-line layouts), ``dict(...)``
-calls and nested parts. The generator renders every module twice: as written, and as
+string prefixes, parenthesized keys, comments after items, one-line and multi-line
+layouts), ``dict(...)`` calls and nested parts. The generator renders every module twice: as written, and as
 it must read after fixing (each snake_case key in its camelCase spelling, every other
 character the same). Decoys that must never change sit beside them: wire envelopes
 built by hand, attribute names and comments that contain snake_case field names.
@@ -19,7 +19,7 @@ import ast
 import os
 from typing import Callable, Sequence, Union
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from semantics_lint import vocabulary
@@ -106,7 +106,10 @@ def part(draw: Draw, fields: Sequence[str], value: Callable[[str, str], list[Pie
         quote = draw(st.sampled_from(QUOTES))
         prefix = draw(st.sampled_from(PREFIXES))
         separator = draw(st.sampled_from((": ", ":", " : ")))
-        entries.append([prefix, quote, spelled(draw, f), quote, separator, *value(f, inner)])
+        key: list[Piece] = [prefix, quote, spelled(draw, f), quote]
+        if draw(st.integers(0, 5)) == 0:
+            key = ["(", *key, ")"]  # a parenthesized key is still the key
+        entries.append([*key, separator, *value(f, inner)])
     return items(draw, entries, "{", "}", indent)
 
 
@@ -161,9 +164,18 @@ def call(draw: Draw) -> list[Piece]:
     value = value_of(draw)
     indent = "    "
     kind = draw(st.sampled_from(("described_result", "described_result_dict", "absent", "coverage")))
+    # Every way the engine recognizes a call of ours: by name, by alias, through the
+    # module, from either API module.
+    names = {
+        "described_result": ("described_result", "describedResult", "sl.described_result"),
+        "described_result_dict": ("described_result", "sl.describedResult"),
+        "absent": ("absent", "nothing_found", "sl.absent", "agentfootprint.absent"),
+        "coverage": ("coverage", "sl.coverage", "agentfootprint.coverage"),
+    }
+    name = draw(st.sampled_from(names[kind]))
     if kind == "described_result_dict":
         body = part(draw, vocabulary.DESCRIBED_RESULT_FIELDS, value, indent)
-        return ["described_result(", *body, ")"]
+        return [f"{name}(", *body, ")"]
     fields = {
         "described_result": vocabulary.DESCRIBED_RESULT_FIELDS,
         "absent": vocabulary.ABSENT_FIELDS,
@@ -173,17 +185,26 @@ def call(draw: Draw) -> list[Piece]:
     entries = [[spelled(draw, f), "=", *value(f, indent + "    ")] for f in chosen]
     if kind == "coverage":
         entries.insert(0, ["verdict"])
-    return items(draw, entries, f"{kind}(", ")", indent)
+    return items(draw, entries, f"{name}(", ")", indent)
 
 
 @st.composite
 def module(draw: Draw) -> list[Piece]:
-    pieces: list[Piece] = ["from semantics_lint.runtime import absent, coverage, described_result\n"]
+    pieces: list[Piece] = [
+        "import agentfootprint\n",
+        "import semantics_lint.runtime as sl\n",
+        "from semantics_lint.runtime import absent, coverage, described_result\n",
+        "from semantics_lint.runtime import absent as nothing_found\n",
+    ]
     for number in range(draw(st.integers(1, 3))):
         pieces.append(f"\n\ndef tool_{number}(vm, export, verdict, a, b):\n")
         if draw(st.booleans()):
             # A hand-built wire envelope: snake_case is right here and must stay.
             pieces.append("    record = {'af_semantics': True, 'measured_at': export.day}\n")
+        if draw(st.booleans()):
+            # Snake_case keywords in calls that are not ours: never touched.
+            pieces.append("    options = dict(measured_at=export.day, is_counter=False)\n")
+            pieces.append("    cov.coverage(not_checked=[], read_at=export.day)\n")
         pieces.append("    return ")
         pieces.extend(draw(call()))
         pieces.append("\n")
@@ -197,6 +218,7 @@ EXAMPLES = 1000 if os.environ.get("CI") else 200
 @given(module())
 def test_fixing_renames_only_the_snake_case_keys(pieces: list[Piece]) -> None:
     original, expected = render(pieces, fixed=False), render(pieces, fixed=True)
+    event(f"snake_case keys: {min(snake_count(pieces), 5)}{'+' if snake_count(pieces) > 5 else ''}")
     before = lint_source(original.encode(), "tool.py", SETTINGS)
     reported = [f for f in before if f.code == "SEM102"]
     assert len(reported) == snake_count(pieces), (original, before)
