@@ -181,6 +181,63 @@ class Resolver:
         return Resolved(value.node, value.origin, name, value.code)
 
 
+    def resolve_ast(self, expr: ast.expr) -> Resolved | None:
+        """:meth:`resolve` for an ``ast`` expression of the call (the declaration model's).
+
+        A name is located by its ``ast`` position, so nothing of the call is parsed
+        with LibCST for it; any other expression is parsed on its own first.
+        """
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            name = _ast_dotted(expr)
+            if name is None:
+                return None
+            state = _file_state(self.call.context)
+            if name.split(".")[0] not in state.main.followable:
+                return None
+            line = expr.lineno
+            column = self.call.context.char_column(line, expr.col_offset)
+            try:
+                use = state.main.use_at(line, column, name)
+                value = use.analysis.follow(use, _Walk(state)) if use is not None else None
+            except RecursionError:
+                return None
+            if value is None:
+                return None
+            return Resolved(value.node, value.origin, name, value.code)
+        node = self._parse_piece(expr)
+        return self.resolve(node) if node is not None else None
+
+    def _parse_piece(self, expr: ast.expr) -> cst.BaseExpression | None:
+        from semantics_lint.lint.context import CallParseError
+
+        parse_piece = getattr(self.call, "cst_of", None)
+        try:
+            if parse_piece is not None:
+                return parse_piece(expr)  # type: ignore[no-any-return]
+            start, end = self.call.context.ast_range(expr)
+            lines = self.call.context.lines
+            if start.line == end.line:
+                text = lines[start.line - 1][start.column : end.column]
+            else:
+                text = "\n".join(
+                    [lines[start.line - 1][start.column :]]
+                    + lines[start.line : end.line - 1]
+                    + [lines[end.line - 1][: end.column]]
+                )
+            return cst.parse_expression(f"({text})" if "\n" in text else text)
+        except (CallParseError, cst.ParserSyntaxError, RecursionError):
+            return None  # LibCST cannot read this piece: unknown, never a finding
+
+
+def _ast_dotted(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        base = _ast_dotted(expr.value)
+        return f"{base}.{expr.attr}" if base is not None else None
+    return None
+
+
 # -- per file --------------------------------------------------------------------------
 
 

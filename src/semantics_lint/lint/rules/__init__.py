@@ -19,6 +19,7 @@ from semantics_lint.lint.rules.sem1xx_keys import (
     UnhonourableRow,
     UnknownDeclarationKey,
 )
+from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
     from semantics_lint.lint.engine import LintSettings
@@ -35,6 +36,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             EmptyDeclaration,
             EmptyDataLiteral,
             UnhonourableRow,
+            *TOOL_RULES,
         ),
         key=lambda rule: rule.code,
     )

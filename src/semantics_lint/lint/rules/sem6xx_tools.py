@@ -1,0 +1,693 @@
+"""SEM6xx: tool-level rules — ``define_tool(...)`` linked to the results it returns.
+
+A tool is declared with ``define_tool(..., resultClass=..., execute=fn)`` (recognized
+only when imported from an API module). Its ``execute`` is linked to a function when
+the link is provable: a ``lambda`` written in the call, or a name bound exactly once in
+the module, by a ``def``. The described results that function returns directly (calls
+whose innermost enclosing function is ``execute``) are the tool's results, and the
+class rules of the ``check-semantics`` gate apply to them before anything runs:
+
+* SEM601: a ``resultClass`` other than ``triage`` / ``inventory``;
+* SEM602: a triage or inventory result without coverage;
+* SEM603 (warning): an inventory result with facts and no render hint;
+* SEM604 (warning), for any function, not only a tool's: data given as a bare name
+  (``facts=rows``, a variable, not a parameter) in a function that never returns
+  ``absent(...)``.
+
+SEM602–SEM604 are reported in the ``described_result`` call they concern; values are
+read through the resolver, so a class or a part bound to a name counts as written.
+What cannot be proved (an ``execute`` imported from elsewhere, a ``**spread`` of the
+fields, a class that does not resolve) is never a finding.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.model import Severity
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.context import CallSite, FileContext, FunctionNode
+    from semantics_lint.lint.resolve import Resolved
+
+_CLASS_KEYS = ("resultClass", "result_class")
+_CLASSES = ", ".join(repr(name) for name in vocabulary.RESULT_CLASSES)
+
+
+# -- reading calls with ast ------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Fields:
+    """The top-level fields of a call as written: key -> value, and whether more hide."""
+
+    values: dict[str, ast.expr] = field(default_factory=dict)
+    open: bool = False
+
+    def has(self, *keys: str) -> bool:
+        return any(key in self.values for key in keys)
+
+    def get(self, *keys: str) -> ast.expr | None:
+        for key in keys:
+            if key in self.values:
+                return self.values[key]
+        return None
+
+
+def _fields(call: ast.Call, skip_positional: int = 0) -> _Fields:
+    """Keywords, or one positional dict literal / ``dict(...)``; a spread opens the call."""
+    fields = _Fields()
+    positional = call.args[skip_positional:]
+    if any(isinstance(arg, ast.Starred) for arg in call.args):
+        fields.open = True
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            fields.open = True
+        else:
+            fields.values[keyword.arg] = keyword.value
+    if len(positional) > 1:
+        fields.open = True
+    elif positional:
+        holder = positional[0]
+        if isinstance(holder, ast.Dict):
+            for key, value in zip(holder.keys, holder.values):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    fields.values.setdefault(key.value, value)
+                else:
+                    fields.open = True  # ``**spread`` (key None) or a computed key
+        elif (
+            isinstance(holder, ast.Call)
+            and isinstance(holder.func, ast.Name)
+            and holder.func.id == "dict"
+            and not holder.args
+        ):
+            for keyword in holder.keywords:
+                if keyword.arg is None:
+                    fields.open = True
+                else:
+                    fields.values.setdefault(keyword.arg, keyword.value)
+        else:
+            fields.open = True
+    return fields
+
+
+def _result_fields(site: CallSite) -> _Fields:
+    return _fields(site.node)
+
+
+def _resolve(site: CallSite, expr: ast.expr) -> Resolved | None:
+    """The resolver's answer for an ``ast`` expression of ``site``."""
+    return site.resolver.resolve_ast(expr)
+
+
+def _string_value(resolved: Resolved | None) -> object:
+    """The Python value of a resolved literal string, number, bool or None; else a marker."""
+    if resolved is None:
+        return _UNKNOWN
+    import libcst as cst
+
+    node = resolved.node
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            return node.evaluated_value
+        except (ValueError, SyntaxError):  # odd escapes: LibCST uses ast.literal_eval
+            return _UNKNOWN
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[node.value]
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return node.evaluated_value
+    return _UNKNOWN
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+_UNKNOWN = _Unknown()
+
+
+# -- tools and their execute functions --------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Tool:
+    """One ``define_tool(...)`` call, with what of it is provable."""
+
+    site: CallSite
+    name: str | None
+    class_node: ast.expr | None
+    result_class: object
+    class_resolved: Resolved | None
+    execute: FunctionNode | None
+
+
+@dataclass(eq=False)
+class _Module:
+    """What the tool rules share about one file, computed once."""
+
+    tools: list[_Tool]
+    results: dict[int, list[CallSite]]
+    """described_result call sites by the id of their innermost enclosing function."""
+    wrapped: set[int]
+    """ids of described_result calls written as the content of a ``coverage(...)``."""
+
+
+_MODULES: WeakKeyDictionary[FileContext, _Module] = WeakKeyDictionary()
+
+
+def _module(context: FileContext) -> _Module:
+    known = _MODULES.get(context)
+    if known is None:
+        known = _read_module(context)
+        _MODULES[context] = known
+    return known
+
+
+def _read_module(context: FileContext) -> _Module:
+    results: dict[int, list[CallSite]] = {}
+    wrapped: set[int] = set()
+    for site in context.calls:
+        if site.kind == "described_result" and site.function is not None:
+            results.setdefault(id(site.function), []).append(site)
+        elif site.kind == "coverage" and site.node.args:
+            wrapped.add(id(site.node.args[0]))
+    tools = [_read_tool(context, site) for site in context.calls if site.kind == "define_tool"]
+    return _Module(tools=tools, results=results, wrapped=wrapped)
+
+
+def _read_tool(context: FileContext, site: CallSite) -> _Tool:
+    fields = _fields(site.node)
+    name_node = fields.get("name")
+    name = (
+        name_node.value
+        if isinstance(name_node, ast.Constant) and isinstance(name_node.value, str)
+        else None
+    )
+    class_node = fields.get(*_CLASS_KEYS)
+    result_class: object = _UNKNOWN
+    class_resolved: Resolved | None = None
+    if class_node is not None:
+        class_resolved = _resolve(site, class_node)
+        result_class = _string_value(class_resolved)
+    elif not fields.open:
+        result_class = None  # no class declared: no class rules
+    execute_node = fields.get("execute")
+    execute = _execute_function(context, site, execute_node) if execute_node is not None else None
+    return _Tool(site, name, class_node, result_class, class_resolved, execute)
+
+
+def _execute_function(
+    context: FileContext, site: CallSite, node: ast.expr
+) -> FunctionNode | None:
+    """The function ``execute=`` provably is: an inline lambda or a once-bound ``def``."""
+    if isinstance(node, ast.Lambda):
+        return node
+    if not isinstance(node, ast.Name):
+        return None  # ``tools.run``, a call result...: not followed
+    bindings = _bindings_of(context, node.id)
+    if len(bindings) != 1:
+        return None
+    (binding,) = bindings
+    if not isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    scope_body = site.function.body if isinstance(site.function, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    # The def must be visible from the call: in the module body, or in the body of the
+    # function that makes the call.
+    if any(statement is binding for statement in context.tree.body):
+        return binding
+    if scope_body is not None and any(statement is binding for statement in scope_body):
+        return binding
+    return None
+
+
+_BINDINGS: WeakKeyDictionary[FileContext, dict[str, list[ast.AST]]] = WeakKeyDictionary()
+
+
+def _bindings_of(context: FileContext, name: str) -> list[ast.AST]:
+    """Every node of the module that binds ``name``, in any scope."""
+    index = _BINDINGS.get(context)
+    if index is None:
+        index = {}
+        for node in ast.walk(context.tree):
+            bound: list[str] = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.append(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                bound.append(node.id)
+            elif isinstance(node, ast.arg):
+                bound.append(node.arg)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                bound.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                bound.extend(node.names)
+            elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+                bound.append(node.name)
+            for each in bound:
+                index.setdefault(each, []).append(node)
+        _BINDINGS[context] = index
+    return index.get(name, [])
+
+
+def _tool_results(module: _Module, tool: _Tool) -> list[CallSite]:
+    if tool.execute is None:
+        return []
+    return [
+        site
+        for site in module.results.get(id(tool.execute), [])
+        if id(site.node) not in module.wrapped  # SEM403's case: judged there
+    ]
+
+
+def _tool_label(tool: _Tool) -> str:
+    return f"tool {tool.name!r}" if tool.name else "tool"
+
+
+# -- the rules ---------------------------------------------------------------------------
+
+
+class UnknownResultClass(Rule):
+    """
+    ## What it does
+    Reports `define_tool(..., resultClass=...)` whose class is not one of the closed
+    set `triage`, `inventory`, whether written in the call or bound to a name.
+
+    ## Why is this bad?
+    A result class carries rules the gate can prove: a triage must say what it did not
+    check, an inventory which population it covered. Any other class is refused when
+    the tool is defined, so the tool never loads. Leave `resultClass` out when neither
+    fits.
+    """
+
+    code = "SEM601"
+    name = "unknown-result-class"
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                ...
+
+            backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+            listing = define_tool(name="vm_list", execute=run)
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def make(kind, run):
+                # A parameter: the class is not known here, so nothing is reported.
+                return define_tool(name="t", resultClass=kind, execute=run)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                ...
+
+            backup = define_tool(name="vm_backup_status", resultClass="report", execute=run)
+            """,
+            line=6,
+            column=58,
+            field="resultClass",
+        ),
+        Invalid(
+            """
+            from agentfootprint import define_tool
+
+            KIND = "Triage"
+
+            def run(vm):
+                ...
+
+            backup = define_tool(name="vm_backup_status", resultClass=KIND, execute=run)
+            """,
+            line=8,
+            column=58,
+            field='resultClass is KIND = "Triage" (line 3)',
+        ),
+    )
+
+    def visit_module(self, context: FileContext) -> None:
+        for tool in _module(context).tools:
+            value = tool.result_class
+            if tool.class_node is None or value is _UNKNOWN or value is None:
+                continue
+            if isinstance(value, str) and value in vocabulary.RESULT_CLASSES:
+                continue
+            described = tool.class_resolved.describe() if tool.class_resolved else ""
+            spelled = f"is {described}, which" if described else f"{value!r}"
+            self.report_ast(
+                tool.class_node,
+                f"define_tool(...) resultClass {spelled} is not a result class: use one of "
+                f"{_CLASSES}, or leave resultClass out when neither fits",
+            )
+
+
+class ClassedResultWithoutCoverage(Rule):
+    """
+    ## What it does
+    Reports a `described_result(...)` returned by the `execute` function of a tool
+    declared `resultClass="triage"` or `"inventory"` when it declares no `coverage`.
+    The tool is linked to its `execute` when that is a `def` of the same module or a
+    `lambda` written in `define_tool(...)`.
+
+    ## Why is this bad?
+    A triage that cannot say what it did NOT check turns "everything looks fine" into
+    a claim about ground it never stood on; an inventory that cannot say which
+    population it covered reads as the whole fleet. The `check-semantics` gate fails
+    such a tool on its samples; this rule finds it in the source. Declare
+    `coverage={"checked": [...], "cannotCover": [...]}`, wrap the verdict in
+    `coverage(...)`, or return `absent(...)` for the empty branch.
+
+    ## Known problems
+    Only results written in the `execute` function itself are linked; a result built
+    in a helper that `execute` calls is not.
+    """
+
+    code = "SEM602"
+    name = "classed-result-without-coverage"
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            CHECKED = {"checked": ["every backup job in the export"]}
+
+            def run(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage=CHECKED,
+                )
+
+            backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+            from tools.runners import run  # imported: not linked, never guessed
+
+            backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                )
+
+            backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+            """,
+            line=4,
+            column=11,
+            field="coverage",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            KIND = "inventory"
+
+            hosts = define_tool(
+                name="host_list",
+                resultClass=KIND,
+                execute=lambda export: described_result(
+                    facts=[{"entity": h} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    render={"default": "table"},
+                ),
+            )
+            """,
+            line=8,
+            column=27,
+            field="coverage",
+        ),
+    )
+
+    def visit_module(self, context: FileContext) -> None:
+        module = _module(context)
+        for tool in module.tools:
+            if tool.result_class not in vocabulary.CLASSES_NEEDING_COVERAGE:
+                continue
+            for site in _tool_results(module, tool):
+                fields = _result_fields(site)
+                if fields.open or fields.has("coverage"):
+                    continue
+                self.report_ast(
+                    site.node.func,
+                    f"{site.spelled}(...) returned by the {tool.result_class} "
+                    f"{_tool_label(tool)} declares no coverage: a {tool.result_class} result "
+                    "must say what it checked and what it could not; add "
+                    "coverage={'checked': [...]} (or return absent(...) when nothing matched)",
+                )
+
+
+class InventoryFactsWithoutRender(Rule):
+    """
+    ## What it does
+    Reports a `described_result(...)` with `facts` and no `render` hint, returned by
+    the `execute` function of a tool declared `resultClass="inventory"`.
+
+    ## Why is this bad?
+    An inventory is read as a table. The tool's author knows the right columns and
+    sort better than any consumer; without a hint every reader guesses. This is a
+    warning, as in the `check-semantics` gate: the result is valid, only less useful.
+    """
+
+    code = "SEM603"
+    name = "inventory-facts-without-render"
+    severity = Severity.WARNING
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            RENDER = {"default": "table", "columns": ["entity", "os"], "sort": "entity"}
+
+            def run(export):
+                return described_result(
+                    facts=[{"entity": h.name, "os": h.os} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage={"checked": ["every host in the export"]},
+                    render=RENDER,
+                )
+
+            hosts = define_tool(name="host_list", resultClass="inventory", execute=run)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(export):
+                return described_result(
+                    facts=[{"entity": h.name, "os": h.os} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage={"checked": ["every host in the export"]},
+                )
+
+            hosts = define_tool(name="host_list", resultClass="inventory", execute=run)
+            """,
+            line=4,
+            column=11,
+            field="render",
+        ),
+    )
+
+    def visit_module(self, context: FileContext) -> None:
+        module = _module(context)
+        for tool in module.tools:
+            if tool.result_class != vocabulary.CLASS_NEEDING_RENDER:
+                continue
+            for site in _tool_results(module, tool):
+                fields = _result_fields(site)
+                if fields.open or not fields.has("facts") or fields.has("render"):
+                    continue
+                self.report_ast(
+                    site.node.func,
+                    f"{site.spelled}(...) returned by the inventory {_tool_label(tool)} has "
+                    "facts but no render hint; add render={'default': 'table', 'columns': "
+                    "[...]} so every reader shows the table you meant",
+                )
+
+
+class DataFromVariableWithoutAbsent(Rule):
+    """
+    ## What it does
+    Reports `facts`, `series` or `edges` given as a bare name (`facts=rows`) in a
+    function that never calls `absent(...)`, when that name is a variable of the
+    program and not a parameter of the function.
+
+    ## Why is this bad?
+    A variable can hold an empty list, and an empty list is not "nothing matched": the
+    mint refuses it, so the tool fails exactly when the search found nothing. Write
+    both branches: `described_result(facts=rows, ...) if rows else absent(what=...,
+    checked=[...])`. This is a warning: the function may know that `rows` is never
+    empty.
+
+    ## Known problems
+    A parameter (`def render(rows): ...`) is left alone: such a function passes on
+    rows its caller fetched, and the caller is where the empty case is handled. A
+    name bound to a literal list that is not empty is provably not empty and is left
+    alone too.
+    """
+
+    code = "SEM604"
+    name = "data-from-variable-without-absent"
+    severity = Severity.WARNING
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm, runs, export):
+                rows = [r for r in runs if r.vm == vm]
+                if not rows:
+                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
+                return described_result(
+                    facts=rows, provenance={"measuredAt": export.at, "source": export.source}
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                # Bound once to a literal that is not empty: provably not empty.
+                rows = [{"entity": "cluster-a"}]
+                return described_result(
+                    facts=rows, provenance={"measuredAt": export.at, "source": export.source}
+                )
+            """
+        ),
+        Valid(
+            """
+            def render(rows, export):
+                # A parameter: the caller fetched the rows and handles "none found".
+                return described_result(
+                    facts=rows, provenance={"measuredAt": export.at, "source": export.source}
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(vm, runs, export):
+                rows = [r for r in runs if r.vm == vm]
+                return described_result(
+                    facts=rows, provenance={"measuredAt": export.at, "source": export.source}
+                )
+            """,
+            line=4,
+            column=14,
+            field="facts",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            SERIES = load_series()
+
+            clusters = define_tool(
+                name="cluster_capacity",
+                execute=lambda cluster: described_result(
+                    series=SERIES,
+                    grain={"interval": "daily", "aggregation": "max"},
+                    provenance={"measuredAt": cluster.read_at, "source": "capacity export"},
+                ),
+            )
+            """,
+            line=8,
+            column=15,
+            field="series",
+        ),
+    )
+
+    def visit_module(self, context: FileContext) -> None:
+        absent_calls = {id(site.node) for site in context.calls if site.kind == "absent"}
+        has_absent: dict[int, bool] = {}
+        for site in context.calls:
+            function = site.function
+            if site.kind != "described_result" or function is None:
+                continue
+            fields = _result_fields(site)
+            names = [
+                (data_field, value)
+                for data_field in vocabulary.DATA_FIELDS
+                if isinstance(value := fields.values.get(data_field), ast.Name)
+            ]
+            if not names:
+                continue
+            if id(function) not in has_absent:
+                has_absent[id(function)] = any(
+                    id(node) in absent_calls for node in ast.walk(function)
+                )
+            if has_absent[id(function)]:
+                continue
+            parameters = _parameters(function)
+            for data_field, value in names:
+                if value.id not in parameters:
+                    self._judge(site, data_field, value)
+
+    def _judge(self, site: CallSite, data_field: str, value: ast.Name) -> None:
+        resolved = _resolve(site, value)
+        if resolved is not None and _is_literal_list(resolved):
+            return  # empty: SEM105's finding; not empty: nothing to say
+        self.report_ast(
+            value,
+            f"{data_field} in {site.spelled}(...) is the variable {value.id!r}, and this "
+            "function has no absent() branch: when it is empty the result is refused; "
+            f"return absent(what=..., checked=[...]) when {value.id} is empty",
+        )
+
+
+def _parameters(function: FunctionNode) -> set[str]:
+    arguments = function.args
+    names = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    names.update(arg.arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None)
+    return names
+
+
+def _is_literal_list(resolved: Resolved) -> bool:
+    import libcst as cst
+
+    node = resolved.node
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return not any(isinstance(element, cst.StarredElement) for element in node.elements)
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (
+        node.func.value in ("list", "tuple") and not node.args
+    )
+
+
+TOOL_RULES: tuple[type[Rule], ...] = (
+    UnknownResultClass,
+    ClassedResultWithoutCoverage,
+    InventoryFactsWithoutRender,
+    DataFromVariableWithoutAbsent,
+)
+"""This family's rules, for the catalog in ``rules/__init__.py``."""
