@@ -4,7 +4,8 @@ The manifest is validated with ``pre-commit validate-manifest`` (fast). The
 ``integration`` tests build a throwaway git repository holding a defective tool
 module and catalogs, then run this checkout's hooks on it:
 
-* ``pre-commit try-repo <checkout> semantics-lint --all-files`` fails on the defect;
+* ``pre-commit try-repo <checkout> semantics-lint --all-files`` fails on the defect
+  (and skips the file the project's configuration excludes);
 * the same hook with ``args: [--fix]`` rewrites the file (and so fails that run), and
   the next run passes;
 * ``pre-commit try-repo <checkout> check-semantics --all-files`` fails on a catalog
@@ -108,7 +109,7 @@ def test_manifest_entries_are_console_scripts_of_this_package() -> None:
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook["entry"].split()[0] in scripts
-    assert hooks["semantics-lint"]["entry"] == "semantics-lint check"
+    assert hooks["semantics-lint"]["entry"] == "semantics-lint check --force-exclude"
     assert hooks["semantics-lint"]["types"] == ["python"]
     assert hooks["semantics-lint"]["require_serial"] is False
     assert hooks["check-semantics"]["types"] == ["json"]
@@ -162,6 +163,12 @@ def project(tmp_path: Path) -> Iterator[Path]:
     _git("init", "-q", cwd=repo)
     (repo / "tools" / "backup.py").write_text(DEFECTIVE_TOOL, encoding="utf-8")
     (repo / "semantics-catalog.json").write_text(_catalog("cli/single-shape/001"), encoding="utf-8")
+    # Excluded by the project's configuration: pre-commit names it, the hook skips it.
+    (repo / "generated").mkdir()
+    (repo / "generated" / "old_tool.py").write_text(DEFECTIVE_TOOL, encoding="utf-8")
+    (repo / "pyproject.toml").write_text(
+        '[tool.semantics-lint]\nextend-exclude = ["generated"]\n', encoding="utf-8"
+    )
     _git("add", "-A", cwd=repo)
     yield repo
 
@@ -193,12 +200,15 @@ def test_lint_hook_fails_then_fixes_then_passes(
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
     assert "SEM102" in output and "tools/backup.py" in output, output
+    assert "old_tool.py" not in output, output
     assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     config = _config(tmp_path, repo, rev, "semantics-lint", ["--fix"])
     fixed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the hook modified a file
     assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL.replace('"measured_at"', '"measuredAt"')
+    excluded = project / "generated" / "old_tool.py"
+    assert excluded.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     _git("add", "-A", cwd=project)
     again = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
