@@ -345,3 +345,40 @@ def test_findings_are_sorted_and_json_shaped() -> None:
     data = findings[1].to_json()
     assert data["location"] == {"row": 2, "column": findings[1].start.column + 1}
     assert data["fix"]["applicability"] == "safe"
+
+
+# -- the pruned walk finds what the full walk finds -----------------------------------
+
+_RECOGNITION_SOURCES = [
+    *NEVER_OURS.values(),
+    *UNKNOWN_SHAPES.values(),
+    "from semantics_lint.runtime import absent\n\n\ndef absent_free(x):\n    return x\n\nabsent(what='a', checked=['b'])\n",
+    "import agentfootprint as af\nclass T:\n    af = None\n    x = af.absent(what='a')\n    def m(self):\n        return af.absent(what='a')\n",
+    "from agentfootprint import (\n    coverage as cov,\n)\n\ndef f(v):\n    global cov\n    cov = 1\n\ncov(v, checked=['x'])\n",
+    "from semantics_lint.runtime import absent\r\nx = 1\r\nabsent(what='a',\r\n       checked=['b'])\r\n",
+]
+
+
+@pytest.mark.parametrize("source", _RECOGNITION_SOURCES)
+def test_locating_with_the_text_prunes_nothing_that_matters(source: str) -> None:
+    import ast as python_ast
+
+    from semantics_lint.lint.locate import locate_calls
+
+    settings = LintSettings()
+    tree = python_ast.parse(source)
+
+    def found(text: str | None) -> list[tuple[int, int, str, str]]:
+        calls = locate_calls(tree, settings.call_names, settings.api_modules, text)
+        return [(c.node.lineno, c.node.col_offset, c.kind, c.spelled) for c in calls]
+
+    assert found(source) == found(None)
+
+
+def test_global_rebinding_in_a_function_makes_the_module_name_not_ours() -> None:
+    source = (
+        "from agentfootprint import absent\n"
+        "def reset():\n    global absent\n    absent = None\n"
+        "absent(what='x', checked=['y'], not_checked=['z'])\n"
+    )
+    assert lint(source) == []

@@ -147,7 +147,7 @@ def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSetting
     from semantics_lint.lint.rules import Batch, rules_for
 
     try:
-        located = locate_calls(tree, settings.call_names, settings.api_modules)
+        located = locate_calls(tree, settings.call_names, settings.api_modules, text)
     except RecursionError:
         message = "the file cannot be analysed: it is nested too deeply"
         return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))

@@ -22,6 +22,8 @@ lambdas, comprehensions and class bodies (which nested functions do not see).
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -82,14 +84,26 @@ def is_api_module(module: str, api_modules: Sequence[str]) -> bool:
 
 
 def locate_calls(
-    tree: ast.Module, call_names: Sequence[str], api_modules: Sequence[str]
+    tree: ast.Module,
+    call_names: Sequence[str],
+    api_modules: Sequence[str],
+    text: str | None = None,
 ) -> list[LocatedCall]:
     """Every call of ours in ``tree``, in source order.
 
     ``call_names`` are recognized as ``described_result`` by name alone;
     ``absent``/``coverage``/``define_tool`` (and a configured name called through an
     attribute) only through an import from one of ``api_modules``.
+
+    With the source ``text``, only the parts of the tree on lines that spell a name
+    that matters are walked: a call of ours, and every binding that could shadow its
+    name, spells that name on one of its lines. The answer is the same either way.
     """
+    lines: list[int] | None = None
+    if text is not None:
+        lines = _lines_that_matter(tree, text, call_names, api_modules)
+        if not lines:
+            return []
     scopes: dict[int, _Scope] = {}
     candidates: list[tuple[ast.Call, tuple[_Scope, ...]]] = []
     module_scope = _Scope(tree)
@@ -99,6 +113,12 @@ def locate_calls(
     stack: list[tuple[ast.AST, tuple[_Scope, ...]]] = [(tree, (module_scope,))]
     while stack:
         node, chain = stack.pop()
+        if lines is not None:
+            first = getattr(node, "lineno", None)
+            if first is not None:
+                index = bisect_left(lines, first)
+                if index == len(lines) or lines[index] > (node.end_lineno or first):
+                    continue
         scope = chain[-1]
         if isinstance(node, ast.Call):
             if isinstance(node.func, (ast.Name, ast.Attribute)):
@@ -179,6 +199,63 @@ def locate_calls(
             found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth; expressions are never entered."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+            continue
+        for name in _STATEMENT_LISTS:
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                stack.extend(children)
+
+
+def _lines_that_matter(
+    tree: ast.Module, text: str, call_names: Sequence[str], api_modules: Sequence[str]
+) -> list[int]:
+    """Sorted line numbers that spell a call name or a name an API import binds."""
+    names = set(call_names)
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _touches_api(alias.name, api_modules):
+                    names.add(alias.asname or alias.name.split(".", 1)[0])
+        elif not node.level and node.module:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if is_api_module(node.module, api_modules) or _touches_api(full, api_modules):
+                    names.add(alias.asname or alias.name)
+    names.discard("*")
+    if not names:
+        return []
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
+    found: list[int] = []
+    line = 1
+    position = 0
+    for match in pattern.finditer(text):
+        # Count line breaks as CPython does (\r\n, \r, \n) up to the match.
+        chunk = text[position : match.start()]
+        line += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
+        position = match.start()
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
+
+
+def _touches_api(module: str, api_modules: Sequence[str]) -> bool:
+    """True when ``module`` is an API module, inside one, or a package holding one."""
+    return any(
+        module == api or module.startswith(api + ".") or api.startswith(module + ".")
+        for api in api_modules
+    )
 
 
 def _bind(chain: tuple[_Scope, ...], name: str, binding: _Binding) -> None:

@@ -7,6 +7,7 @@ example tests and ``docs/rules.md`` pick it up from here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.rules.base import Batch, Invalid, Rule, Valid
@@ -56,12 +57,18 @@ def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
     """Fresh instances of the enabled rules: (call rules, module rules)."""
     call_rules: list[Rule] = []
     module_rules: list[Rule] = []
-    for rule_class in ALL_RULES:
+    for rule_class, visits_calls, visits_module in _hooks(ALL_RULES):
         if not settings.is_enabled(rule_class.code):
             continue
         rule = rule_class()
-        if rule_class.visits_calls():
+        if visits_calls:
             call_rules.append(rule)
-        if rule_class.has_hook("visit_module"):
+        if visits_module:
             module_rules.append(rule)
     return call_rules, module_rules
+
+
+@lru_cache(maxsize=4)
+def _hooks(registry: tuple[type[Rule], ...]) -> tuple[tuple[type[Rule], bool, bool], ...]:
+    # Which hooks each class defines, worked out once per registry, not once per file.
+    return tuple((rule, rule.visits_calls(), rule.has_hook("visit_module")) for rule in registry)
