@@ -382,3 +382,39 @@ def test_global_rebinding_in_a_function_makes_the_module_name_not_ours() -> None
         "absent(what='x', checked=['y'], not_checked=['z'])\n"
     )
     assert lint(source) == []
+
+
+def test_syntax_error_column_counts_characters() -> None:
+    (finding,) = lint('x = "日本語" $ described_result(facts=rows)\n')
+    assert finding.code == "SEM001"
+    assert finding.start == Position(1, 10)
+
+
+# -- every finding sits inside the file -------------------------------------------------
+
+_REPO = Path(__file__).resolve().parent.parent
+_REAL_FILES = sorted(
+    [
+        *(_REPO / "testdata").rglob("*.py"),
+        *(_REPO / "src" / "semantics_lint").rglob("*.py"),
+        *(_REPO / "tests").glob("test_*.py"),
+    ]
+)
+
+
+@pytest.mark.parametrize("path", _REAL_FILES, ids=lambda p: str(p.relative_to(_REPO)))
+def test_real_files_lint_without_error_and_positions_fit(path: Path) -> None:
+    from semantics_lint.lint.context import split_lines
+
+    findings = lint_file(path, LintSettings())
+    lines = split_lines(path.read_bytes().decode("utf-8-sig"))
+    for finding in findings:
+        assert finding.code != "SEM001", finding
+        assert finding.start <= finding.end, finding
+        for position in (finding.start, finding.end):
+            assert 1 <= position.line <= len(lines), finding
+            assert 0 <= position.column <= len(lines[position.line - 1]), finding
+        if finding.fix is not None:
+            for edit in finding.fix.edits:
+                text = lines[edit.start.line - 1][edit.start.column : edit.end.column]
+                assert edit.start.line == edit.end.line and text.isidentifier(), (finding, text)

@@ -146,6 +146,21 @@ class UnknownDeclarationKey(Rule):
                 return af.coverage(verdict, checked=["all arrays"], cannotCover=[{"what": "NDM", "why": "no API"}])
             """,
         ),
+        Invalid(
+            """
+            def tool(rows, export):
+                # A misspelled data field is one mistake: not also "declares nothing".
+                return described_result(fact=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=3,
+            column=28,
+            field="did you mean `facts`",
+            fixed="""
+            def tool(rows, export):
+                # A misspelled data field is one mistake: not also "declares nothing".
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+        ),
     )
 
     def visit_field(self, field: Field) -> None:
@@ -291,6 +306,33 @@ class SnakeCaseDeclarationKey(Rule):
                 )
             """,
             field="measured_at",
+        ),        Invalid(
+            """
+            from agentfootprint import coverage
+
+            def tool(verdict, read):
+                return coverage(
+                    verdict,
+                    checked=["SRDF pair state"],
+                    period={"queried": read.start, "held": read.end, 'read_at': read.at},
+                    in_progress=["pair 7 still synchronizing"],
+                )
+            """,
+            codes=("SEM102", "SEM102"),
+            line=7,
+            column=57,
+            field="period.read_at",
+            fixed="""
+            from agentfootprint import coverage
+
+            def tool(verdict, read):
+                return coverage(
+                    verdict,
+                    checked=["SRDF pair state"],
+                    period={"queried": read.start, "held": read.end, 'readAt': read.at},
+                    inProgress=["pair 7 still synchronizing"],
+                )
+            """,
         ),
     )
 
