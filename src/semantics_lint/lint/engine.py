@@ -20,6 +20,7 @@ import codecs
 import io
 import os
 import re
+import time
 import tokenize
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
@@ -84,8 +85,18 @@ def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SET
     return lint_source(source, filename, settings)
 
 
-def lint_source(source: bytes, filename: str, settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
-    """The raw findings of one file, sorted by position then code. Never raises on input."""
+def lint_source(
+    source: bytes,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    timings: dict[str, float] | None = None,
+) -> list[Finding]:
+    """The raw findings of one file, sorted by position then code. Never raises on input.
+
+    ``timings``, when given, collects seconds per rule code (and ``"locate"`` for
+    finding the calls) for the benchmark; it changes nothing else.
+    """
     if not source.strip():
         return []
     decoded = decode_source(source)
@@ -106,7 +117,7 @@ def lint_source(source: bytes, filename: str, settings: LintSettings = DEFAULT_S
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
         return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
-    return _lint_tree(decoded, tree, filename, settings)
+    return _lint_tree(decoded, tree, filename, settings, timings)
 
 
 def decode_source(source: bytes) -> str | Finding:
@@ -139,18 +150,28 @@ def decode_source(source: bytes) -> str | Finding:
         )
 
 
-def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSettings) -> list[Finding]:
-    # Everything below imports LibCST; only files that pass the prefilter get here.
+def _lint_tree(
+    text: str,
+    tree: ast.Module,
+    filename: str,
+    settings: LintSettings,
+    timings: dict[str, float] | None,
+) -> list[Finding]:
+    # Imported here: only files that pass the prefilter need the rules; LibCST itself
+    # is imported later still, by the first rule or resolver that asks for a node.
     from semantics_lint.lint.context import CallParseError, CallSite, FileContext
     from semantics_lint.lint.declaration import build_declaration
     from semantics_lint.lint.locate import locate_calls
     from semantics_lint.lint.rules import Batch, rules_for
 
+    started = time.perf_counter()
     try:
         located = locate_calls(tree, settings.call_names, settings.api_modules, text)
     except RecursionError:
         message = "the file cannot be analysed: it is nested too deeply"
         return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+    if timings is not None:
+        timings["locate"] = timings.get("locate", 0.0) + time.perf_counter() - started
     if not located:
         return []
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings)
@@ -162,7 +183,7 @@ def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSetting
     findings: list[Finding] = []
     for rule in dict.fromkeys((*call_rules, *module_rules)):
         rule.begin_file(context, findings)
-    batch = Batch(call_rules)
+    batch = Batch(call_rules, timings)
 
     for call in context.calls:
         if call.kind == "define_tool" or not call_rules:
@@ -175,7 +196,7 @@ def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSetting
                 findings.append(
                     _syntax_finding(
                         filename,
-                        f"LibCST cannot parse this {call.spelled}(...) call, so it was not checked: {exc}",
+                        f"LibCST cannot parse part of this {call.spelled}(...) call, so it was not fully checked: {exc}",
                         call.start,
                         call.end,
                     )
@@ -191,6 +212,7 @@ def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSetting
                     )
                 )
     for rule in module_rules:
+        started = time.perf_counter()
         try:
             rule.visit_module(context)
         except (CallParseError, RecursionError) as exc:
@@ -198,6 +220,8 @@ def _lint_tree(text: str, tree: ast.Module, filename: str, settings: LintSetting
                 findings.append(
                     _syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
                 )
+        if timings is not None:
+            timings[rule.code] = timings.get(rule.code, 0.0) + time.perf_counter() - started
     return sort_findings(findings)
 
 
