@@ -842,3 +842,85 @@ def test_astroid_is_imported_only_when_an_import_is_followed(project: Path) -> N
     assert [f.code for f in lint_file(imported)] == ["SEM105"]
     assert not _astroid_imported(local)
     assert _astroid_imported(imported)
+
+
+# -- the ast door ----------------------------------------------------------------------
+
+
+def keyword_ast(site: CallSite, keyword: str) -> ast.expr:
+    for item in site.node.keywords:
+        if item.arg == keyword:
+            return item.value
+    raise KeyError(keyword)
+
+
+def test_resolve_ast_follows_a_name_of_the_call() -> None:
+    site = call_sites(
+        """
+        EXPORT_DATE = "2024-05-01"
+
+        def tool():
+            return described_result(provenance=EXPORT_DATE)
+        """
+    )[0]
+    found = site.resolver.resolve_ast(keyword_ast(site, "provenance"))
+    assert found is not None and code(found.node) == '"2024-05-01"'
+    assert found.describe() == 'EXPORT_DATE = "2024-05-01" (line 2)'
+
+
+def test_an_ast_node_from_elsewhere_is_unknown() -> None:
+    site = call_sites(
+        """
+        EXPORT_DATE = "2024-05-01"
+        described_result(provenance=EXPORT_DATE)
+        """
+    )[0]
+    # Same name, same position as the real use, but parsed from other text: no place.
+    stray = ast.parse("\ndescribed_result(provenance=EXPORT_DATE)").body[0]
+    assert isinstance(stray, ast.Expr) and isinstance(stray.value, ast.Call)
+    assert site.resolver.resolve_ast(stray.value.keywords[0].value) is None
+
+
+def test_value_ast_keeps_names_followable_across_modules(project: Path) -> None:
+    (project / "pkg/prov.py").write_text(
+        'from .constants import EXPORT_DATE\n'
+        'PROV = {"measuredAt": EXPORT_DATE, "source": "export"}\n',
+        encoding="utf-8",
+    )
+    source = "from .prov import PROV\ndescribed_result(provenance=PROV)\n"
+    path = project / "pkg/tools.py"
+    path.write_text(source, encoding="utf-8")
+    site = call_sites(source, filename=str(path))[0]
+    outer = site.resolver.resolve_ast(keyword_ast(site, "provenance"))
+    assert outer is not None and outer.origin == "pkg/prov.py:2"
+    value = site.resolver.value_ast(outer)
+    assert isinstance(value, ast.Dict)
+    inner = site.resolver.resolve_ast(value.values[0])
+    assert inner is not None and code(inner.node) == '"2024-05-01"'
+    assert inner.origin == "pkg/constants.py:3"
+    # A literal inside the followed value is judged as written, not asked about.
+    assert site.resolver.resolve_ast(value.values[1]) is None
+
+
+def test_value_ast_columns_survive_wide_characters() -> None:
+    site = call_sites(
+        """
+        DATE = "2024-05-01"
+        PROV = {"é": "日本", "measuredAt": DATE}
+
+        def tool():
+            return described_result(provenance=PROV)
+        """
+    )[0]
+    outer = site.resolver.resolve_ast(keyword_ast(site, "provenance"))
+    assert outer is not None
+    value = site.resolver.value_ast(outer)
+    assert isinstance(value, ast.Dict)
+    inner = site.resolver.resolve_ast(value.values[1])
+    assert inner is not None and code(inner.node) == '"2024-05-01"'
+
+
+def test_value_ast_of_a_literal_in_the_call_is_none() -> None:
+    site = call_sites('described_result(provenance={"measuredAt": "x"})')[0]
+    found = site.resolver.resolve_ast(keyword_ast(site, "provenance"))
+    assert found is not None and site.resolver.value_ast(found) is None

@@ -152,6 +152,7 @@ class Resolver:
 
     def __init__(self, call: CallSite) -> None:
         self.call = call
+        self._ids: frozenset[int] | None = None
 
     def resolve(self, expr: cst.BaseExpression) -> Resolved | None:
         """The provable value of ``expr``, or None when it cannot be proved.
@@ -182,30 +183,65 @@ class Resolver:
 
 
     def resolve_ast(self, expr: ast.expr) -> Resolved | None:
-        """:meth:`resolve` for an ``ast`` expression of the call (the declaration model's).
+        """:meth:`resolve` for an ``ast`` expression (the declaration model's).
 
-        A name is located by its ``ast`` position, so nothing of the call is parsed
-        with LibCST for it; any other expression is parsed on its own first.
+        ``expr`` is a node of the call's ``ast`` tree, or of a tree :meth:`value_ast`
+        returned for a followed value; any other ``ast`` node (one parsed by a rule
+        from some text, say) has no known place in a file and is unknown. A name is
+        located by its position, so nothing is parsed with LibCST for it; any other
+        expression of the call is parsed on its own first.
         """
-        if isinstance(expr, (ast.Name, ast.Attribute)):
-            name = _ast_dotted(expr)
-            if name is None:
-                return None
-            state = _file_state(self.call.context)
-            if name.split(".")[0] not in state.main.followable:
-                return None
+        state = _file_state(self.call.context)
+        piece = state.pieces.get(id(expr))
+        if piece is None and id(expr) not in self._call_ids():
+            return None
+        if not isinstance(expr, (ast.Name, ast.Attribute)):
+            if piece is not None:
+                return None  # judge a followed value's own nodes as written
+            node = self._parse_piece(expr)
+            return self.resolve(node) if node is not None else None
+        name = _ast_dotted(expr)
+        if name is None:
+            return None
+        if piece is not None:
+            analysis = piece.analysis
+            line, column = piece.place(expr)
+        else:
+            analysis = state.main
+            if name.split(".")[0] not in analysis.followable:
+                return None  # not assigned or imported anywhere: no need to parse
             line = expr.lineno
             column = self.call.context.char_column(line, expr.col_offset)
-            try:
-                use = state.main.use_at(line, column, name)
-                value = use.analysis.follow(use, _Walk(state)) if use is not None else None
-            except RecursionError:
-                return None
-            if value is None:
-                return None
-            return Resolved(value.node, value.origin, name, value.code)
-        node = self._parse_piece(expr)
-        return self.resolve(node) if node is not None else None
+        try:
+            use = analysis.use_at(line, column, name)
+            value = use.analysis.follow(use, _Walk(state)) if use is not None else None
+        except RecursionError:
+            return None
+        if value is None:
+            return None
+        return Resolved(value.node, value.origin, name, value.code)
+
+    def value_ast(self, resolved: Resolved) -> ast.expr | None:
+        """A followed value as an ``ast`` expression whose names this resolver follows.
+
+        For rules that judge ``ast``: the value's own source is parsed, and every name
+        in it stays tied to where it is written, so ``resolve_ast`` on a name inside
+        (``PROV = {"measuredAt": EXPORT_DATE}``) follows it from there. Its nodes have
+        no position in the call: report at the use. None for a literal written in the
+        call (judge the call's own node) or a value that does not parse.
+        """
+        if resolved.origin is None:
+            return None
+        state = _file_state(self.call.context)
+        for analysis in state.touched:
+            if analysis.owns(resolved.node):
+                return state.parse_value(analysis, resolved.node)
+        return None
+
+    def _call_ids(self) -> frozenset[int]:
+        if self._ids is None:
+            self._ids = frozenset(id(node) for node in ast.walk(self.call.node))
+        return self._ids
 
     def _parse_piece(self, expr: ast.expr) -> cst.BaseExpression | None:
         from semantics_lint.lint.context import CallParseError
@@ -252,6 +288,33 @@ class _FileState:
             context.text, real, display=None, tree=context.tree, settings_names=_api_names(context)
         )
         self.touched: list[ModuleAnalysis] = [self.main]
+        self.pieces: dict[int, _Piece] = {}
+        self._trees: list[ast.AST] = []  # keeps the ids in ``pieces`` alive and unique
+
+    def parse_value(self, analysis: ModuleAnalysis, node: cst.CSTNode) -> ast.expr | None:
+        """The ``ast`` of a value bound in ``analysis``, its names registered as pieces."""
+        where = analysis.range_of(node)
+        if where is None:
+            return None
+        (start_line, start_column), (end_line, end_column) = where
+        lines = analysis.lines
+        first = lines[start_line - 1]
+        if start_line == end_line:
+            text = first[start_column:end_column]
+        else:
+            middle = lines[start_line : end_line - 1]
+            text = "\n".join([first[start_column:], *middle, lines[end_line - 1][:end_column]])
+        try:
+            tree = ast.parse(f"({text})", mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        head = "(" + first[start_column:]
+        piece = _Piece(analysis, start_line, start_column, head)
+        for inner in ast.walk(tree):
+            if isinstance(inner, ast.expr):
+                self.pieces[id(inner)] = piece
+        self._trees.append(tree)
+        return tree.body
 
     def locate(self, expr: cst.BaseExpression, call: CallSite) -> _Use | None:
         """The access (and attributes read after it) that ``expr`` stands for."""
@@ -311,6 +374,34 @@ class _Walk:
 
 
 @dataclass(frozen=True, slots=True)
+class _Piece:
+    """Where an ``ast`` tree parsed from a followed value sits in its module's text.
+
+    The tree was parsed from ``(`` + the value's text, so its line 1 is ``head`` and
+    starts one character before ``column``; its other lines are the module's own.
+    """
+
+    analysis: ModuleAnalysis
+    line: int
+    column: int
+    head: str
+
+    def place(self, node: ast.expr) -> tuple[int, int]:
+        """The (line, character column) of ``node`` in the module."""
+        if node.lineno == 1:
+            chars = _char_column(self.head, node.col_offset)
+            return self.line, self.column + chars - 1
+        line = self.line + node.lineno - 1
+        return line, _char_column(self.analysis.lines[line - 1], node.col_offset)
+
+
+def _char_column(text: str, byte_column: int) -> int:
+    if text.isascii():
+        return byte_column
+    return len(text.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
+
+
+@dataclass(frozen=True, slots=True)
 class _Use:
     """A use of a name in a module: its scope access, and the attributes read after it."""
 
@@ -360,6 +451,7 @@ class ModuleAnalysis:
         self._positions: Mapping[cst.CSTNode, CodeRange] = {}
         self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
         self._accesses: dict[tuple[int, int], list[Access]] = {}
+        self._lines: list[str] | None = None
 
     # LibCST, once, and only when a name is followed in this module.
     def _build(self) -> bool:
@@ -387,6 +479,22 @@ class ModuleAnalysis:
 
     def owns(self, node: cst.CSTNode) -> bool:
         return self._built and node in self._positions
+
+    @property
+    def lines(self) -> list[str]:
+        """The module's lines as CPython numbers them."""
+        if self._lines is None:
+            from semantics_lint.lint.context import split_lines
+
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def range_of(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """((line, column), (line, column)) of a node of this module, columns in characters."""
+        where = self._positions.get(node) if self._built else None
+        if where is None:
+            return None
+        return (where.start.line, where.start.column), (where.end.line, where.end.column)
 
     def use_at(self, line: int, column: int, dotted: str | None) -> _Use | None:
         """The use written ``dotted`` (``x``, ``constants.X``) starting at (line, column)."""
