@@ -556,11 +556,11 @@ def test_real_engine_file_without_calls_is_untouched() -> None:
 
 
 def test_a_fix_that_only_the_compiler_refuses_raises() -> None:
-    # ast.parse accepts a repeated keyword argument; compiling does not.
-    source = b"f(a=1, b=2)\n"
+    # ast.parse accepts a repeated parameter name; compiling does not.
+    source = b"def f(a, b):\n    pass\n"
 
     def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        return [_finding(1, 7, 1, 8, "a")] if b"b=" in data else []
+        return [_finding(1, 9, 1, 10, "a")] if b", b" in data else []
 
     with pytest.raises(FixError, match="does not parse"):
         fix_source(source, "t.py", unsafe=False, lint=lint)
@@ -581,3 +581,27 @@ def test_real_engine_never_repeats_a_keyword() -> None:
     result = fix_source(source, "tool.py", unsafe=True)
     assert result.source == source.replace(b"mesuredAt=", b"measuredAt=")
     compile(result.source, "tool.py", "exec", dont_inherit=True)
+
+
+def test_a_fix_that_would_repeat_a_key_is_never_applied() -> None:
+    # A rule that offers a rename to a key already present: the fix layer refuses it.
+    source = b"p = {'measuredAt': t, 'read_at': u}\n"
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        return [_rename(1, 23, "read_at", "measuredAt")] if b"read_at" in data else []
+
+    result = fix_source(source, "t.py", unsafe=False, lint=lint)
+    assert result.source == source and not result.changed
+    assert [f.code for f in result.remaining] == ["SEM102"]
+
+
+def test_fixes_that_swap_keys_are_not_a_repeat() -> None:
+    source = b"p = {'measuredAt': t, 'read_at': u}\n"
+
+    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+        if b"read_at" not in data:
+            return []
+        return [_rename(1, 6, "measuredAt", "readAt"), _rename(1, 23, "read_at", "measuredAt")]
+
+    result = fix_source(source, "t.py", unsafe=False, lint=lint)
+    assert result.source == b"p = {'readAt': t, 'measuredAt': u}\n"

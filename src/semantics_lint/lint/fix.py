@@ -316,8 +316,8 @@ def _collides(before: str, after: str) -> bool:
     if old is None:
         return False  # nothing to compare against; the parse check decides
     new = _duplicate_keys(after)
-    # A repeated keyword argument is a SyntaxError, so "no longer parses" counts too.
-    return new is None or new > old
+    # Text that no longer parses is not a collision: the parse check refuses it, loudly.
+    return new is not None and new > old
 
 
 def _one_pass(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, int]:
@@ -338,7 +338,7 @@ def _one_pass(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, in
     if unsafe and _applicable(findings, unsafe=False):
         unsafe = False
     new_text, count = apply_fixes(text, findings, unsafe)
-    if count <= 1 or not _collides(text, new_text):
+    if count == 0 or not _collides(text, new_text):
         return new_text, count
     # Rare: take the fixes one by one, in position order, keeping each that does not
     # collide with those kept so far; the rest wait for the next pass.
@@ -351,10 +351,8 @@ def _one_pass(text: str, findings: list[Finding], unsafe: bool) -> tuple[str, in
         trial, _ = apply_fixes(text, [*kept, finding], unsafe)
         if not _collides(text, trial):
             kept.append(finding)
-    if not kept:
-        # Even the first fix alone repeats a key: apply it and let the parse check
-        # and the re-lint judge it, rather than loop without progress.
-        kept = candidates[:1]
+    # When every fix would repeat a key, none is applied: the findings stay reported
+    # and the loop ends, with the text as it was.
     return apply_fixes(text, kept, unsafe)
 
 
