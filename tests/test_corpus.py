@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from semantics_lint import vocabulary
 from semantics_lint.lint import runner
 from semantics_lint.lint.rules import ALL_RULES
 
@@ -56,9 +57,7 @@ def found(paths: list[Path], jobs: int = 1) -> Counter[Expectation]:
 
 
 def expected_for(folder: Path) -> Counter[Expectation]:
-    expected: Counter[Expectation] = Counter()
-    for path in sorted(folder.rglob("*.py")):
-        expected += planted(path)
+    expected = expected_for_all(folder)
     # Expectations for codes whose rule is not registered yet wait for it.
     registered = {rule.code for rule in ALL_RULES}
     return Counter({key: n for key, n in expected.items() if key[2] in registered})
@@ -77,6 +76,18 @@ def test_the_corpus_is_a_real_repository() -> None:
     assert sum(planted(m).total() for m in modules) >= 15
     # Clean modules are part of the point: silence is checked as strictly as findings.
     assert sum(1 for m in modules if not planted(m)) >= 5
+
+
+def test_the_corpus_plants_every_rule() -> None:
+    planted_codes = {code for (_, _, code) in expected_for_all(CORPUS)}
+    assert planted_codes == set(vocabulary.RULE_CODES) - {"SEM001"}
+
+
+def expected_for_all(folder: Path) -> Counter[Expectation]:
+    expected: Counter[Expectation] = Counter()
+    for path in sorted(folder.rglob("*.py")):
+        expected += planted(path)
+    return expected
 
 
 @pytest.mark.parametrize("folder", [CORPUS, TOOLS], ids=["corpus", "tools"])
