@@ -450,7 +450,8 @@ def render_markdown(
     out = [
         f"Machine: {context['machine']}; {context['cpus']} CPUs; Python {context['python']}; "
         f"{context['runs']} runs per figure (median); {context['date']}; "
-        f"load average {context['load_before']} before, {context['load_after']} after.",
+        f"load average {context['load_before']} before, {context['load_after']} after; "
+        f"semantics-lint at {context['source']}.",
         "",
     ]
     for name, info in context["corpora"].items():  # type: ignore[union-attr]
@@ -498,6 +499,19 @@ def print_report(
         print("\nsynthetic corpus, --jobs 1: code, planted defects, findings")
         for code, planted, found in codes:
             print(f"  {code}  {planted:6} {found:6}")
+
+
+def _source_state() -> str:
+    """The commit semantics-lint was measured at, and whether src/ had local changes."""
+    repo = BENCH.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=repo,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"{head} with uncommitted changes in src/" if dirty else head
 
 
 def _load_average() -> str:
@@ -627,6 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "runs": runs,
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "load_before": load_before,
+        "source": _source_state(),
         "load_after": _load_average(),
         "corpora": described,
         "versions": {d: _installed(d) for d in
