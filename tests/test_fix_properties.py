@@ -3,10 +3,12 @@
 Each example is a module of tool functions whose declarations mix camelCase and
 snake_case keys at every level: keyword arguments, dict literals (both quote styles,
 string prefixes, parenthesized keys, comments after items, one-line and multi-line
-layouts), ``dict(...)`` calls and nested parts. The generator renders every module twice: as written, and as
-it must read after fixing (each snake_case key in its camelCase spelling, every other
-character the same). Decoys that must never change sit beside them: wire envelopes
-built by hand, attribute names and comments that contain snake_case field names.
+layouts), ``dict(...)`` calls and nested parts, in every call spelling the engine
+recognizes. The generator renders every module twice: as written, and as it must read
+after fixing (each snake_case key in its camelCase spelling, every other character the
+same). Decoys that must never change sit beside them: wire envelopes built by hand,
+snake_case keywords of other calls, attribute names and comments that contain
+snake_case field names.
 
 The properties: the fixed module is exactly the expected text (so its ``ast`` differs
 from the original only in the renamed keys), it parses, no SEM102 remains, every
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Callable, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Union
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -71,7 +74,9 @@ def string(draw: Draw, text: str) -> str:
     return f"{draw(st.sampled_from(PREFIXES))}{quote}{text}{quote}"
 
 
-def items(draw: Draw, entries: list[list[Piece]], open_: str, close: str, indent: str) -> list[Piece]:
+def items(
+    draw: Draw, entries: list[list[Piece]], open_: str, close: str, indent: str
+) -> list[Piece]:
     """Join rendered entries, on one line or one per line with optional comments."""
     if not entries:
         return [open_, close]
@@ -94,7 +99,9 @@ def items(draw: Draw, entries: list[list[Piece]], open_: str, close: str, indent
     return [*out, indent, close]
 
 
-def part(draw: Draw, fields: Sequence[str], value: Callable[[str, str], list[Piece]], indent: str) -> list[Piece]:
+def part(
+    draw: Draw, fields: Sequence[str], value: Callable[[str, str], list[Piece]], indent: str
+) -> list[Piece]:
     """A nested part: a dict literal or a ``dict(...)`` call over some of ``fields``."""
     chosen = draw(st.lists(st.sampled_from(fields), min_size=1, max_size=len(fields), unique=True))
     inner = indent + "    "
@@ -117,7 +124,9 @@ def coverage_items(draw: Draw, indent: str) -> list[Piece]:
     entries: list[list[Piece]] = []
     for _ in range(draw(st.integers(1, 2))):
         what, why = string(draw, "PPDM"), string(draw, "not collected here")
-        entries.append(["{", string(draw, "what"), ": ", what, ", ", string(draw, "why"), ": ", why, "}"])
+        entries.append(
+            ["{", string(draw, "what"), ": ", what, ", ", string(draw, "why"), ": ", why, "}"]
+        )
     return items(draw, entries, "[", "]", indent)
 
 
@@ -163,7 +172,9 @@ def value_of(draw: Draw) -> Callable[[str, str], list[Piece]]:
 def call(draw: Draw) -> list[Piece]:
     value = value_of(draw)
     indent = "    "
-    kind = draw(st.sampled_from(("described_result", "described_result_dict", "absent", "coverage")))
+    kind = draw(
+        st.sampled_from(("described_result", "described_result_dict", "absent", "coverage"))
+    )
     # Every way the engine recognizes a call of ours: by name, by alias, through the
     # module, from either API module.
     names = {

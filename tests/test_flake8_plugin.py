@@ -106,12 +106,12 @@ AWKWARD_FILES: dict[str, bytes] = {
         "r = described_result(facts=[{'entity': 'a'}], provenance={'measured_at': t, 'source': s})\r\n"
     ).encode(),
     "tabs.py": (
-        "from semantics_lint.runtime import described_result\n"
-        "def f(t, s):\n"
-        "\treturn described_result(\n"
-        "\t\tfacts=[{'entity': 'a'}],\n"
-        "\t\tprovenance={'measured_at': t, 'source': s}, grain={'is_counter': 1})\n"
-    ).encode(),
+        b"from semantics_lint.runtime import described_result\n"
+        b"def f(t, s):\n"
+        b"\treturn described_result(\n"
+        b"\t\tfacts=[{'entity': 'a'}],\n"
+        b"\t\tprovenance={'measured_at': t, 'source': s}, grain={'is_counter': 1})\n"
+    ),
     "latin1.py": (
         "# -*- coding: latin-1 -*-\n"
         "from semantics_lint.runtime import described_result\n"
@@ -122,10 +122,10 @@ AWKWARD_FILES: dict[str, bytes] = {
         "r = described_result(facts=[{'entity': '\U0001f600\u4e00'}], provenance={'measured_at': t, 'source': s})\n"
     ).encode(),
     "noqa.py": (
-        "from semantics_lint.runtime import described_result\n"
-        "r = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa: SEM102\n"
-        "q = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa\n"
-    ).encode(),
+        b"from semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa: SEM102\n"
+        b"q = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa\n"
+    ),
     "syntax_error.py": b"from semantics_lint.runtime import described_result\nr = described_result(\n",
     "not_ours.py": b"def coverage(x):\n    return {'measured_at': x}\n",
     "empty.py": b"",
@@ -207,7 +207,8 @@ def test_run_yields_flake8_tuples_with_zero_based_columns() -> None:
     results = _run(DEFECT)
     findings = engine.lint_source(DEFECT.encode(), "tool.py")
     assert results == [
-        (f.start.line, f.start.column, f"{f.code} {f.message}", SemanticsLintPlugin) for f in findings
+        (f.start.line, f.start.column, f"{f.code} {f.message}", SemanticsLintPlugin)
+        for f in findings
     ]
     assert [r[2].split()[0] for r in results] == ["SEM102"]
     assert results[0][:2] == (2, DEFECT.splitlines()[1].index("'measured_at'"))
@@ -232,7 +233,9 @@ def test_a_file_without_the_api_imports_nothing_heavy() -> None:
         assert not heavy, heavy
         """
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
 
 

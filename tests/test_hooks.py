@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conformance_data import CONFORMANCE_DIR
+
 from semantics_lint.hooks import check_semantics_main
 
 
@@ -39,7 +39,9 @@ def catalogs(tmp_path: Path) -> dict[str, str]:
     return {"good": str(good), "bad": str(bad), "warn": str(warn), "broken": str(broken)}
 
 
-def test_one_good_catalog_passes(catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_good_catalog_passes(
+    catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert check_semantics_main([catalogs["good"]]) == 0
     assert "==" not in capsys.readouterr().out  # one catalog: no header
 

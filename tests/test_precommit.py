@@ -25,11 +25,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from conformance_data import CONFORMANCE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,14 +203,20 @@ def test_lint_hook_fails_then_fixes_then_passes(
     assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     config = _config(tmp_path, repo, rev, "semantics-lint", ["--fix"])
-    fixed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
+    fixed = _pre_commit(
+        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
+    )
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the hook modified a file
-    assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL.replace('"measured_at"', '"measuredAt"')
+    assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL.replace(
+        '"measured_at"', '"measuredAt"'
+    )
     excluded = project / "generated" / "old_tool.py"
     assert excluded.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     _git("add", "-A", cwd=project)
-    again = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
+    again = _pre_commit(
+        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
+    )
     assert again.returncode == 0, again.stdout + again.stderr
 
 
@@ -238,5 +243,7 @@ def test_gate_hook_fails_on_a_broken_catalog(
     config = _config(tmp_path, repo, rev, "check-semantics", [])
     _git("rm", "-q", "--cached", str(broken), cwd=project)
     broken.unlink()
-    passed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
+    passed = _pre_commit(
+        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
+    )
     assert passed.returncode == 0, passed.stdout + passed.stderr

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from semantics_lint import vocabulary
 

@@ -11,7 +11,7 @@ gate once per catalog, with the same options, and exits with the worst exit code
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["check_semantics_main"]
 

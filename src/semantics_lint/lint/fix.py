@@ -27,10 +27,11 @@ import re
 import stat
 import tempfile
 import warnings
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from semantics_lint.lint.model import Applicability, Edit, Finding, Fix
+from semantics_lint.lint.model import Applicability, Finding, Fix
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
@@ -429,15 +430,13 @@ def fix_source(
         findings = lint(current, filename, settings)
         if any(finding.code == "SEM001" for finding in findings):
             raise FixError(
-                f"{filename}: the fixed code no longer parses for the linter; "
-                "nothing was written"
+                f"{filename}: the fixed code no longer parses for the linter; nothing was written"
             )
     else:
         # The bound is spent; converged only if one more pass would change nothing.
         if _one_pass(text, findings, unsafe)[0] != text:
             raise FixError(
-                f"{filename}: fixes did not converge after {max_passes} passes; "
-                "nothing was written"
+                f"{filename}: fixes did not converge after {max_passes} passes; nothing was written"
             )
     return FixResult(current, current != source, applied, findings)
 
