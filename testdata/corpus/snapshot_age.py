@@ -22,3 +22,10 @@ def snapshot_list(volume: str) -> dict[str, object]:
         facts=[{"entity": s["name"], "volume": volume} for s in snaps],
         provenance={"source": "powerstore"},  # expect: SEM202
     )
+
+
+def snapshot_names(volume: str) -> dict[str, object]:
+    snaps = load_rows(f"snapshots_{volume}")
+    return described_result(  # expect: SEM201
+        facts=[{"entity": s["name"], "volume": volume} for s in snaps],
+    )
