@@ -438,3 +438,17 @@ def test_timings_are_collected_per_rule_without_changing_findings() -> None:
     assert [f.code for f in timed] == ["SEM105", "SEM102", "SEM101"]
     assert {"locate", "SEM101", "SEM102", "SEM105"} <= set(timings)
     assert all(seconds >= 0 for seconds in timings.values())
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collector_state_is_restored(enabled: bool) -> None:
+    import gc
+
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        lint(SNAKE_PROVENANCE)
+        lint(b"described_result(\n")
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
