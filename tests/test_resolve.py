@@ -924,3 +924,28 @@ def test_value_ast_of_a_literal_in_the_call_is_none() -> None:
     site = call_sites('described_result(provenance={"measuredAt": "x"})')[0]
     found = site.resolver.resolve_ast(keyword_ast(site, "provenance"))
     assert found is not None and site.resolver.value_ast(found) is None
+
+
+def test_nodes_of_a_followed_value_know_their_anchor_in_the_call() -> None:
+    site = call_sites(
+        """
+        DATE = "2024-05-01"
+        PROV = {"measuredAt": DATE, "source": "export"}
+
+        def tool():
+            return described_result(provenance=PROV)
+        """
+    )[0]
+    use = keyword_ast(site, "provenance")
+    outer = site.resolver.resolve_ast(use)
+    assert outer is not None
+    value = site.resolver.value_ast(outer, anchor=use)
+    assert isinstance(value, ast.Dict)
+    assert site.resolver.anchor_of(value.values[1]) == (use, outer)
+    # Following on from inside keeps the outermost use as the anchor.
+    inner = site.resolver.resolve_ast(value.values[0])
+    assert inner is not None
+    date = site.resolver.value_ast(inner, anchor=value.values[0])
+    assert isinstance(date, ast.Constant) and date.value == "2024-05-01"
+    assert site.resolver.anchor_of(date) == (use, inner)
+    assert site.resolver.anchor_of(use) is None

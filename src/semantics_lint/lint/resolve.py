@@ -38,6 +38,21 @@ have no position in the call: a finding about it is reported at the use in the c
 (the expression the rule asked about), and its message names where the value was bound
 — :meth:`Resolved.describe` gives ``EXPORT_DATE = '2024-05-01' (pkg/constants.py:3)``.
 
+Two doors, one answer. ``resolve(libcst_node)`` for LibCST nodes of the call (or of a
+value returned before); ``resolve_ast(ast_node)`` for the ``ast`` nodes the declaration
+model is read from. For ``ast`` rules, :meth:`Resolver.value_ast` turns a followed value
+into an ``ast`` tree whose names ``resolve_ast`` keeps following (a dict bound to a name
+whose values are names again), and :meth:`Resolver.anchor_of` tells, for any node of
+that tree, the use in the call to report at and the resolution to name. An ``ast`` node
+parsed from other text (``ast.parse(code_for_node(...))``) has no place in any file and
+is always unknown: parse followed values with ``value_ast`` instead.
+
+A part given as a name (``provenance=prov``, ``grain=GRAIN``) is read the same way: ask
+``resolve_ast(field.value_ast)``, take ``value_ast(resolved, anchor=field.value_ast)``,
+and read that dict as the part; findings about its keys and values go at the anchor,
+with ``resolved.describe()`` in the message, and carry no fix (the edit would be at the
+binding, possibly in another file).
+
 Cost: nothing here runs for literals. A name is first checked against the ``ast`` tree
 the engine already has (is it assigned or imported anywhere in the module at all?);
 only then is the whole module parsed with LibCST and its scope metadata computed, once
@@ -221,22 +236,40 @@ class Resolver:
             return None
         return Resolved(value.node, value.origin, name, value.code)
 
-    def value_ast(self, resolved: Resolved) -> ast.expr | None:
+    def value_ast(self, resolved: Resolved, anchor: ast.expr | None = None) -> ast.expr | None:
         """A followed value as an ``ast`` expression whose names this resolver follows.
 
         For rules that judge ``ast``: the value's own source is parsed, and every name
         in it stays tied to where it is written, so ``resolve_ast`` on a name inside
         (``PROV = {"measuredAt": EXPORT_DATE}``) follows it from there. Its nodes have
-        no position in the call: report at the use. None for a literal written in the
-        call (judge the call's own node) or a value that does not parse.
+        no position in the call: a finding about any of them belongs at ``anchor``, the
+        use in the call that was followed (pass it, and :meth:`anchor_of` answers for
+        every node of the tree). None for a literal written in the call (judge the
+        call's own node) or a value that does not parse.
         """
         if resolved.origin is None:
             return None
         state = _file_state(self.call.context)
+        if anchor is not None:
+            outer = state.pieces.get(id(anchor))
+            if outer is not None and outer.anchor is not None:
+                anchor = outer.anchor  # a value inside a value: the use in the call
         for analysis in state.touched:
             if analysis.owns(resolved.node):
-                return state.parse_value(analysis, resolved.node)
+                return state.parse_value(analysis, resolved.node, anchor, resolved)
         return None
+
+    def anchor_of(self, node: ast.AST) -> tuple[ast.expr, Resolved] | None:
+        """For a node of a :meth:`value_ast` tree: the use in the call, and what it was.
+
+        Where a finding about ``node`` is reported (the anchor), and the resolution
+        whose :meth:`Resolved.describe` the message should carry. None for the call's
+        own nodes, and for a tree made without an anchor.
+        """
+        piece = _file_state(self.call.context).pieces.get(id(node))
+        if piece is None or piece.anchor is None or piece.resolved is None:
+            return None
+        return piece.anchor, piece.resolved
 
     def _call_ids(self) -> frozenset[int]:
         if self._ids is None:
@@ -291,7 +324,13 @@ class _FileState:
         self.pieces: dict[int, _Piece] = {}
         self._trees: list[ast.AST] = []  # keeps the ids in ``pieces`` alive and unique
 
-    def parse_value(self, analysis: ModuleAnalysis, node: cst.CSTNode) -> ast.expr | None:
+    def parse_value(
+        self,
+        analysis: ModuleAnalysis,
+        node: cst.CSTNode,
+        anchor: ast.expr | None,
+        resolved: Resolved,
+    ) -> ast.expr | None:
         """The ``ast`` of a value bound in ``analysis``, its names registered as pieces."""
         where = analysis.range_of(node)
         if where is None:
@@ -309,7 +348,7 @@ class _FileState:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         head = "(" + first[start_column:]
-        piece = _Piece(analysis, start_line, start_column, head)
+        piece = _Piece(analysis, start_line, start_column, head, anchor, resolved)
         for inner in ast.walk(tree):
             if isinstance(inner, ast.expr):
                 self.pieces[id(inner)] = piece
@@ -385,6 +424,8 @@ class _Piece:
     line: int
     column: int
     head: str
+    anchor: ast.expr | None
+    resolved: Resolved
 
     def place(self, node: ast.expr) -> tuple[int, int]:
         """The (line, character column) of ``node`` in the module."""
