@@ -1,0 +1,308 @@
+"""The tool-level rules SEM601–SEM604 beyond their examples: linking, names, refusals.
+
+A tool is ``define_tool(...)`` imported from an API module; its ``execute`` is linked
+only when that is provable. Each case states which codes the rules report, and where.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.lint import resolve
+from semantics_lint.lint.engine import LintSettings, lint_file, lint_source
+
+TOOL_CODES = frozenset({"SEM601", "SEM602", "SEM603", "SEM604"})
+ONLY_TOOLS = LintSettings(enabled=TOOL_CODES)
+
+
+def tool_findings(source: str, filename: str = "tools.py") -> list[tuple[str, int, int]]:
+    text = textwrap.dedent(source)
+    findings = lint_source(text.encode("utf-8"), filename, ONLY_TOOLS)
+    return [(f.code, f.start.line, f.start.column) for f in findings]
+
+
+HEADER = "from semantics_lint.runtime import absent, define_tool\n"
+
+
+def test_a_triage_tool_result_without_coverage_is_reported_at_the_call() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def run(vm, export):
+            return described_result(facts=[{"entity": vm}], provenance=export.prov)
+
+        tool = define_tool(name="t", resultClass="triage", execute=run)
+        """
+    )
+    assert tool_findings(source) == [("SEM602", 4, 11)]
+
+
+def test_every_result_of_execute_is_judged_and_only_those() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def helper(vm, export):
+            # Not execute: a helper's result is not linked to the tool.
+            return described_result(facts=[{"entity": vm}], provenance=export.prov)
+
+        def run(vm, export, deep):
+            if deep:
+                return described_result(facts=[{"entity": vm}], provenance=export.prov)
+            if export.none:
+                return absent(what=vm, checked=["the export"])
+            return described_result(
+                facts=[{"entity": vm}], provenance=export.prov, coverage={"checked": ["x"]}
+            )
+
+        tool = define_tool(name="t", resultClass="triage", execute=run)
+        """
+    )
+    assert tool_findings(source) == [("SEM602", 9, 15)]
+
+
+def test_positional_dict_form_of_define_tool() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def run(export):
+            return described_result(facts=[{"entity": "a"}], provenance=export.prov)
+
+        tool = define_tool({"name": "t", "resultClass": "inventory", "execute": run})
+        """
+    )
+    assert tool_findings(source) == [("SEM602", 4, 11), ("SEM603", 4, 11)]
+
+
+def test_an_inline_lambda_is_the_execute_function() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        tool = define_tool(
+            name="t",
+            resultClass="inventory",
+            execute=lambda export: described_result(
+                facts=export.rows,
+                provenance=export.prov,
+                coverage={"checked": ["every row"]},
+            ),
+        )
+        """
+    )
+    # facts is an attribute, not a bare name: no SEM604; an inventory without render.
+    assert tool_findings(source) == [("SEM603", 6, 27)]
+
+
+def test_a_nested_def_in_the_function_that_defines_the_tool() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def make_tool(export):
+            def run(vm):
+                return described_result(facts=[{"entity": vm}], provenance=export.prov)
+
+            return define_tool(name="t", resultClass="triage", execute=run)
+        """
+    )
+    assert tool_findings(source) == [("SEM602", 5, 15)]
+
+
+def test_the_class_through_a_name_and_through_an_import(tmp_path: Path) -> None:
+    package = tmp_path / "fleet"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "classes.py").write_text('TRIAGE = "triage"\nODD = "report"\n', encoding="utf-8")
+    tools = package / "tools.py"
+    tools.write_text(
+        HEADER
+        + "from .classes import ODD, TRIAGE\n"
+        + textwrap.dedent(
+            """
+            def run(vm, export):
+                return described_result(facts=[{"entity": vm}], provenance=export.prov)
+
+            good = define_tool(name="good", resultClass=TRIAGE, execute=run)
+            odd = define_tool(name="odd", resultClass=ODD, execute=run)
+            """
+        ),
+        encoding="utf-8",
+    )
+    resolve.clear_caches()
+    findings = lint_file(tools, ONLY_TOOLS)
+    assert [(f.code, f.start.line, f.start.column) for f in findings] == [
+        ("SEM602", 5, 11),
+        ("SEM601", 8, 42),
+    ]
+    assert "ODD = 'report'" in findings[1].message.replace('"', "'")
+    assert "fleet/classes.py:2" in findings[1].message
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        (
+            """
+            from tools.runners import run
+
+            tool = define_tool(name="t", resultClass="triage", execute=run)
+            """,
+            "an imported execute is not linked",
+        ),
+        (
+            """
+            def run(vm):
+                return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+            run = wrap(run)
+            tool = define_tool(name="t", resultClass="triage", execute=run)
+            """,
+            "execute rebound after the def",
+        ),
+        (
+            """
+            if FAST:
+                def run(vm):
+                    return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+            else:
+                def run(vm):
+                    return described_result(
+                        facts=[{"entity": vm}], provenance=vm.prov, coverage={"checked": ["x"]}
+                    )
+
+            tool = define_tool(name="t", resultClass="triage", execute=run)
+            """,
+            "two defs of execute",
+        ),
+        (
+            """
+            def run(vm):
+                return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+            tool = define_tool(name="t", resultClass=CLASS_FROM_NOWHERE, execute=run)
+            """,
+            "a class that does not resolve",
+        ),
+        (
+            """
+            def run(vm):
+                return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+            tool = define_tool(name="t", execute=run, **options)
+            """,
+            "a spread may hold the class",
+        ),
+        (
+            """
+            def run(vm, export):
+                return described_result(facts=[{"entity": vm}], provenance=export.prov, **more)
+
+            tool = define_tool(name="t", resultClass="triage", execute=run)
+            """,
+            "a spread in the result may hold coverage",
+        ),
+        (
+            """
+            from semantics_lint.runtime import coverage
+
+            def run(vm, export):
+                return coverage(described_result(facts=[{"entity": vm}], provenance=export.prov),
+                                checked=["x"])
+
+            tool = define_tool(name="t", resultClass="triage", execute=run)
+            """,
+            "a result wrapped in coverage() is SEM403's case",
+        ),
+        (
+            """
+            def run(vm, export):
+                return described_result(facts=[{"entity": vm}], provenance=export.prov)
+
+            tool = define_tool(name="t", resultClass=None, execute=run)
+            """,
+            "no class",
+        ),
+    ],
+)
+def test_no_finding_when_not_provable(source: str, why: str) -> None:
+    assert tool_findings(HEADER + textwrap.dedent(source)) == [], why
+
+
+def test_define_tool_not_from_an_api_module_is_not_ours() -> None:
+    source = textwrap.dedent(
+        """
+        from myframework import define_tool
+
+        def run(vm):
+            return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+        tool = define_tool(name="t", resultClass="report", execute=run)
+        """
+    )
+    assert tool_findings(source) == []
+
+
+def test_non_string_classes_are_reported() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        a = define_tool(name="a", resultClass=3)
+        b = define_tool(name="b", resultClass="")
+        c = define_tool(name="c", resultClass="inventory ")
+        """
+    )
+    assert [code for code, _, _ in tool_findings(source)] == ["SEM601"] * 3
+
+
+def test_two_tools_sharing_one_execute_report_once_per_class() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def run(export):
+            return described_result(facts=[{"entity": "a"}], provenance=export.prov)
+
+        a = define_tool(name="a", resultClass="triage", execute=run)
+        b = define_tool(name="b", resultClass="inventory", execute=run)
+        """
+    )
+    findings = lint_source(source.encode(), "tools.py", ONLY_TOOLS)
+    assert [f.code for f in findings] == ["SEM602", "SEM602", "SEM603"]
+    assert {"triage" in f.message for f in findings if f.code == "SEM602"} == {True, False}
+
+
+# -- SEM604 ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("rows = load()\n    return described_result(facts=rows, provenance=p)", [("SEM604", 4, 34)]),
+        ("rows = load()\n    return described_result(series=rows, edges=rows, grain=g, provenance=p)",
+         [("SEM604", 4, 35), ("SEM604", 4, 47)]),
+        ("rows = load()\n    return described_result({'facts': rows, 'provenance': p})", [("SEM604", 4, 38)]),
+        ("rows = load()\n    return described_result(facts=rows, provenance=p) if rows else absent(what='x', checked=['y'])", []),
+        ("rows = [{'entity': 'a'}]\n    return described_result(facts=rows, provenance=p)", []),
+        ("rows = []\n    return described_result(facts=rows, provenance=p)", []),  # SEM105's
+        ("return described_result(facts=param_rows, provenance=p)", []),
+        ("return described_result(facts=load(), provenance=p)", []),
+        ("return described_result(facts=self_rows.items, provenance=p)", []),
+    ],
+)
+def test_data_from_a_variable(body: str, expected: list[tuple[str, int, int]]) -> None:
+    source = HEADER + f"def tool(param_rows, p, g):\n    {body}\n"
+    assert tool_findings(source) == expected
+
+
+def test_data_from_a_variable_at_module_level_is_not_in_a_function() -> None:
+    source = HEADER + "rows = load()\nRESULT = described_result(facts=rows, provenance=p)\n"
+    assert tool_findings(source) == []
+
+
+def test_absent_in_a_nested_function_counts_for_the_outer_one_only_when_inside() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        def tool(p):
+            rows = load()
+
+            def nothing():
+                return absent(what="x", checked=["y"])
+
+            return described_result(facts=rows, provenance=p)
+        """
+    )
+    # The absent() call is written inside tool (in a helper it defines): accepted.
+    assert tool_findings(source) == []
