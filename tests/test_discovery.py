@@ -10,11 +10,11 @@ import pytest
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.discovery import (
     DiscoveryError,
+    IgnoreFile,
     compile_glob,
     discover,
     is_gitignored,
     parse_gitignore,
-    IgnoreFile,
 )
 
 

@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 from semantics_lint.lint import output
-from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.lint.model import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Position,
+    Severity,
+)
 
 
 class FakeRule:

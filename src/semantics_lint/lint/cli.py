@@ -223,9 +223,11 @@ def _show_settings(path_text: str, options: RunOptions) -> None:
         f"select: {list(config.select) if config.select is not None else ['ALL']}",
         f"extend-select: {list(config.extend_select)}",
         f"ignore: {list(config.ignore)}",
-        f"command line: select={list(options.select) if options.select is not None else None} "
-        f"extend-select={list(options.extend_select)} ignore={list(options.ignore)}",
-        f"per-file-ignores: {dict((g, list(c)) for g, c in config.per_file_ignores)}",
+        (
+            f"command line: select={list(options.select) if options.select is not None else None} "
+            f"extend-select={list(options.extend_select)} ignore={list(options.ignore)}"
+        ),
+        f"per-file-ignores: { {g: list(c) for g, c in config.per_file_ignores} }",
         f"exclude: {list(exclude)}",
         f"extend-exclude: {list(config.extend_exclude)}",
         f"api-modules: {list(settings.api_modules)}",

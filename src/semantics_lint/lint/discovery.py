@@ -157,8 +157,7 @@ def _prefixes(relative: str) -> list[str]:
 def compile_glob(pattern: str) -> PathGlob:
     """Compile an exclude / per-file-ignores glob."""
     text = pattern.strip().replace(os.sep, "/")
-    if text.startswith("./"):
-        text = text[2:]
+    text = text.removeprefix("./")
     text = text.rstrip("/") or text
     anchored = "/" in text
     text = text.lstrip("/")
@@ -241,7 +240,7 @@ def parse_gitignore(text: str) -> tuple[IgnoreRule, ...]:
         negated = line.startswith("!")
         if negated:
             line = line[1:]
-        elif line.startswith("\\!") or line.startswith("\\#"):
+        elif line.startswith(("\\!", "\\#")):
             line = line[1:]
         directory_only = line.endswith("/")
         line = line.rstrip("/")

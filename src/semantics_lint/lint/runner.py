@@ -236,17 +236,20 @@ class Job:
 
     display: str
     source: bytes
-    settings: Any
+    settings: LintSettings
     mode: str  # "lint", "fix" or "diff"
     unsafe: bool
 
 
-def _filtered_linter(codes: frozenset[str]) -> Callable[[bytes, str, Any], list[Finding]]:
+def _filtered_linter(
+    codes: frozenset[str],
+) -> Callable[[bytes, str, LintSettings | None], list[Finding]]:
     """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
     from semantics_lint.lint import engine
 
-    def lint(source: bytes, filename: str, settings: Any) -> list[Finding]:
-        findings = [f for f in engine.lint_source(source, filename, settings) if f.code in codes]
+    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
+        raw = engine.lint_source(source, filename, settings or engine.LintSettings())
+        findings = [f for f in raw if f.code in codes]
         return filter_noqa(decode_for_noqa(source), findings)
 
     return lint
@@ -429,7 +432,7 @@ def run_sources(
     jobs: list[Job] = []
     targets: list[SourceFile] = []
     unreadable: list[Finding] = []
-    settings_cache: dict[tuple[Config, frozenset[str]], Any] = {}
+    settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     for source in sources:
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)

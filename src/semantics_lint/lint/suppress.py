@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from semantics_lint.lint.model import Finding
 
-# The grammar of flake8's NOQA_INLINE_REGEXP: "# noqa", then optionally ":" with at
-# most one whitespace, then codes separated by commas and/or whitespace.
+# The grammar of flake8's NOQA_INLINE_REGEXP: the marker (any casing), then optionally
+# ":" with at most one whitespace, then codes separated by commas and/or whitespace.
 NOQA_INLINE = re.compile(
     r"# noqa(?::[\s]?(?P<codes>(?:[A-Z]+[0-9]+(?:[,\s]+)?)+))?",
     re.IGNORECASE,
