@@ -20,6 +20,10 @@ from semantics_lint.lint.rules.sem1xx_keys import (
     UnhonourableRow,
     UnknownDeclarationKey,
 )
+from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
+from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
+from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
+from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
@@ -37,6 +41,10 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             EmptyDeclaration,
             EmptyDataLiteral,
             UnhonourableRow,
+            *PROVENANCE_RULES,
+            *GRAIN_RULES,
+            *COVERAGE_RULES,
+            *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
         ),
         key=lambda rule: rule.code,

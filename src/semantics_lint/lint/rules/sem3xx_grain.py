@@ -1,0 +1,413 @@
+"""SEM3xx: grain — what one value of a series means, and whether it may be summed.
+
+A series needs a grain (SEM301); an aggregation that reads like a counter needs
+``isCounter`` stated (SEM302, through ``vocabulary.is_counter_looking_aggregation``,
+whole tokens only); and a grain must say something, with ``isCounter`` a bool and its
+strings non-empty (SEM303).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.sem2xx_provenance import (
+    data_field,
+    follow,
+    is_blank_text,
+    keys_in_doubt,
+    kind_word,
+    literal_kind,
+    text_of,
+)
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.declaration import Declaration, Field, Part
+
+_GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
+
+
+class SeriesWithoutGrain(Rule):
+    """
+    ## What it does
+    Reports a `described_result(...)` that carries `series` and no `grain`. The
+    finding is on the call's name.
+
+    ## Why is this bad?
+    A series point is one number; the grain says what it stands for (a daily count, an
+    hourly average, a running total). Without it a reader sums counters, or compares a
+    daily window with an hourly one. The mint refuses a series without grain at run
+    time.
+
+    ## Known problems
+    Nothing is reported when the call spreads a dict (`**decl`), or holds a key that
+    is not a field (it may be the grain misspelled, reported on its own).
+    """
+
+    code = "SEM301"
+    name = "series-without-grain"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": "mean"},
+                    provenance={"measuredAt": export.at, "source": "unisphere"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(rows, export):
+                # Facts need no grain.
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "cmdb"})
+            """
+        ),
+        Valid(
+            """
+            def tool(export, extra):
+                return described_result(series=export.points, provenance={"measuredAt": export.at, "source": "x"}, **extra)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(pool, rows, export):
+                return described_result(
+                    series=[{"t": r.day, "entity": pool, "metric": "used_tib", "value": r.used} for r in rows],
+                    provenance={"measuredAt": export.at, "source": "unisphere"},
+                )
+            """,
+            line=2,
+            column=11,
+            field="grain",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result({"series": export.points, "provenance": {"measuredAt": "x", "source": "y"}})
+            """,
+            field="series",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        top = declaration.top
+        series = top.get("series")
+        if series is None or top.has("grain") or keys_in_doubt(top):
+            return
+        self.report(
+            declaration.call.func_node,
+            f"{self.call.spelled}(...) carries `{series.spelled}` with no `grain`: add "
+            "grain={'interval': ..., 'aggregation': ..., 'isCounter': ...} so a reader knows "
+            "what one value means and whether it may be summed",
+        )
+
+
+def _aggregation_text(field: Field) -> tuple[str, str] | None:
+    """The aggregation's text and where it was bound (for the message), when provable."""
+    value = follow(field.call, field.value_ast)
+    if value is None:
+        return None
+    text = text_of(value.node)
+    if text is None:
+        return None
+    return text, value.bound
+
+
+class CounterAggregationUnstated(Rule):
+    """
+    ## What it does
+    Reports a grain whose `aggregation` reads like a counter — a whole token `sum`,
+    `count`, `total`, `cumulative`, `counter` or `delta`, singular or plural, in any
+    case (`"Total jobs"`, `"count_per_host"`) — with no `isCounter`. The finding is on
+    the aggregation's value.
+
+    ## Why is this bad?
+    A counter's values must never be added up: summing running totals double-counts.
+    When the aggregation reads like one, the reader needs to be told whether it is;
+    the mint refuses such a grain without `isCounter` at run time. `"summary"`,
+    `"subtotal"` and `"counted_by_host"` do not read like counters: only whole tokens
+    count.
+    """
+
+    code = "SEM302"
+    name = "counter-aggregation-unstated"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": "cohesity"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": "summary"},
+                    provenance={"measuredAt": export.at, "source": "cohesity"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"aggregation": "counted_by_host"},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, aggregation):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": aggregation},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, flags):
+                return described_result(
+                    series=export.points,
+                    grain={"aggregation": "subtotal", **flags},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(cluster, export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": "Total jobs"},
+                    provenance={"measuredAt": export.at, "source": "cohesity"},
+                )
+            """,
+            line=4,
+            column=51,
+            field="Total jobs",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain=dict(interval="hourly", aggregation="count_per_host"),
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            field="grain.aggregation",
+        ),
+        Invalid(
+            """
+            AGGREGATION = "sum of deltas"
+
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "aggregation": AGGREGATION},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            line=6,
+            field='AGGREGATION = "sum of deltas" (line 1)',
+        ),
+    )
+
+    def visit_part(self, part: Part) -> None:
+        if part.kind != "grain" or keys_in_doubt(part) or part.has("isCounter"):
+            return
+        aggregation = part.get("aggregation")
+        if aggregation is None:
+            return
+        found = _aggregation_text(aggregation)
+        if found is None:
+            return
+        text, bound = found
+        if not vocabulary.is_non_empty_string(text) or not vocabulary.is_counter_looking_aggregation(text):
+            return
+        self.report(
+            aggregation.value_ast,
+            f"`{aggregation.path}` in {self.call.spelled}(...) is {vocabulary.js_trim(text)!r}"
+            f"{bound}, which reads like a counter, and `grain.isCounter` is not stated: "
+            "summing counters double-counts; state isCounter=True or False",
+        )
+
+
+class GrainSaysNothing(Rule):
+    """
+    ## What it does
+    Reports a grain that says nothing or says it wrongly: an empty grain (`{}`,
+    `dict()`, `None`), an `isCounter` that is not a bool (`"false"`, `0`, `None`), or
+    an `interval`, `aggregation` or `collapsed` that is empty or not a string.
+
+    ## Why is this bad?
+    A grain is read by the model before it sums or compares values. An empty one only
+    looks like a declaration; `isCounter="false"` is a non-empty string, which reads as
+    true almost everywhere; an empty interval says nothing. The mint refuses each of
+    these at run time.
+    """
+
+    code = "SEM303"
+    name = "grain-says-nothing"
+    calls = frozenset({"described_result"})
+
+    VALID = (
+        Valid(
+            """
+            def tool(export, counter):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "5m", "isCounter": counter},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, base):
+                return described_result(series=export.points, grain={**base}, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            def saved(points):
+                # A hand-built wire envelope is not a declaration.
+                return {"af_semantics": True, "series": points, "grain": {"is_counter": "no"}}
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            line=4,
+            column=14,
+            field="grain",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"aggregation": "count", "isCounter": "false"},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            line=4,
+            column=52,
+            field="grain.isCounter",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "", "aggregation": "mean", "collapsed": None},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            codes=("SEM303", "SEM303"),
+            field="grain.interval",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain={"interval": "daily", "is_counter": 1},
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            codes=("SEM102", "SEM303"),
+            field="grain.is_counter",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(series=export.points, grain=None, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            field="grain",
+        ),
+    )
+
+    def visit_part(self, part: Part) -> None:
+        if part.kind == "grain" and not part.fields and not part.open:
+            self.report(
+                part,
+                f"`grain` in {self.call.spelled}(...) says nothing: state interval, "
+                "aggregation, isCounter or collapsed, or leave grain out",
+            )
+
+    def visit_field(self, field: Field) -> None:
+        if not data_field(field):
+            return
+        part = field.part
+        if part.kind == "described_result" and field.name == "grain":
+            value = follow(self.call, field.value_ast)
+            kind = literal_kind(value.node) if value is not None else None
+            if value is not None and kind is not None and kind != "dict":
+                self.report(
+                    field.value_ast,
+                    f"`grain` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}, "
+                    "which says nothing: give a dict of interval, aggregation, isCounter, "
+                    "collapsed, or leave grain out",
+                )
+            return
+        if part.kind != "grain":
+            return
+        value = follow(self.call, field.value_ast)
+        if value is None:
+            return
+        kind = literal_kind(value.node)
+        if kind is None:
+            return
+        where = f"`{field.path}` in {self.call.spelled}(...)"
+        if field.name == "isCounter":
+            if kind != "bool":
+                self.report(
+                    field.value_ast,
+                    f"{where} is {kind_word(kind)}{value.bound}, not a bool: state True or "
+                    "False (stated means a bool, never prose)",
+                )
+            return
+        if field.name not in _GRAIN_TEXT_FIELDS:
+            return
+        if kind != "str":
+            self.report(
+                field.value_ast,
+                f"{where} is {kind_word(kind)}{value.bound}: it must be a non-empty string, or left out",
+            )
+        elif is_blank_text(value.node):
+            self.report(
+                field.value_ast,
+                f"{where} is empty{value.bound}: say it (e.g. 'daily', 'mean'), or leave it out",
+            )
+
+
+GRAIN_RULES: tuple[type[Rule], ...] = (SeriesWithoutGrain, CounterAggregationUnstated, GrainSaysNothing)

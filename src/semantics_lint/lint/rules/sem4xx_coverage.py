@@ -1,0 +1,1003 @@
+"""SEM4xx: coverage — the ground a result stands on, and the ground it does not.
+
+Coverage lists (``checked``, ``notChecked``, ``cannotCover``) appear in
+``described_result(coverage={...})``, ``absent(...)`` and ``coverage(content, ...)``.
+Their items are a non-empty string or ``{"what": ..., "why": ...}``; every
+``cannotCover`` item needs a ``why`` (SEM401); an item must name its ground and a
+``why`` must say something (SEM405); a coverage must name some ground (SEM402); a
+described result carries its own coverage and is never wrapped (SEM403); ``absent()``
+needs ``what`` and ``checked`` (SEM404); ``coverage()``'s ``period`` instants are ISO
+8601 with a zone and ``inProgress`` needs ``checked`` (SEM406).
+
+The items are judged in the order the runtime normalizer judges them (``what`` first,
+then a present ``why``, then a missing one), so an item gets one finding: its first
+mistake.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Iterator
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.sem2xx_provenance import (
+    Value,
+    data_field,
+    follow,
+    is_blank_text,
+    is_empty_sequence,
+    keys_in_doubt,
+    kind_word,
+    literal_kind,
+    text_of,
+)
+from semantics_lint.runtime.mints import instant_of
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.context import CallSite
+    from semantics_lint.lint.declaration import Declaration, Field, Part
+
+# The parts whose coverage lists hold coverage items.
+_ITEM_LIST_PARTS: Final = frozenset({"absent", "coverage", "described_result.coverage"})
+_WHY_REQUIRED: Final = "cannotCover"
+
+
+def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bool] | None:
+    """The literal keys of a dict literal or ``dict(...)`` call, and whether others may
+    hide (a spread, a computed key); None when ``node`` is not a dict form."""
+    keys: dict[str, tuple[ast.AST, ast.expr]] = {}
+    hidden = False
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                keys.setdefault(key.value, (key, value))
+            else:
+                hidden = True
+        return keys, hidden
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        hidden = bool(node.args)
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                hidden = True
+            else:
+                keys.setdefault(keyword.arg, (keyword, keyword.value))
+        return keys, hidden
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemProblem:
+    """One coverage item's first mistake: the code, where to report it, and what to say."""
+
+    code: str
+    node: ast.expr
+    message: str
+
+
+def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
+    """The first mistake of every provably wrong item of a coverage list field."""
+    holder = follow(call, field.value_ast)
+    if holder is None or not isinstance(holder.node, (ast.List, ast.Tuple)):
+        return
+    in_call = holder.via is None
+    where = f"{call.spelled}(...)"
+    for index, element in enumerate(holder.node.elts):
+        if isinstance(element, ast.Starred):
+            return  # later items have unknown indexes
+        at = f"{field.path}[{index}]"
+        report_at = element if in_call else field.value_ast
+        bound = holder.bound
+        item = follow(call, element)
+        if item is None:
+            continue
+        bound = bound or item.bound
+        node = item.node
+        kind = literal_kind(node)
+        if kind == "str":
+            if is_blank_text(node):
+                yield ItemProblem(
+                    "SEM405",
+                    report_at,
+                    f"`{at}` in {where} is empty{bound}: an item names its ground (which "
+                    "source, window or population); remove it or say what it is",
+                )
+            elif field.name == _WHY_REQUIRED:
+                text = text_of(node)
+                said = f" {vocabulary.js_trim(text)!r}" if text is not None else ""
+                yield ItemProblem(
+                    "SEM401",
+                    report_at,
+                    f"`{at}`{said} in {where} has no `why`{bound}: a blind spot the tool can "
+                    "never see needs a reason; write {'what': ..., 'why': ...}, or move it to "
+                    "notChecked if a wider call could reach it",
+                )
+            continue
+        found = _dict_items(node)
+        if found is None:
+            if kind is not None:
+                yield ItemProblem(
+                    "SEM405",
+                    report_at,
+                    f"`{at}` in {where} is {kind_word(kind)}{bound}, which names no ground: "
+                    "an item is a non-empty string or {'what': ..., 'why': ...}",
+                )
+            continue
+        keys, hidden = found
+        doubt = hidden or any(key not in vocabulary.COVERAGE_ITEM_FIELDS for key in keys)
+        what = keys.get("what")
+        if what is None:
+            if not doubt:
+                yield ItemProblem(
+                    "SEM405",
+                    report_at,
+                    f"`{at}` in {where} has no `what`{bound}: say which source, window or "
+                    "population the item is about",
+                )
+            continue
+        what_value = follow(call, what[1])
+        if what_value is not None and _says_nothing(what_value.node):
+            yield ItemProblem(
+                "SEM405",
+                what[1] if in_call else field.value_ast,
+                f"`{at}.what` in {where} {_nothing(what_value.node)}{bound or what_value.bound}: "
+                "say which source, window or population the item is about",
+            )
+            continue
+        why = keys.get("why")
+        if why is not None:
+            why_value = follow(call, why[1])
+            if why_value is not None and _says_nothing(why_value.node):
+                yield ItemProblem(
+                    "SEM405",
+                    why[1] if in_call else field.value_ast,
+                    f"`{at}.why` in {where} {_nothing(why_value.node)}"
+                    f"{bound or why_value.bound}: give a reason, or leave `why` out",
+                )
+            continue
+        if field.name == _WHY_REQUIRED and not doubt:
+            yield ItemProblem(
+                "SEM401",
+                report_at,
+                f"`{at}` in {where} has no `why`{bound}: a blind spot the tool can never see "
+                "needs a reason; add 'why', or move the item to notChecked if a wider call "
+                "could reach it",
+            )
+
+
+def _says_nothing(node: ast.expr) -> bool:
+    kind = literal_kind(node)
+    return kind is not None and (kind != "str" or is_blank_text(node))
+
+
+def _nothing(node: ast.expr) -> str:
+    kind = literal_kind(node)
+    return "is empty" if kind == "str" else f"is {kind_word(kind or 'str')}, not a string"
+
+
+def _is_item_list(field: Field) -> bool:
+    return (
+        data_field(field)
+        and field.part.kind in _ITEM_LIST_PARTS
+        and field.name in vocabulary.COVERAGE_LIST_FIELDS
+    )
+
+
+class CannotCoverWithoutWhy(Rule):
+    """
+    ## What it does
+    Reports a `cannotCover` item with no `why`: a bare string, or a dict without a
+    `why` key. One finding per item, on the item.
+
+    ## Why is this bad?
+    `cannotCover` is ground this tool can never see — a claim about its capability.
+    Without a reason the reader cannot tell a permanent blind spot from a skipped one,
+    nor act on it. The mints refuse such an item at run time. Ground a wider call
+    could reach belongs in `notChecked`, where `why` is optional.
+    """
+
+    code = "SEM401"
+    name = "cannot-cover-without-why"
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm):
+                return absent(
+                    what=f"backup runs for {vm}",
+                    checked=["every backup job in the export"],
+                    notChecked=["jobs older than 30 days"],
+                    cannotCover=[{"what": "PPDM", "why": "not collected on this install"}],
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, gaps):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": ["the alert feed"], "cannotCover": gaps},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, gap):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": ["the alert feed"], "cannotCover": [gap, {**gap}]},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(alerts, export):
+                return described_result(
+                    facts=alerts,
+                    provenance={"measuredAt": export.at, "source": "unisphere alerts"},
+                    coverage={
+                        "checked": ["the alert feed of the last 24 hours"],
+                        "cannotCover": [
+                            "alerts acknowledged before the poll",
+                            {"what": "hardware alerts", "why": "sent to the vendor only"},
+                            {"what": "SNMP traps"},
+                        ],
+                    },
+                )
+            """,
+            codes=("SEM401", "SEM401"),
+            line=8,
+            column=16,
+            field="coverage.cannotCover[0]",
+        ),
+        Invalid(
+            """
+            import agentfootprint as af
+
+            def tool(verdict):
+                return af.coverage(verdict, checked=["SRDF pair state"], cannotCover=[{"what": "NDM sessions"}])
+            """,
+            line=4,
+            column=74,
+            field="cannotCover[0]",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            BLIND_SPOTS = ["PPDM"]
+
+            def tool(vm):
+                return absent(what=vm, checked=["the export"], cannot_cover=BLIND_SPOTS)
+            """,
+            codes=("SEM102", "SEM401"),
+            line=6,
+            field='BLIND_SPOTS = ["PPDM"]',
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if not _is_item_list(field) or field.name != _WHY_REQUIRED:
+            return
+        for problem in item_problems(self.call, field):
+            if problem.code == self.code:
+                self.report(problem.node, problem.message)
+
+
+class ItemNamesNoGround(Rule):
+    """
+    ## What it does
+    Reports a coverage item (in `checked`, `notChecked` or `cannotCover`) that names
+    no ground: an empty or blank string, a dict without `what` or with an empty one,
+    or a value that is not a string or a dict (`None`, a number); and an item whose
+    `why` is empty or not a string.
+
+    ## Why is this bad?
+    Every item says which source, window or population it is about; an empty one
+    only looks like a declaration. A `why` that says nothing is worse than none. The
+    mints refuse both at run time.
+    """
+
+    code = "SEM405"
+    name = "coverage-item-names-no-ground"
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, arrays):
+                return coverage(
+                    verdict,
+                    checked=[f"SRDF pair state on {len(arrays)} arrays"],
+                    notChecked=[{"what": "NDM sessions", "why": "the API timed out"}],
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export, reason):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"notChecked": [{"what": export.archive, "why": reason}]},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict):
+                return coverage(verdict, checked=["SRDF pairs", ""], notChecked=[{"what": "NDM", "why": " "}])
+            """,
+            codes=("SEM405", "SEM405"),
+            line=4,
+            column=52,
+            field="checked[1]",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm):
+                return absent(what=vm, checked=["the export"], notChecked=[{"why": "timed out"}])
+            """,
+            field="notChecked[0]",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": ["the CMDB"], "cannotCover": [{"what": None, "why": "no API"}]},
+                )
+            """,
+            field="coverage.cannotCover[0].what",
+        ),
+    )
+
+    def visit_field(self, field: Field) -> None:
+        if not _is_item_list(field):
+            return
+        for problem in item_problems(self.call, field):
+            if problem.code == self.code:
+                self.report(problem.node, problem.message)
+
+
+def _no_ground(call: CallSite, field: Field) -> bool:
+    """True when a ground field provably holds no ground: an empty list, or None."""
+    value = follow(call, field.value_ast)
+    if value is None:
+        return False
+    return is_empty_sequence(value.node) or literal_kind(value.node) == "none"
+
+
+_LIST_SHAPE: Final = "{'checked': [...], 'notChecked': [...], 'cannotCover': [...]}"
+
+
+class CoverageNamesNoGround(Rule):
+    """
+    ## What it does
+    Reports a coverage that names no ground at all: `coverage={}` (or with only empty
+    lists) in `described_result(...)`, `coverage=None` there, and a `coverage(content,
+    ...)` call whose lists are all missing or empty, with no `period` and no
+    `inProgress` (each is ground of its own).
+
+    ## Why is this bad?
+    A coverage that declares nothing tells a reader nothing while looking like it did:
+    the model reads the boundary as "covered everything". The mints refuse it at run
+    time. Name what was checked, what was skipped, or what can never be seen; or leave
+    coverage out.
+    """
+
+    code = "SEM402"
+    name = "coverage-names-no-ground"
+    calls = frozenset({"described_result", "coverage"})
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, window):
+                return coverage(verdict, period={"queried": window, "held": "unknown"})
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, ledger):
+                return coverage(verdict, ledger)
+            """
+        ),
+        Valid(
+            """
+            def tool(export, checked):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": checked, "notChecked": []},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": [], "cannotCover": []},
+                )
+            """,
+            line=5,
+            column=17,
+            field="coverage",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage as cov
+
+            def tool(verdict):
+                return cov(verdict, notChecked=[])
+            """,
+            line=4,
+            column=11,
+            field="cov(...)",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": export.at, "source": "x"}, coverage=None)
+            """,
+            field="coverage",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        if declaration.kind != "coverage":
+            return
+        top = declaration.top
+        if keys_in_doubt(top):
+            return
+        for field in top.fields:
+            if not data_field(field):
+                continue
+            if field.name in vocabulary.COVERAGE_LIST_FIELDS or field.name in ("period", "inProgress"):
+                if not _no_ground(self.call, field):
+                    return
+        self.report(
+            declaration.call.func_node,
+            f"{self.call.spelled}(...) names no ground at all: every list is missing or empty "
+            "and there is no period or inProgress; name what was checked, what was skipped "
+            "or what can never be seen, or return the result bare",
+        )
+
+    def visit_part(self, part: Part) -> None:
+        if part.kind != "described_result.coverage" or keys_in_doubt(part):
+            return
+        for field in part.fields:
+            if data_field(field) and not _no_ground(self.call, field):
+                return
+        self.report(
+            part,
+            f"`coverage` in {self.call.spelled}(...) names no ground at all: declare at least "
+            f"one item in {_LIST_SHAPE}, or leave coverage out",
+        )
+
+    def visit_field(self, field: Field) -> None:
+        if field.part.kind != "described_result" or field.name != "coverage" or not data_field(field):
+            return
+        value = follow(self.call, field.value_ast)
+        if value is None:
+            return
+        kind = literal_kind(value.node)
+        if kind is None or kind == "dict":
+            return
+        self.report(
+            field.value_ast,
+            f"`coverage` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}, which "
+            f"names no ground: give {_LIST_SHAPE}, or leave coverage out",
+        )
+
+
+def _is_described_result_call(call: CallSite, node: ast.expr) -> bool:
+    """True when ``node`` is a call the engine recognized as ``described_result``."""
+    for site in call.context.calls:
+        if site.node is node:
+            return site.kind == "described_result"
+    return False
+
+
+def _names_described_result(call: CallSite, node: ast.expr) -> bool:
+    """True for a call of ``described_result`` (by name alone) in a followed value."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name is not None and name in call.context.settings.call_names
+
+
+class DescribedResultInCoverage(Rule):
+    """
+    ## What it does
+    Reports `coverage(described_result(...), ...)`: a described result wrapped in a
+    coverage boundary, written in the call or through a name bound to one. The finding
+    is on the wrapping `coverage(`.
+
+    ## Why is this bad?
+    A described result carries its own coverage. Wrapped, its ground is declared twice
+    in two places that can disagree, and the reader sees the boundary of the wrapper
+    instead of the result's. The `coverage()` mint refuses it at run time. Declare the
+    lists in `described_result(..., coverage={...})` and return it bare.
+    """
+
+    code = "SEM403"
+    name = "described-result-in-coverage"
+    calls = frozenset({"coverage"})
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(pairs):
+                verdict = {"pairs_ok": all(p.ok for p in pairs)}
+                return coverage(verdict, checked=["SRDF pair state on all 4 arrays"])
+            """
+        ),
+        Valid(
+            """
+            import coverage
+
+            def measure(described_result):
+                # coverage.py's API, not ours.
+                return coverage.Coverage(described_result(1))
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(export):
+                return coverage(
+                    described_result(facts=export.rows, provenance={"measuredAt": export.at, "source": "x"}),
+                    checked=["every job in the export"],
+                )
+            """,
+            line=4,
+            column=11,
+            field="coverage(...)",
+        ),
+        Invalid(
+            """
+            from agentfootprint import coverage
+
+            def tool(export):
+                result = described_result(facts=export.rows, provenance={"measuredAt": export.at, "source": "x"})
+                return coverage(result, checked=["every job in the export"])
+            """,
+            line=5,
+            column=11,
+            field="result = described_result(",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        content = declaration.content
+        if content is None:
+            return
+        bound = ""
+        if not _is_described_result_call(self.call, content):
+            if not isinstance(content, (ast.Name, ast.Attribute)):
+                return
+            value = follow(self.call, content)
+            if value is None or value.via is None or not _names_described_result(self.call, value.node):
+                return
+            bound = value.bound
+        self.report(
+            declaration.call.func_node,
+            f"{self.call.spelled}(...) wraps a described result{bound}, which carries its own "
+            "coverage: declare the lists in described_result(..., coverage="
+            f"{_LIST_SHAPE}) and return it bare",
+        )
+
+
+class AbsentWithoutWhatOrChecked(Rule):
+    """
+    ## What it does
+    Reports an `absent(...)` without a non-empty `what` (what was looked for), or
+    without a non-empty `checked` (the ground that was searched): missing, empty,
+    `None`, or not a list. A missing field is reported on the call's name, a bad value
+    on the value.
+
+    ## Why is this bad?
+    "Nothing found" is an answer only when it says what was looked for and where.
+    Without `checked`, a reader cannot tell "I looked and there is nothing" from "I
+    could not look". The mint refuses both at run time; if the tool could not look,
+    raise an error instead.
+    """
+
+    code = "SEM404"
+    name = "absent-without-what-or-checked"
+    calls = frozenset({"absent"})
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(name, sources):
+                return absent(what=f"host {name}", checked=sources)
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(name, decl):
+                return absent(what=f"host {name}", **decl)
+            """
+        ),
+        Valid(
+            """
+            def absent(what):
+                # A function of the project's own, not the API's.
+                return what
+
+            def tool(name):
+                return absent(what=f"host {name}")
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(name):
+                return absent(what=f"host {name}")
+            """,
+            line=4,
+            column=11,
+            field="checked",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool():
+                return absent(what="  ", checked=["the CMDB"])
+            """,
+            line=4,
+            column=23,
+            field="what",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(name):
+                return absent({"what": name, "checked": []})
+            """,
+            field="checked",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(name):
+                return absent(what=name, checked="the CMDB")
+            """,
+            field="a string",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        top = declaration.top
+        doubt = keys_in_doubt(top)
+        where = f"{self.call.spelled}(...)"
+        what = top.get("what")
+        if what is None:
+            if not doubt:
+                self.report(
+                    declaration.call.func_node,
+                    f"{where} has no `what`: say what was looked for (e.g. 'FLOGI entries on fc1/3')",
+                )
+        else:
+            value = follow(self.call, what.value_ast)
+            if value is not None and _says_nothing(value.node):
+                self.report(
+                    what.value_ast,
+                    f"`{what.path}` in {where} {_nothing(value.node)}{value.bound}: say what was "
+                    "looked for (e.g. 'FLOGI entries on fc1/3')",
+                )
+        checked = top.get("checked")
+        if checked is None:
+            if not doubt:
+                self.report(
+                    declaration.call.func_node,
+                    f"{where} has no `checked`: name at least one source, window or population "
+                    "that WAS searched; if the tool could not look, raise an error instead",
+                )
+            return
+        value = follow(self.call, checked.value_ast)
+        if value is None:
+            return
+        kind = literal_kind(value.node)
+        if kind is None:
+            return
+        if kind in ("list", "tuple"):
+            if not is_empty_sequence(value.node):
+                return
+            problem = "is empty"
+        else:
+            problem = f"is {kind_word(kind)}, not a list"
+        self.report(
+            checked.value_ast,
+            f"`{checked.path}` in {where} {problem}{value.bound}: name at least one source, "
+            "window or population that WAS searched",
+        )
+
+
+def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None:
+    """Why an instant is provably not ISO 8601 with a zone, or None."""
+    value = follow(call, node)
+    if value is None:
+        return None
+    kind = literal_kind(value.node)
+    if kind is None:
+        return None
+    text = text_of(value.node)
+    if text is None:
+        if kind == "str":
+            return None  # an f-string: its parts are not known
+        return f"is {kind_word(kind)}, not an ISO 8601 instant", value
+    if instant_of(text) is None:
+        return f"is {text!r}, not an ISO 8601 instant with a zone", value
+    return None
+
+
+_INSTANT_EXAMPLE: Final = "e.g. '2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'"
+
+
+class BadPeriodOrInProgress(Rule):
+    """
+    ## What it does
+    Reports a `coverage(...)` `period` whose instants (`queried` and `held` spans'
+    `from`/`to`, and `readAt`) are not ISO 8601 instants with a zone, a span whose
+    `from` is after its `to`, a `held` that is neither a span nor `"unknown"`, a
+    period without `queried` or `held`; and an `inProgress` list with no `checked`
+    beside it.
+
+    ## Why is this bad?
+    An instant with no zone could be any of 24 hours, so the mint refuses it rather
+    than guess. An item still in progress is ground the call read, so the call must
+    name what it covered in `checked`. Both are refused at run time.
+    """
+
+    code = "SEM406"
+    name = "bad-period-or-in-progress"
+    calls = frozenset({"coverage"})
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, read_at):
+                return coverage(
+                    verdict,
+                    checked=["SRDF pair state"],
+                    period={
+                        "queried": {"from": "2026-09-26T00:00:00Z", "to": "2026-09-26T08:00:00+02:00"},
+                        "held": "unknown",
+                        "readAt": read_at,
+                    },
+                    inProgress=["2 pair resyncs"],
+                )
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, window, running, checked):
+                return coverage(verdict, checked=checked, period={"queried": window, "held": window}, inProgress=running)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, end):
+                return coverage(
+                    verdict,
+                    checked=["SRDF pair state"],
+                    period={"queried": {"from": "2026-09-26T00:00:00", "to": end}, "held": "unknown"},
+                )
+            """,
+            line=7,
+            column=36,
+            field="period.queried.from",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict):
+                return coverage(verdict, inProgress=["2 pair resyncs"])
+            """,
+            line=4,
+            column=29,
+            field="inProgress",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, window):
+                return coverage(verdict, checked=["x"], period={"queried": window, "held": "2026-09-26"})
+            """,
+            field="period.held",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            START = "2026-09-27T00:00:00Z"
+
+            def tool(verdict):
+                return coverage(
+                    verdict,
+                    checked=["x"],
+                    period={"queried": {"from": START, "to": "2026-09-26T00:00:00Z"}, "held": "unknown"},
+                )
+            """,
+            field="period.queried",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import coverage
+
+            def tool(verdict, window):
+                return coverage(verdict, checked=["x"], period={"queried": window})
+            """,
+            field="held",
+        ),
+    )
+
+    def visit_part(self, part: Part) -> None:
+        if part.kind != "period":
+            return
+        where = f"{self.call.spelled}(...)"
+        if not keys_in_doubt(part):
+            missing = [name for name in ("queried", "held") if not part.has(name)]
+            if missing:
+                said = " and ".join(f"`{name}`" for name in missing)
+                self.report(
+                    part,
+                    f"`period` in {where} has no {said}: a period says what the read asked for "
+                    "(queried: {'from', 'to'}) and what the store holds (held: a span, or "
+                    "'unknown')",
+                )
+        for field in part.fields:
+            if not data_field(field):
+                continue
+            if field.name == "readAt":
+                value = follow(self.call, field.value_ast)
+                if value is not None and literal_kind(value.node) == "none":
+                    continue  # None reads as "not given"
+                self._instant(field.value_ast, field.path)
+            elif field.name in ("queried", "held"):
+                self._span(field)
+
+    def _instant(self, node: ast.expr, path: str) -> tuple[int, int] | None:
+        """Report a bad instant; return the instant when it is a good literal one."""
+        found = _instant_problem(self.call, node)
+        if found is not None:
+            problem, value = found
+            self.report(
+                node,
+                f"`{path}` in {self.call.spelled}(...) {problem}{value.bound}: write an ISO 8601 "
+                f"instant with a zone, {_INSTANT_EXAMPLE}",
+            )
+            return None
+        value = follow(self.call, node)
+        text = text_of(value.node) if value is not None else None
+        return instant_of(text) if text is not None else None
+
+    def _span(self, field: Field) -> None:
+        where = f"`{field.path}` in {self.call.spelled}(...)"
+        value = follow(self.call, field.value_ast)
+        if value is None:
+            return
+        kind = literal_kind(value.node)
+        if kind is None:
+            return
+        if field.name == "held" and kind == "str":
+            if text_of(value.node) != vocabulary.PERIOD_HELD_UNKNOWN:
+                self.report(
+                    field.value_ast,
+                    f"{where} is a string{value.bound}: it must be a span "
+                    "{'from': ..., 'to': ...} or the literal 'unknown'",
+                )
+            return
+        found = _dict_items(value.node)
+        if found is None:
+            self.report(
+                field.value_ast,
+                f"{where} is {kind_word(kind)}{value.bound}: it must be a span {{'from': ..., 'to': ...}} "
+                "of two instants" + (" or the literal 'unknown'" if field.name == "held" else ""),
+            )
+            return
+        if value.via is not None:
+            return  # a span bound to a name: its instants have no place in the call
+        keys, hidden = found
+        span_fields = vocabulary.PERIOD_SPAN_FIELDS
+        if not hidden and any(key not in span_fields for key in keys):
+            hidden = True  # an unknown key may be the missing one misspelled
+        instants: dict[str, tuple[int, int] | None] = {}
+        for name in span_fields:
+            if name in keys:
+                instants[name] = self._instant(keys[name][1], f"{field.path}.{name}")
+        missing = [name for name in span_fields if name not in keys]
+        if missing and not hidden:
+            self.report(
+                field.value_ast,
+                f"{where} has no {' and no '.join(f'`{name}`' for name in missing)}: a span is "
+                "{'from': ..., 'to': ...}, two instants",
+            )
+            return
+        start, end = instants.get("from"), instants.get("to")
+        if start is not None and end is not None and start > end:
+            self.report(
+                field.value_ast,
+                f"{where} runs backward: `from` is after `to`",
+            )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        top = declaration.top
+        progress = top.get("inProgress")
+        if progress is None or keys_in_doubt(top):
+            return
+        value = follow(self.call, progress.value_ast)
+        if value is None or not isinstance(value.node, (ast.List, ast.Tuple)):
+            return
+        if not any(not isinstance(element, ast.Starred) for element in value.node.elts):
+            return
+        checked = top.get("checked")
+        if checked is not None and not _no_ground(self.call, checked):
+            return
+        self.report(
+            progress,
+            f"`{progress.path}` in {self.call.spelled}(...) has no `checked` beside it: an item "
+            "still running is ground the call read, so name what the read covered in `checked`",
+        )
+
+
+COVERAGE_RULES: tuple[type[Rule], ...] = (
+    CannotCoverWithoutWhy,
+    CoverageNamesNoGround,
+    DescribedResultInCoverage,
+    AbsentWithoutWhatOrChecked,
+    ItemNamesNoGround,
+    BadPeriodOrInProgress,
+)
