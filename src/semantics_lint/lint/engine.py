@@ -216,28 +216,18 @@ def _lint_tree(
         if call.kind == "define_tool" or not call_rules:
             continue  # tool-level rules read define_tool calls from the context
         try:
-            declaration = build_declaration(call)
-            batch.run(declaration)
-        except CallParseError as exc:
-            if settings.is_enabled(SYNTAX_CODE):
-                findings.append(
-                    _syntax_finding(
-                        filename,
-                        f"LibCST cannot parse part of this {call.spelled}(...) call, so it was not fully checked: {exc}",
-                        call.start,
-                        call.end,
-                    )
-                )
+            problem = batch.run(build_declaration(call))
         except RecursionError:
-            if settings.is_enabled(SYNTAX_CODE):
-                findings.append(
-                    _syntax_finding(
-                        filename,
-                        f"this {call.spelled}(...) call is nested too deeply to be checked",
-                        call.start,
-                        call.end,
-                    )
+            problem = "it is nested too deeply"
+        if problem is not None and settings.is_enabled(SYNTAX_CODE):
+            findings.append(
+                _syntax_finding(
+                    filename,
+                    f"this {call.spelled}(...) call was not fully checked: {problem}",
+                    call.start,
+                    call.end,
                 )
+            )
     for rule in module_rules:
         started = time.perf_counter()
         try:

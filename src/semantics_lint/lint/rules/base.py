@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -244,62 +245,58 @@ def _check_rule_class(cls: type[Rule]) -> None:
 
 
 class Batch:
-    """Every enabled rule over one declaration in one pass: only the hooks they define.
+    """Every enabled rule over one declaration: the model is built once and shared, and
+    each rule's hooks run over it (only the hooks a rule defines).
 
-    With ``timings``, each rule's time is added under its code (seconds), for the
-    benchmark's profile; the findings are the same either way.
+    A rule that meets a piece LibCST cannot parse, or recursion too deep, stops for
+    that call only: the other rules still judge it, and :meth:`run` says what went
+    wrong so the engine can report it once. With ``timings``, each rule's time is
+    added under its code (seconds), for the benchmark.
     """
 
     def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
         self.rules = rules
         self.timings = timings
-        self._declaration = [r for r in rules if r.has_hook("visit_declaration")]
-        self._part = [r for r in rules if r.has_hook("visit_part")]
-        self._field = [r for r in rules if r.has_hook("visit_field")]
-        self._row = [r for r in rules if r.has_hook("visit_row")]
+        self._plans = [
+            (
+                rule,
+                rule.has_hook("visit_declaration"),
+                rule.has_hook("visit_part"),
+                rule.has_hook("visit_field"),
+                rule.has_hook("visit_row"),
+            )
+            for rule in rules
+        ]
 
-    def run(self, declaration: Declaration) -> None:
+    def run(self, declaration: Declaration) -> str | None:
+        """Run every rule on ``declaration``; the first problem met, or None."""
+        from semantics_lint.lint.context import CallParseError
+
         kind = declaration.kind
-        for rule in self.rules:
-            rule.call = declaration.call
-        if self.timings is not None:
-            self._run_timed(declaration)
-            return
-        for rule in self._declaration:
-            if kind in rule.calls:
-                rule.visit_declaration(declaration)
-        parts = [r for r in self._part if kind in r.calls]
-        fields = [r for r in self._field if kind in r.calls]
-        if parts or fields:
-            for part in declaration.parts:
-                for rule in parts:
-                    rule.visit_part(part)
-                for item in part.fields:
-                    for rule in fields:
-                        rule.visit_field(item)
-        rows = [r for r in self._row if kind in r.calls]
-        if rows:
-            for row in declaration.rows:
-                for rule in rows:
-                    rule.visit_row(row)
-
-    def _run_timed(self, declaration: Declaration) -> None:
-        import time
-
-        assert self.timings is not None
-        for rule in self.rules:
-            if declaration.kind not in rule.calls:
+        problem: str | None = None
+        clock = time.perf_counter if self.timings is not None else None
+        for rule, on_declaration, on_part, on_field, on_row in self._plans:
+            if kind not in rule.calls:
                 continue
-            started = time.perf_counter()
-            if rule in self._declaration:
-                rule.visit_declaration(declaration)
-            for part in declaration.parts:
-                if rule in self._part:
-                    rule.visit_part(part)
-                if rule in self._field:
-                    for item in part.fields:
-                        rule.visit_field(item)
-            if rule in self._row:
-                for row in declaration.rows:
-                    rule.visit_row(row)
-            self.timings[rule.code] = self.timings.get(rule.code, 0.0) + time.perf_counter() - started
+            rule.call = declaration.call
+            started = clock() if clock is not None else 0.0
+            try:
+                if on_declaration:
+                    rule.visit_declaration(declaration)
+                if on_part or on_field:
+                    for part in declaration.parts:
+                        if on_part:
+                            rule.visit_part(part)
+                        if on_field:
+                            for item in part.fields:
+                                rule.visit_field(item)
+                if on_row:
+                    for row in declaration.rows:
+                        rule.visit_row(row)
+            except CallParseError as exc:
+                problem = problem or f"LibCST cannot parse part of it ({exc})"
+            except RecursionError:
+                problem = problem or "it is nested too deeply"
+            if clock is not None and self.timings is not None:
+                self.timings[rule.code] = self.timings.get(rule.code, 0.0) + clock() - started
+        return problem
