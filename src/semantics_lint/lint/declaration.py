@@ -36,6 +36,8 @@ from semantics_lint.lint.model import Position
 if TYPE_CHECKING:
     import libcst as cst
 
+    from semantics_lint.lint.resolve import Resolved
+
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
 
 
@@ -118,9 +120,17 @@ class Field:
         return self.part.declaration.call
 
     @property
+    def borrowed(self) -> bool:
+        """True for a key of a part given as a name: it is written elsewhere."""
+        return self.part.anchor is not None
+
+    @property
     def range(self) -> tuple[Position, Position]:
-        """Where the key is written: the keyword's name, or the whole key literal."""
+        """Where the key is written: the keyword's name, or the whole key literal; for
+        a part given as a name, the name in the call (the key is written elsewhere)."""
         context = self.call.context
+        if self.part.anchor is not None:
+            return context.ast_range(self.part.anchor)
         if isinstance(self.key_ast, ast.keyword):
             line = self.key_ast.lineno
             column = context.char_column(line, self.key_ast.col_offset)
@@ -131,6 +141,8 @@ class Field:
         """The range of the key's spelling alone (inside the quotes), when the key is a
         keyword or one plain single-line string literal; None otherwise (a fix would be
         a guess: escapes, implicit concatenation, a multi-line string)."""
+        if self.borrowed:
+            return None  # the edit would be at the binding, maybe in another file
         start, end = self.range
         if self.is_keyword:
             return start, end
@@ -145,7 +157,15 @@ class Field:
 
     @property
     def value(self) -> cst.BaseExpression:
-        """The value as a LibCST node, parsed from its own source on first access."""
+        """The value as a LibCST node, parsed from its own source on first access.
+
+        Only for the call's own fields; a borrowed field's value (a part given as a
+        name) is an ``ast`` tree from the resolver: use ``value_ast`` and ``resolve_ast``.
+        """
+        if self.borrowed:
+            from semantics_lint.lint.context import CallParseError
+
+            raise CallParseError("a value bound elsewhere has no LibCST node in the call")
         return self.call.cst_of(self.value_ast)
 
     def literal(self) -> object:
@@ -164,6 +184,15 @@ class Part:
     parent: Field | None
     fields: list[Field] = field(default_factory=list)
     open: bool = False
+    anchor: ast.expr | None = None
+    """For a part given as a name: that name in the call, where its findings go."""
+    via: Resolved | None = None
+    """For a part given as a name: how it was followed (``via.describe()``)."""
+
+    @property
+    def bound(self) -> str:
+        """`` (prov = {...} (line 73))`` for a part given as a name; else empty."""
+        return f" ({self.via.describe()})" if self.via is not None else ""
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -225,6 +254,7 @@ class Declaration:
     rows: list[Row] = field(default_factory=list)
     content: ast.expr | None = None
     """The value ``coverage(content, ...)`` covers (``ast``); None for other calls."""
+    _named: list[Part] | None = field(default=None, repr=False)
 
     def part(self, kind: str) -> Part | None:
         """The first part of ``kind`` (e.g. ``"provenance"``), or None."""
@@ -236,6 +266,19 @@ class Declaration:
     def fields(self) -> Iterator[Field]:
         for part in self.parts:
             yield from part.fields
+
+    def named_parts(self) -> list[Part]:
+        """Nested parts given as a name bound to a dict (``provenance=prov``).
+
+        Read like literal parts, from the dict the resolver proves the name holds;
+        not in :attr:`parts` (a rule opts in, since following names costs a LibCST
+        parse of the module). Their fields report at the name in the call
+        (:attr:`Field.range`), carry no fix, and ``part.bound`` says where the dict
+        was bound. Computed once per declaration.
+        """
+        if self._named is None:
+            self._named = _read_named_parts(self)
+        return self._named
 
 
 def build_declaration(call: CallSite) -> Declaration:
@@ -390,3 +433,35 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
             text, key, value = item
             row.keys.setdefault(text, (key, value))
     return row
+
+
+def _read_named_parts(declaration: Declaration) -> list[Part]:
+    found: list[Part] = []
+    resolver = declaration.call.resolver
+    for parent in declaration.parts:
+        nested = _NESTED_PARTS.get(parent.kind, {})
+        for item in parent.fields:
+            kind = nested.get(item.name)
+            if kind is None or item.status not in ("field", "snake"):
+                continue
+            if not isinstance(item.value_ast, (ast.Name, ast.Attribute)):
+                continue
+            resolved = resolver.resolve_ast(item.value_ast)
+            if resolved is None or resolved.origin is None:
+                continue
+            tree = resolver.value_ast(resolved, anchor=item.value_ast)
+            if tree is None or not _is_dict_form(tree):
+                continue
+            path = f"{parent.path}.{item.spelled}" if parent.path else item.spelled
+            part = Part(
+                kind=kind,
+                path=path,
+                node=tree,
+                declaration=declaration,
+                parent=item,
+                anchor=item.value_ast,
+                via=resolved,
+            )
+            _read_keys(part, tree)
+            found.append(part)
+    return found

@@ -172,7 +172,9 @@ class Rule:
 
         if isinstance(where, Field):
             start, end = where.range
-        elif isinstance(where, (Part, Row)):
+        elif isinstance(where, Part):
+            start, end = self.context.ast_range(where.anchor if where.anchor is not None else where.node)
+        elif isinstance(where, Row):
             start, end = self.context.ast_range(where.node)
         else:
             site = call if call is not None else self.call

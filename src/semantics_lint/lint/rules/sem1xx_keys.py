@@ -163,6 +163,13 @@ class UnknownDeclarationKey(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        # Parts given as a name (provenance=prov) are judged like literal ones and
+        # reported at the name; following the name is paid for only here.
+        for part in declaration.named_parts():
+            for item in part.fields:
+                self.visit_field(item)
+
     def visit_field(self, field: Field) -> None:
         if field.status != "unknown":
             return
@@ -176,7 +183,7 @@ class UnknownDeclarationKey(Rule):
             advice = f"`{vocabulary.to_declaration(field.spelled)}` belongs in `{home}`"
         else:
             advice = f"the fields are {_fields_list(allowed)}"
-        message = f"`{field.path}` is not a field of {part.title}; {advice}"
+        message = f"`{field.path}` is not a field of {part.title}{part.bound}; {advice}"
         fix = None
         if meant is not None and part.spelled(meant) is None:
             fix = self.rename_key_fix(field, meant, f"Rename `{field.spelled}` to `{meant}`")
@@ -225,6 +232,15 @@ class SnakeCaseDeclarationKey(Rule):
             """
             def saved_record(at):
                 return {"provenance": {"measured_at": at, "source": "cmdb"}, "is_counter": False}
+            """
+        ),
+        Valid(
+            """
+            def tool(export, source):
+                # A dict changed after it was built is not provably what the call gets.
+                prov = {"measured_at": export.at}
+                prov["source"] = source
+                return described_result(facts=export.rows, provenance=prov)
             """
         ),
         Valid(
@@ -306,7 +322,18 @@ class SnakeCaseDeclarationKey(Rule):
                 )
             """,
             field="measured_at",
-        ),        Invalid(
+        ),
+        Invalid(
+            """
+            def tool(export):
+                prov = {"measured_at": export.at, "source": export.source}
+                return described_result(facts=export.rows, provenance=prov)
+            """,
+            line=3,
+            column=58,
+            field="prov = ",
+        ),
+        Invalid(
             """
             from agentfootprint import coverage
 
@@ -336,6 +363,13 @@ class SnakeCaseDeclarationKey(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        # Parts given as a name (provenance=prov) are judged like literal ones and
+        # reported at the name; following the name is paid for only here.
+        for part in declaration.named_parts():
+            for item in part.fields:
+                self.visit_field(item)
+
     def visit_field(self, field: Field) -> None:
         if field.status != "snake":
             return
@@ -344,12 +378,13 @@ class SnakeCaseDeclarationKey(Rule):
         if part.spelled(camel) is not None:
             self.report(
                 field,
-                f"`{field.path}` in {self.call.spelled}(...) repeats `{camel}` in its wire spelling; remove it",
+                f"`{field.path}` in {self.call.spelled}(...){part.bound} repeats `{camel}` in its "
+                "wire spelling; remove it",
             )
             return
         message = (
-            f"`{field.path}` in {self.call.spelled}(...) is the wire (snake_case) spelling; "
-            f"the declaration field is `{camel}`"
+            f"`{field.path}` in {self.call.spelled}(...){part.bound} is the wire (snake_case) "
+            f"spelling; the declaration field is `{camel}`"
         )
         fix = self.rename_key_fix(field, camel, f"Rename `{field.spelled}` to `{camel}`")
         self.report(field, message, fix=fix)
@@ -416,13 +451,21 @@ class DerivedFieldDeclared(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        # Parts given as a name (provenance=prov) are judged like literal ones and
+        # reported at the name; following the name is paid for only here.
+        for part in declaration.named_parts():
+            for item in part.fields:
+                self.visit_field(item)
+
     def visit_field(self, field: Field) -> None:
         if field.status != "derived":
             return
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
         self.report(
             field,
-            f"`{field.path}` in {self.call.spelled}(...) is derived and cannot be declared: "
+            f"`{field.path}` in {self.call.spelled}(...){field.part.bound} is derived and cannot be "
+            "declared: "
             f"{why}; remove it",
         )
 
@@ -585,10 +628,10 @@ class EmptyDataLiteral(Rule):
             # Only a name can still be proved empty; anything else written out is not.
             if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
                 return
-            resolved = self.call.resolver.resolve(field.value)
+            resolved = self.call.resolver.resolve_ast(field.value_ast)
             if resolved is None or not _is_empty_literal(resolved.node):
                 return
-            where = f" (bound at {resolved.origin})" if resolved.origin else ""
+            where = f" ({resolved.describe()})" if resolved.origin else ""
         self.report(
             field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "
