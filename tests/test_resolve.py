@@ -457,6 +457,19 @@ def test_a_comprehension_variable_does_not_shadow_the_module_constant() -> None:
         ),
         pytest.param(
             """
+            PROV = {"measuredAt": "2024-01-01"}
+
+            def other():
+                PROV = {}
+                PROV["x"] = 1  # another PROV; the same spelling is enough to refuse
+
+            def tool():
+                return described_result(provenance=PROV)
+            """,
+            id="same-spelling-mutated-elsewhere",
+        ),
+        pytest.param(
+            """
             X = "2024-01-01"
 
             def bump():
@@ -780,6 +793,22 @@ def other():
     assert first.resolver.resolve(argument(first, "grain")) is None
     # The module attribute is a different binding in this file, read only by the API.
     assert second.resolver.resolve(argument(second, "grain")) is not None
+
+
+def test_an_imported_module_attribute_rebound_by_the_importer_is_unknown(project: Path) -> None:
+    source = """\
+from . import constants
+
+constants.GRAIN = {}
+
+
+def tool():
+    return described_result(grain=constants.GRAIN)
+"""
+    path = project / "pkg/tools.py"
+    path.write_text(source, encoding="utf-8")
+    site = call_sites(source, filename=str(path))[0]
+    assert site.resolver.resolve(argument(site, "grain")) is None
 
 
 def test_an_imported_dict_mutated_in_its_own_module_is_unknown(project: Path) -> None:

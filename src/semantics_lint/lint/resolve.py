@@ -490,7 +490,9 @@ class ModuleAnalysis:
         self._module: cst.Module | None = None
         self._scopes: Mapping[cst.CSTNode, Scope | None] = {}
         self._positions: Mapping[cst.CSTNode, CodeRange] = {}
-        self._parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None
+        self._tree = tree
+        self._uses: dict[str, list[ast.expr]] | None = None
+        self._ast_parents: dict[int, ast.AST] = {}
         self._accesses: dict[tuple[int, int], list[Access]] = {}
         self._lines: list[str] | None = None
 
@@ -508,7 +510,6 @@ class ModuleAnalysis:
         except (cst.ParserSyntaxError, RecursionError, MemoryError):
             self._broken = True
             return False
-        self._wrapper = wrapper
         self._module = module
         self._scopes = resolved[ScopeProvider]  # type: ignore[assignment]
         self._positions = resolved[PositionProvider]  # type: ignore[assignment]
@@ -699,54 +700,65 @@ class ModuleAnalysis:
     def _only_read(self, assignment: BaseAssignment, rest: tuple[str, ...] = ()) -> bool:
         """Every use of a mutable value's name is an argument of a declaration call.
 
-        For a module bound by an import, the uses that matter are those of the same
-        attribute (``constants.GRAIN``); ``constants.OTHER`` says nothing about GRAIN.
+        Read from the ``ast`` tree, by spelling: every ``name`` (or ``name.rest`` for a
+        module bound by an import: ``constants.GRAIN``; ``constants.OTHER`` says
+        nothing about GRAIN) anywhere in the module counts, whichever scope it is in.
+        That is stricter than the binding's own uses, never looser, and it spares a
+        second LibCST pass for parents.
         """
-        for access in assignment.references:
-            node: cst.CSTNode = access.node
-            read = ()
-            while len(read) < len(rest):
-                parent = self._parent(node)
-                if not isinstance(parent, cst.Attribute) or parent.value is not node:
-                    break
-                read = (*read, parent.attr.value)
-                node = parent
-            if read != rest:
-                continue
-            if not self._read_by_api(node):
+        spelled = ".".join((assignment.name, *rest))
+        for use in self._uses_by_spelling().get(spelled, ()):
+            if not self._read_by_api(use):
                 return False
         return True
 
-    def _read_by_api(self, node: cst.CSTNode) -> bool:
-        current = node
-        parent = self._parent(current)
+    def _uses_by_spelling(self) -> dict[str, list[ast.expr]]:
+        """Loads and deletes of names and dotted names, by spelling, with their parents."""
+        if self._uses is None:
+            uses: dict[str, list[ast.expr]] = {}
+            parents: dict[int, ast.AST] = {}
+            for node in ast.walk(self._tree):
+                for child in ast.iter_child_nodes(node):
+                    parents[id(child)] = node
+                # A Name stored to is a binding (the scope counts those); anything else
+                # spelled so is a use, ``constants.GRAIN = ...`` included.
+                if isinstance(node, ast.Attribute) or (
+                    isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
+                ):
+                    spelled = _ast_dotted(node)
+                    if spelled is not None:
+                        uses.setdefault(spelled, []).append(node)
+            self._uses = uses
+            self._ast_parents = parents
+        return self._uses
+
+    def _read_by_api(self, node: ast.expr) -> bool:
+        parents = self._ast_parents
+        current: ast.AST = node
+        parent = parents.get(id(current))
         # Inside containers that are themselves written in the call's arguments.
-        while isinstance(
-            parent,
-            (cst.Element, cst.StarredElement, cst.DictElement, cst.StarredDictElement,
-             cst.List, cst.Tuple, cst.Set, cst.Dict),
-        ):
-            if isinstance(parent, cst.DictElement) and parent.value is not current:
+        while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Starred)):
+            if isinstance(parent, ast.Dict) and any(key is current for key in parent.keys):
+                return False
+            if not isinstance(getattr(parent, "ctx", ast.Load()), ast.Load):
                 return False
             current = parent
-            parent = self._parent(current)
-        if not isinstance(parent, cst.Arg) or parent.value is not current:
+            parent = parents.get(id(current))
+        if isinstance(parent, ast.keyword):
+            if parent.value is not current:
+                return False
+            call = parents.get(id(parent))
+        elif isinstance(parent, ast.Call) and any(arg is current for arg in parent.args):
+            call = parent
+        else:
             return False
-        call = self._parent(parent)
-        if not isinstance(call, cst.Call):
+        if not isinstance(call, ast.Call):
             return False
         func = call.func
-        called = func.attr.value if isinstance(func, cst.Attribute) else (
-            func.value if isinstance(func, cst.Name) else None
+        called = func.attr if isinstance(func, ast.Attribute) else (
+            func.id if isinstance(func, ast.Name) else None
         )
         return called in self.api_names
-
-    def _parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        if self._parents is None:
-            from libcst.metadata import ParentNodeProvider
-
-            self._parents = self._wrapper.resolve(ParentNodeProvider)
-        return self._parents.get(node)
 
     def _origin(self, node: cst.CSTNode) -> str:
         line = self._positions[node].start.line
