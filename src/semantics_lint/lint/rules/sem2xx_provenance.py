@@ -28,8 +28,11 @@ from semantics_lint.lint.model import Severity
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.declaration import Declaration, Field, Part
+    from semantics_lint.lint.declaration import Declaration, Field, Part, Row
+    from semantics_lint.lint.model import Fix
     from semantics_lint.lint.resolve import Resolved
 
 # -- values: what an expression provably is ---------------------------------------------
@@ -209,6 +212,124 @@ def data_field(field: Field) -> bool:
     return field.status in ("field", "snake")
 
 
+# -- parts given as a name --------------------------------------------------------------
+
+# The nested parts a top-level field holds, by call kind (as the declaration model reads
+# dict literals written in the call).
+_PART_OF_FIELD: Final[dict[str, dict[str, str]]] = {
+    "described_result": {
+        "grain": "grain",
+        "provenance": "provenance",
+        "coverage": "described_result.coverage",
+        "clarify": "clarify",
+        "render": "render",
+    },
+    "coverage": {"period": "period"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPart:
+    """A part given as a name (``provenance=PROV``) that the resolver follows to a dict.
+
+    ``part`` is read from the bound dict as the model reads a literal one; its nodes
+    have no place in the call, so findings about it go at ``anchor`` (the name in the
+    call), naming ``resolved``.
+    """
+
+    part: Part
+    anchor: ast.expr
+    resolved: Resolved
+
+
+_NAMED: WeakKeyDictionary[Declaration, list[NamedPart]] = WeakKeyDictionary()
+
+
+def named_parts(call: CallSite, declaration: Declaration) -> list[NamedPart]:
+    """The parts of ``declaration`` given as names bound to a dict (computed once)."""
+    cached = _NAMED.get(declaration)
+    if cached is not None:
+        return cached
+    from semantics_lint.lint.declaration import Field, Part, iter_dict_items
+
+    found: list[NamedPart] = []
+    kinds = _PART_OF_FIELD.get(declaration.kind, {})
+    for field in declaration.top.fields:
+        kind = kinds.get(field.name)
+        if kind is None or not data_field(field):
+            continue
+        if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
+            continue
+        value = follow(call, field.value_ast)
+        if value is None or value.via is None or literal_kind(value.node) != "dict":
+            continue
+        if isinstance(value.node, ast.DictComp):
+            continue
+        part = Part(
+            kind=kind, path=field.spelled, node=value.node, declaration=declaration, parent=field
+        )
+        allowed = vocabulary.PART_FIELDS[kind]
+        for item in iter_dict_items(value.node):
+            if item is None:
+                part.open = True
+                continue
+            spelled, key, bound = item
+            name = spelled
+            if spelled in allowed:
+                status = "field"
+            elif spelled in vocabulary.DERIVED_FIELDS:
+                status = "derived"
+            elif vocabulary.SNAKE_TO_CAMEL.get(spelled) in allowed:
+                status, name = "snake", vocabulary.SNAKE_TO_CAMEL[spelled]
+            else:
+                status = "unknown"
+            part.fields.append(Field(part, spelled, name, status, key, bound))  # type: ignore[arg-type]
+        found.append(NamedPart(part, field.value_ast, value.via))
+    _NAMED[declaration] = found
+    return found
+
+
+class FollowingRule(Rule):
+    """A rule that also judges parts given as names, reporting them at the name.
+
+    Call :meth:`visit_named_parts` from ``visit_declaration``: the rule's own
+    ``visit_part`` and ``visit_field`` then run over each named part of the given
+    kinds, and every finding they report lands on the name in the call, with where
+    the dict was bound appended to the message.
+    """
+
+    abstract = True
+    _anchor: tuple[ast.expr, str] | None = None
+
+    def visit_named_parts(self, declaration: Declaration, kinds: frozenset[str]) -> None:
+        for named in named_parts(self.call, declaration):
+            if named.part.kind not in kinds:
+                continue
+            self._anchor = (named.anchor, f"`{named.part.path}` is {named.resolved.describe()}")
+            try:
+                if self.has_hook("visit_part"):
+                    self.visit_part(named.part)
+                if self.has_hook("visit_field"):
+                    for field in named.part.fields:
+                        self.visit_field(field)
+            finally:
+                self._anchor = None
+
+    def report(
+        self,
+        where: Field | Part | Row | ast.AST | cst.CSTNode,
+        message: str,
+        *,
+        fix: Fix | None = None,
+        call: CallSite | None = None,
+    ) -> None:
+        if self._anchor is not None:
+            node, note = self._anchor
+            super().report(node, f"{message} ({note})")
+            return
+        super().report(where, message, fix=fix, call=call)
+
+
 # -- imports: the qualified name of a callee --------------------------------------------
 
 _IMPORTS: WeakKeyDictionary[FileContext, dict[str, str]] = WeakKeyDictionary()
@@ -280,13 +401,13 @@ _YEAR = r"(?:19|20|21)\d\d"
 # Each pattern is a whole date; numbers glued to other digits are not dates.
 _DATE_PATTERNS: Final = (
     # 2024-05-01, 2024-05-01T10:00:00Z, 2024-05-01 10:00
-    re.compile(rf"(?<![\d.])({_YEAR})-(\d\d)-(\d\d)(?![\d])"),
+    re.compile(rf"(?<![\d.])({_YEAR})-(\d\d)-(\d\d)(?!\d|[.-]\d\d\b)"),
     # 20240501T100000Z (ISO 8601 basic format, with a time so that it is not any number)
     re.compile(rf"(?<![\d.])({_YEAR})(\d\d)(\d\d)T\d\d(?:\d\d)?"),
     # 2024/05/01
-    re.compile(rf"(?<![\d.])({_YEAR})/(\d{{1,2}})/(\d{{1,2}})(?![\d/])"),
+    re.compile(rf"(?<![\d.])({_YEAR})/(\d{{1,2}})/(\d{{1,2}})(?![\d/]|\.\d)"),
     # 05/01/2024, 1.5.2024
-    re.compile(rf"(?<![\d./])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})(?![\d])"),
+    re.compile(rf"(?<![\d./])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})(?!\d|[./]\d)"),
     # 1 May 2024, 1st of May 2024, Wed, 01 May 2024 10:00:00 GMT
     re.compile(rf"(?<![\w])\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
     # May 1, 2024
@@ -384,9 +505,11 @@ class TimeSource:
 
     kind: str
     what: str
+    bound: str = ""
+    """`` (DAY = '2024-05-01' (line 3))`` when a followed name holds it; else empty."""
 
 
-def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> tuple[TimeSource, Value] | None:
+def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> TimeSource | None:
     """Whether ``node`` is a hard-coded date or a clock reading, and through what value.
 
     ``same_file`` is False inside a value bound in another module: the callees there
@@ -397,17 +520,17 @@ def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> tu
         if value is None or value.via is None:
             return None
         found = _time_of(call, value.node, same_file=same_file and value.same_file)
-        return (found, value) if found is not None else None
-    found = _time_of(call, node, same_file=same_file)
-    return (found, Value(node)) if found is not None else None
+        if found is not None and not found.bound:
+            found = TimeSource(found.kind, found.what, value.bound)
+        return found
+    return _time_of(call, node, same_file=same_file)
 
 
 def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource | None:
     context = call.context
 
     def inner(expr: ast.expr) -> TimeSource | None:
-        found = time_source(call, expr, same_file=same_file)
-        return found[0] if found is not None else None
+        return time_source(call, expr, same_file=same_file)
 
     text = text_of(node)
     if text is not None:
@@ -456,6 +579,8 @@ def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource |
 
 
 # -- the rules --------------------------------------------------------------------------
+
+_PROVENANCE: Final = frozenset({"provenance"})
 
 
 class DataWithoutProvenance(Rule):
@@ -570,7 +695,7 @@ def _problem_with_text(value: Value) -> str | None:
     return f"is {kind_word(kind)}, not a string"
 
 
-class IncompleteProvenance(Rule):
+class IncompleteProvenance(FollowingRule):
     """
     ## What it does
     Reports a `provenance` without `measuredAt` or without `source`, or with either
@@ -614,6 +739,15 @@ class IncompleteProvenance(Rule):
             """
             def tool(export, source):
                 return described_result(facts=export.rows, provenance=dict(measuredAt=export.at, source=source))
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                provenance = {"measuredAt": export.at}
+                # Changed after it was bound: the linter cannot know its keys.
+                provenance["source"] = export.system
+                return described_result(facts=export.rows, provenance=provenance)
             """
         ),
     )
@@ -683,6 +817,9 @@ class IncompleteProvenance(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PROVENANCE)
+
     def visit_field(self, field: Field) -> None:
         if not data_field(field):
             return
@@ -733,7 +870,7 @@ class IncompleteProvenance(Rule):
         )
 
 
-class HardCodedMeasuredAt(Rule):
+class HardCodedMeasuredAt(FollowingRule):
     """
     ## What it does
     Reports a date typed into the tool as `provenance.measuredAt`: a date-like string
@@ -863,24 +1000,37 @@ class HardCodedMeasuredAt(Rule):
             codes=("SEM102", "SEM203"),
             field="provenance.measured_at",
         ),
+        Invalid(
+            """
+            PROVENANCE = {"measuredAt": "2024-05-01", "source": "cmdb"}
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance=PROVENANCE)
+            """,
+            line=4,
+            column=58,
+            field="`provenance` is PROVENANCE = ",
+        ),
     )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PROVENANCE)
 
     def visit_field(self, field: Field) -> None:
         if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
             return
-        found = time_source(self.call, field.value_ast)
-        if found is None or found[0].kind != "date":
+        source = time_source(self.call, field.value_ast)
+        if source is None or source.kind != "date":
             return
-        source, value = found
         self.report(
             field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is a date written into the source "
-            f"({source.what}){value.bound}: it will be wrong from the next run on; take the "
+            f"({source.what}){source.bound}: it will be wrong from the next run on; take the "
             "time from the data (the export's timestamp, the newest sample)",
         )
 
 
-class MeasuredAtFromClock(Rule):
+class MeasuredAtFromClock(FollowingRule):
     """
     ## What it does
     Reports a `provenance.measuredAt` read from the clock: `datetime.now()`,
@@ -979,17 +1129,19 @@ class MeasuredAtFromClock(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PROVENANCE)
+
     def visit_field(self, field: Field) -> None:
         if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
             return
-        found = time_source(self.call, field.value_ast)
-        if found is None or found[0].kind != "clock":
+        source = time_source(self.call, field.value_ast)
+        if source is None or source.kind != "clock":
             return
-        source, value = found
         self.report(
             field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is read from the clock "
-            f"({source.what}){value.bound}: that is when the tool ran, not when the world "
+            f"({source.what}){source.bound}: that is when the tool ran, not when the world "
             "was measured; take the time from the data (the export's timestamp, the newest sample)",
         )
 
@@ -1071,7 +1223,7 @@ def _number(node: ast.expr) -> float | complex | None:
     return value
 
 
-class InvalidAgeSeconds(Rule):
+class InvalidAgeSeconds(FollowingRule):
     """
     ## What it does
     Reports a `provenance.ageSeconds` that is provably not a finite number >= 0: a
@@ -1172,6 +1324,9 @@ class InvalidAgeSeconds(Rule):
             field="STALE = None (line 1)",
         ),
     )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PROVENANCE)
 
     def visit_field(self, field: Field) -> None:
         if field.part.kind != "provenance" or field.name != "ageSeconds" or not data_field(field):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 from semantics_lint import vocabulary
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.lint.rules.sem2xx_provenance import (
+    FollowingRule,
     data_field,
     follow,
     is_blank_text,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from semantics_lint.lint.declaration import Declaration, Field, Part
 
 _GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
+_GRAIN: Final = frozenset({"grain"})
 
 
 class SeriesWithoutGrain(Rule):
@@ -120,7 +122,7 @@ def _aggregation_text(field: Field) -> tuple[str, str] | None:
     return text, value.bound
 
 
-class CounterAggregationUnstated(Rule):
+class CounterAggregationUnstated(FollowingRule):
     """
     ## What it does
     Reports a grain whose `aggregation` reads like a counter — a whole token `sum`,
@@ -231,7 +233,25 @@ class CounterAggregationUnstated(Rule):
             line=6,
             field='AGGREGATION = "sum of deltas" (line 1)',
         ),
+        Invalid(
+            """
+            DAILY_JOBS = {"interval": "daily", "aggregation": "total jobs"}
+
+            def tool(export):
+                return described_result(
+                    series=export.points,
+                    grain=DAILY_JOBS,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                )
+            """,
+            line=6,
+            column=14,
+            field="DAILY_JOBS = ",
+        ),
     )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _GRAIN)
 
     def visit_part(self, part: Part) -> None:
         if part.kind != "grain" or keys_in_doubt(part) or part.has("isCounter"):
@@ -253,7 +273,7 @@ class CounterAggregationUnstated(Rule):
         )
 
 
-class GrainSaysNothing(Rule):
+class GrainSaysNothing(FollowingRule):
     """
     ## What it does
     Reports a grain that says nothing or says it wrongly: an empty grain (`{}`,
@@ -355,6 +375,9 @@ class GrainSaysNothing(Rule):
             field="grain",
         ),
     )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _GRAIN)
 
     def visit_part(self, part: Part) -> None:
         if part.kind == "grain" and not part.fields and not part.open:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final, Iterator
 from semantics_lint import vocabulary
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.lint.rules.sem2xx_provenance import (
+    FollowingRule,
     Value,
     data_field,
     follow,
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 # The parts whose coverage lists hold coverage items.
 _ITEM_LIST_PARTS: Final = frozenset({"absent", "coverage", "described_result.coverage"})
 _WHY_REQUIRED: Final = "cannotCover"
+_COVERAGE_PART: Final = frozenset({"described_result.coverage"})
+_PERIOD: Final = frozenset({"period"})
 
 
 def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bool] | None:
@@ -93,6 +96,8 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
         if item is None:
             continue
         bound = bound or item.bound
+        # Keys of an item bound to a name have no place in the call: report at the use.
+        inside = in_call and item.via is None
         node = item.node
         kind = literal_kind(node)
         if kind == "str":
@@ -140,7 +145,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
         if what_value is not None and _says_nothing(what_value.node):
             yield ItemProblem(
                 "SEM405",
-                what[1] if in_call else field.value_ast,
+                what[1] if inside else report_at,
                 f"`{at}.what` in {where} {_nothing(what_value.node)}{bound or what_value.bound}: "
                 "say which source, window or population the item is about",
             )
@@ -151,7 +156,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
             if why_value is not None and _says_nothing(why_value.node):
                 yield ItemProblem(
                     "SEM405",
-                    why[1] if in_call else field.value_ast,
+                    why[1] if inside else report_at,
                     f"`{at}.why` in {where} {_nothing(why_value.node)}"
                     f"{bound or why_value.bound}: give a reason, or leave `why` out",
                 )
@@ -184,7 +189,7 @@ def _is_item_list(field: Field) -> bool:
     )
 
 
-class CannotCoverWithoutWhy(Rule):
+class CannotCoverWithoutWhy(FollowingRule):
     """
     ## What it does
     Reports a `cannotCover` item with no `why`: a bare string, or a dict without a
@@ -283,6 +288,9 @@ class CannotCoverWithoutWhy(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _COVERAGE_PART)
+
     def visit_field(self, field: Field) -> None:
         if not _is_item_list(field) or field.name != _WHY_REQUIRED:
             return
@@ -291,7 +299,7 @@ class CannotCoverWithoutWhy(Rule):
                 self.report(problem.node, problem.message)
 
 
-class ItemNamesNoGround(Rule):
+class ItemNamesNoGround(FollowingRule):
     """
     ## What it does
     Reports a coverage item (in `checked`, `notChecked` or `cannotCover`) that names
@@ -367,6 +375,9 @@ class ItemNamesNoGround(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _COVERAGE_PART)
+
     def visit_field(self, field: Field) -> None:
         if not _is_item_list(field):
             return
@@ -386,7 +397,7 @@ def _no_ground(call: CallSite, field: Field) -> bool:
 _LIST_SHAPE: Final = "{'checked': [...], 'notChecked': [...], 'cannotCover': [...]}"
 
 
-class CoverageNamesNoGround(Rule):
+class CoverageNamesNoGround(FollowingRule):
     """
     ## What it does
     Reports a coverage that names no ground at all: `coverage={}` (or with only empty
@@ -469,6 +480,7 @@ class CoverageNamesNoGround(Rule):
 
     def visit_declaration(self, declaration: Declaration) -> None:
         if declaration.kind != "coverage":
+            self.visit_named_parts(declaration, _COVERAGE_PART)
             return
         top = declaration.top
         if keys_in_doubt(top):
@@ -776,7 +788,7 @@ def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None
 _INSTANT_EXAMPLE: Final = "e.g. '2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'"
 
 
-class BadPeriodOrInProgress(Rule):
+class BadPeriodOrInProgress(FollowingRule):
     """
     ## What it does
     Reports a `coverage(...)` `period` whose instants (`queried` and `held` spans'
@@ -974,6 +986,7 @@ class BadPeriodOrInProgress(Rule):
             )
 
     def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PERIOD)
         top = declaration.top
         progress = top.get("inProgress")
         if progress is None or keys_in_doubt(top):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.lint.rules.sem2xx_provenance import (
+    FollowingRule,
     data_field,
     follow,
     is_blank_text,
@@ -23,14 +24,14 @@ from semantics_lint.lint.rules.sem2xx_provenance import (
 if TYPE_CHECKING:
     import ast
 
-    from semantics_lint.lint.declaration import Field, Part
+    from semantics_lint.lint.declaration import Declaration, Field, Part
 
 # What the mint reads as a list of candidates (a tuple becomes a list; a missing or
 # None list means "none offered").
 _CANDIDATE_KINDS: Final = frozenset({"list", "tuple", "none"})
 
 
-class ClarifyWithoutQuestion(Rule):
+class ClarifyWithoutQuestion(FollowingRule):
     """
     ## What it does
     Reports a `clarify` without a `question` (missing, empty, or not a string), or
@@ -109,6 +110,9 @@ class ClarifyWithoutQuestion(Rule):
         ),
     )
 
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, frozenset({"clarify"}))
+
     def visit_part(self, part: Part) -> None:
         if part.kind != "clarify" or keys_in_doubt(part) or part.has("question"):
             return
@@ -184,7 +188,7 @@ def _column_problem(node: ast.expr) -> str | None:
     return f"is {kind_word(kind)}, not a list"
 
 
-class RenderWithoutDefault(Rule):
+class RenderWithoutDefault(FollowingRule):
     """
     ## What it does
     Reports a `render` hint without a `default` presentation (missing, empty, or not a
@@ -275,7 +279,25 @@ class RenderWithoutDefault(Rule):
             """,
             field="render",
         ),
+        Invalid(
+            """
+            TABLE = dict(columns=["entity", "os"])
+
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                    render=TABLE,
+                )
+            """,
+            line=7,
+            column=15,
+            field="TABLE = dict(",
+        ),
     )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, frozenset({"render"}))
 
     def visit_part(self, part: Part) -> None:
         if part.kind != "render" or keys_in_doubt(part) or part.has("default"):
