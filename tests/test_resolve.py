@@ -978,3 +978,43 @@ def test_nodes_of_a_followed_value_know_their_anchor_in_the_call() -> None:
     assert isinstance(date, ast.Constant) and date.value == "2024-05-01"
     assert site.resolver.anchor_of(date) == (use, inner)
     assert site.resolver.anchor_of(use) is None
+
+
+def test_qualified_names_inside_a_value_bound_in_another_module(project: Path) -> None:
+    (project / "pkg/clocks.py").write_text(
+        "import datetime as dt\n"
+        "from datetime import datetime\n"
+        "import time\n"
+        "STAMP = datetime(2024, 5, 1)\n"
+        "NOW = dt.datetime.now()\n"
+        "TICK = time.time()\n",
+        encoding="utf-8",
+    )
+    source = (
+        "from .clocks import STAMP, NOW, TICK\n"
+        "def datetime_like():\n"
+        "    pass\n"
+        "LOCAL = datetime_like()\n"
+        "described_result(provenance=STAMP)\n"
+        "described_result(provenance=NOW)\n"
+        "described_result(provenance=TICK)\n"
+        "described_result(provenance=LOCAL)\n"
+    )
+    path = project / "pkg/tools.py"
+    path.write_text(source, encoding="utf-8")
+    answers: list[str | None] = []
+    for site in call_sites(source, filename=str(path)):
+        use = keyword_ast(site, "provenance")
+        resolved = site.resolver.resolve_ast(use)
+        if resolved is None:
+            answers.append("unknown")
+            continue
+        value = site.resolver.value_ast(resolved, anchor=use)
+        assert isinstance(value, ast.Call)
+        answers.append(site.resolver.qualified_name(value.func))
+    # ``time.time()`` infers to Uninferable only (a C function): astroid cannot say,
+    # so the name is unknown; datetime's constructors infer to an instance.
+    assert answers == ["datetime.datetime", "datetime.datetime.now", "unknown", None]
+    # The call's own nodes are not a followed value: the rule reads its file's imports.
+    site = call_sites(source, filename=str(path))[0]
+    assert site.resolver.qualified_name(keyword_ast(site, "provenance")) is None

@@ -271,6 +271,30 @@ class Resolver:
             return None
         return piece.anchor, piece.resolved
 
+    def qualified_name(self, expr: ast.expr) -> str | None:
+        """What a name inside a followed value stands for, by the imports of its module.
+
+        For a node of a :meth:`value_ast` tree: ``datetime.datetime`` for the callee of
+        ``EXPORT_STAMP = datetime(2024, 5, 1)`` in a module that did ``from datetime
+        import datetime``, ``datetime.datetime.now`` for ``datetime.now``; so a rule can
+        tell a date constructor or a clock call in a value bound in another module,
+        whose imports the call's file does not show. None when the name is not bound by
+        exactly one import in that module (a local, a parameter, a builtin, a relative
+        import), and for nodes that are not of a followed value.
+        """
+        piece = _file_state(self.call.context).pieces.get(id(expr))
+        dotted = _ast_dotted(expr)
+        if piece is None or dotted is None:
+            return None
+        base: ast.expr = expr
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        line, column = piece.place(base)
+        try:
+            return piece.analysis.qualified_name(line, column, dotted)
+        except RecursionError:
+            return None
+
     def _call_ids(self) -> frozenset[int]:
         if self._ids is None:
             self._ids = frozenset(id(node) for node in ast.walk(self.call.node))
@@ -564,6 +588,40 @@ class ModuleAnalysis:
             return None
         rest = tuple(dotted[len(best_name) + 1 :].split(".")) if dotted != best_name else ()
         return _Use(self, best, rest)
+
+    def qualified_name(self, line: int, column: int, dotted: str) -> str | None:
+        """The imported name a use spelled ``dotted`` at (line, column) stands for."""
+        from libcst.metadata import ImportAssignment
+
+        use = self.use_at(line, column, dotted)
+        if use is None:
+            return None
+        referents = list(use.access.referents)
+        if len(referents) != 1 or not isinstance(referents[0], ImportAssignment):
+            return None
+        assignment = referents[0]
+        if len(list(assignment.scope.assignments[assignment.name])) != 1:
+            return None
+        if assignment.name.split(".")[0] in self.unstable:
+            return None
+        node = assignment.node
+        module: str | None = None
+        if isinstance(node, cst.ImportFrom) and not node.relative and node.module is not None:
+            if isinstance(node.names, cst.ImportStar):
+                return None
+            source = dotted_name(node.module)
+            for alias in node.names:
+                imported = dotted_name(alias.name)
+                if (alias.evaluated_alias or imported) == assignment.name and source:
+                    module = f"{source}.{imported}"
+        elif isinstance(node, cst.Import):
+            for alias in node.names:
+                imported = dotted_name(alias.name)
+                if (alias.evaluated_alias or imported) == assignment.name:
+                    module = imported
+        if module is None:
+            return None
+        return ".".join((module, *use.rest))
 
     # -- following -----------------------------------------------------------------
 
