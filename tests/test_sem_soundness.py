@@ -90,7 +90,7 @@ def _one_of(draw: Draw, plain: str, build: Callable[[], str], other: str | None 
 
 
 @st.composite
-def described(draw: Draw) -> str:
+def described(draw: Draw) -> tuple[str, str]:
     fields: dict[str, str] = {}
     data = draw(st.sampled_from(["facts", "series", "both", "edges", "none"]))
     if data in ("facts", "both"):
@@ -125,20 +125,26 @@ def described(draw: Draw) -> str:
         fields["render"] = _one_of(
             draw, "'table'", lambda: _dict(draw, {"default": TEXTS, "columns": columns})
         )
-    return "described_result(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")"
+    # Some parts are bound to module constants: the linter must follow them.
+    prelude = ""
+    for key in ("provenance", "grain", "coverage", "clarify", "render"):
+        if key in fields and draw(st.booleans()):
+            prelude += f"{key.upper()} = {fields[key]}\n"
+            fields[key] = key.upper()
+    return prelude, "described_result(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")"
 
 
 @st.composite
-def absence(draw: Draw) -> str:
+def absence(draw: Draw) -> tuple[str, str]:
     fields: dict[str, str] = {}
     if draw(st.booleans()):
         fields["what"] = draw(st.sampled_from(TEXTS))  # type: ignore[assignment]
     fields.update(_coverage_lists(draw))
-    return "absent(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")"
+    return "", "absent(" + ", ".join(f"{k}={v}" for k, v in fields.items()) + ")"
 
 
 @st.composite
-def boundary(draw: Draw) -> str:
+def boundary(draw: Draw) -> tuple[str, str]:
     content = draw(
         st.sampled_from(
             [
@@ -159,12 +165,12 @@ def boundary(draw: Draw) -> str:
     if draw(st.booleans()):
         fields["inProgress"] = draw(st.sampled_from(["['2 resyncs']", "[]", "None"]))  # type: ignore[assignment]
     rest = "".join(f", {k}={v}" for k, v in fields.items())
-    return f"coverage({content}{rest})"
+    return "", f"coverage({content}{rest})"
 
 
-def _judge(call: str) -> tuple[set[str], bool]:
+def _judge(prelude: str, call: str) -> tuple[set[str], bool]:
     """The codes of ours the linter reports on ``call``, and whether the mint refused it."""
-    source = HEADER + f"def tool():\n    return {call}\n"
+    source = HEADER + prelude + f"\ndef tool():\n    return {call}\n"
     codes = {f.code for f in lint_source(source.encode("utf-8"), "generated.py")} & OURS
     namespace = {
         "described_result": runtime.described_result,
@@ -173,14 +179,17 @@ def _judge(call: str) -> tuple[set[str], bool]:
         "float": float,
     }
     try:
+        exec(prelude, namespace)  # noqa: S102 - our own generated constants, never user code
         eval(call, namespace)  # noqa: S307 - our own generated literal declaration, never user code
     except Refusal:
         return codes, True
     return codes, False
 
 
-def _check(call: str) -> None:
-    codes, refused = _judge(call)
+def _check(generated: tuple[str, str]) -> None:
+    prelude, call = generated
+    codes, refused = _judge(prelude, call)
+    call = prelude + call
     proved = codes & PROVED_AT_RUN_TIME
     for code in sorted(codes):
         event(code)
@@ -193,17 +202,17 @@ def _check(call: str) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(described())
-def test_described_result_findings_are_refusals(call: str) -> None:
+def test_described_result_findings_are_refusals(call: tuple[str, str]) -> None:
     _check(call)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(absence())
-def test_absent_findings_are_refusals(call: str) -> None:
+def test_absent_findings_are_refusals(call: tuple[str, str]) -> None:
     _check(call)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boundary())
-def test_coverage_findings_are_refusals(call: str) -> None:
+def test_coverage_findings_are_refusals(call: tuple[str, str]) -> None:
     _check(call)
