@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.suppress import filter_noqa, noqa_lines, parse_noqa
+from semantics_lint.lint.suppress import filter_noqa, noqa_lines, parse_noqa, physical_lines
 
 
 def finding(code: str, line: int) -> Finding:
@@ -82,3 +82,13 @@ def test_untokenizable_text_falls_back_to_physical_lines() -> None:
     text = "x = (\n  1  # noqa\n"
     kept = filter_noqa(text, [finding("SEM001", 1), finding("SEM001", 2)])
     assert [f.start.line for f in kept] == [1]
+
+
+def test_lines_are_counted_as_python_counts_them() -> None:
+    # A form feed and U+2028 inside a string are not line breaks for the tokenizer.
+    text = 'x = "a\x0cb\u2028c"\ny = 1  # noqa: SEM102\r\nz = 2\rw = 3'
+    assert physical_lines(text) == ['x = "a\x0cb\u2028c"\n', "y = 1  # noqa: SEM102\r\n", "z = 2\r", "w = 3"]
+    kept = filter_noqa(text, [finding("SEM102", 2), finding("SEM102", 3)])
+    assert [f.start.line for f in kept] == [3]
+    mapping = noqa_lines('s = """a\rb"""  # noqa\rt = 1\r')
+    assert "noqa" in mapping[1] and "noqa" in mapping[2] and "noqa" not in mapping[3]

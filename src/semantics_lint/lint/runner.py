@@ -47,7 +47,7 @@ from semantics_lint.lint.config import (
 )
 from semantics_lint.lint.discovery import SourceFile, discover, matches_any
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.suppress import filter_noqa
+from semantics_lint.lint.suppress import filter_noqa, physical_lines
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
@@ -524,8 +524,8 @@ def _collect(
 
 def unified_diff(display: str, before: bytes, after: bytes) -> str:
     """A unified diff of one file's fix, in the file's own text."""
-    old = decode_for_noqa(before).splitlines(keepends=True)
-    new = decode_for_noqa(after).splitlines(keepends=True)
+    old = physical_lines(decode_for_noqa(before))
+    new = physical_lines(decode_for_noqa(after))
     lines = list(difflib.unified_diff(old, new, fromfile=display, tofile=display))
     text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
     return text

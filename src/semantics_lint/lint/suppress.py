@@ -35,6 +35,9 @@ NOQA_INLINE = re.compile(
     re.IGNORECASE,
 )
 _CODE_SEPARATOR = re.compile(r"[,\s]+")
+# Python's own line breaks. Not ``str.splitlines``: that also breaks on form feed,
+# U+2028 and friends, which the tokenizer (and so every reported line) does not count.
+_PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,11 @@ def parse_noqa(line: str) -> Noqa | None:
     return Noqa(codes)
 
 
+def physical_lines(text: str) -> list[str]:
+    """``text`` cut at Python's line breaks (``\\n``, ``\\r\\n``, ``\\r``), ends kept."""
+    return _PHYSICAL_LINE.findall(text)
+
+
 def noqa_lines(text: str) -> dict[int, str]:
     """Map each 1-based line number to the text searched for its ``# noqa``.
 
@@ -73,10 +81,11 @@ def noqa_lines(text: str) -> dict[int, str]:
     NL) are joined, so a token spanning lines shares one comment. When the text
     cannot be tokenized, every physical line stands alone.
     """
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     mapping: dict[int, str] = {}
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        # Universal newlines, so a lone "\r" ends a line for the tokenizer too.
+        tokens = list(tokenize.generate_tokens(io.StringIO(text, newline=None).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         tokens = []
     first = len(lines) + 2
