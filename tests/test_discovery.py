@@ -175,3 +175,11 @@ def test_gitignore_matcher_agrees_with_git(tmp_path: Path) -> None:
     assert len(ignored_by_git) >= 12  # the patterns above do ignore things
     found = set(names(tmp_path))
     assert found == set(files) - ignored_by_git
+
+
+def test_absolute_exclude_glob(tmp_path: Path) -> None:
+    generated = tmp_path / "gen"
+    touch(tmp_path / "pyproject.toml", f'[tool.semantics-lint]\nextend-exclude = ["{generated.as_posix()}"]\n')
+    touch(generated / "a.py")
+    touch(tmp_path / "b.py")
+    assert names(tmp_path) == ["b.py"]

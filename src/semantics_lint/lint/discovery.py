@@ -179,12 +179,15 @@ def matches_any(path: Path, root: Path | None, globs: Iterable[str], *, whole: b
 
     With ``whole`` False only the path itself is tested, not its parents (the walk
     tests each folder as it enters it, so parents were already tested).
-    Outside ``root`` only globs without ``/`` can match (on the names).
+    Outside ``root`` only globs without ``/`` can match (on the names). An absolute
+    glob (``/srv/tools/generated``) is matched against the absolute path.
     """
     relative = relative_to(path, root)
     for pattern in globs:
         compiled = compile_glob(pattern)
-        if relative is None:
+        if os.path.isabs(pattern.strip()):
+            candidate = path.as_posix().lstrip("/")
+        elif relative is None:
             if compiled.anchored:
                 continue
             candidate = path.name if not whole else path.as_posix().lstrip("/")
