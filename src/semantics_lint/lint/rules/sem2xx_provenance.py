@@ -552,7 +552,7 @@ def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource |
         return None
     func = node.func
     # Names inside a value bound in another module mean what that module imports.
-    qualified = qualified_name(context, func) if same_file else None
+    qualified = qualified_name(context, func) if same_file else call.resolver.qualified_name(func)
     if qualified in _CLOCK_CALLS:
         return TimeSource("clock", shown(node))
     if qualified in _STRFTIME:
