@@ -3,8 +3,7 @@
 ``testdata/project/fleet`` plants each defect three times — in the call, through a name
 of the same module, through an import — with ``# expect: CODE`` on the line it must be
 reported on, and holds modules of names that must never be followed (no finding at
-all). ``# gap: CODE`` marks what the linter does not see yet; those lines are left out
-of the exact comparison and checked on their own (expected to fail until it does).
+all).
 
 Only codes of registered rules are compared: a rule family that has not landed yet
 has nothing to report, and the moment it lands its expectations here apply.
@@ -30,20 +29,19 @@ PACKAGE = PROJECT / "fleet"
 MODULES = sorted(PACKAGE.glob("*.py"))
 REGISTERED = frozenset(rule.code for rule in ALL_RULES)
 THROUGH_A_NAME = ("named_tools.py", "imported_tools.py")
-_MARK = re.compile(r"#\s*(expect|gap):\s*([A-Z0-9, ]+)")
+_MARK = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 
 Site = tuple[str, int, str]  # file name, line, code
 
 
-def marks(kind: str) -> Counter[Site]:
-    """Every ``# expect:`` (or ``# gap:``) mark of the project, one entry per code."""
+def marks() -> Counter[Site]:
+    """Every ``# expect:`` mark of the project, one entry per code."""
     found: Counter[Site] = Counter()
     for path in MODULES:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            for mark_kind, codes in _MARK.findall(line):
-                if mark_kind == kind:
-                    for code in codes.split(","):
-                        found[(path.name, number, code.strip())] += 1
+            for codes in _MARK.findall(line):
+                for code in codes.split(","):
+                    found[(path.name, number, code.strip())] += 1
     return found
 
 
@@ -64,13 +62,12 @@ def test_the_project_holds_every_kind_of_case() -> None:
     names = {path.name for path in MODULES}
     assert {"literal_tools.py", "named_tools.py", "imported_tools.py"} <= names
     assert {"ambiguous_tools.py", "star_tools.py", "cycle_tools.py"} <= names
-    assert len(marks("expect")) >= 25
+    assert len(marks()) >= 29
 
 
 def test_every_planted_defect_and_nothing_else(findings: list[Finding]) -> None:
-    expected = Counter({site: n for site, n in marks("expect").items() if site[2] in REGISTERED})
-    gaps = set(marks("gap"))
-    reported = Counter({site: n for site, n in sites(findings).items() if site not in gaps})
+    expected = Counter({site: n for site, n in marks().items() if site[2] in REGISTERED})
+    reported = sites(findings)
     missing = expected - reported
     extra = reported - expected
     assert not missing and not extra, (
@@ -86,8 +83,7 @@ def test_ambiguous_names_give_no_finding_at_all(findings: list[Finding]) -> None
 
 def test_each_rule_fires_through_names_as_on_literals() -> None:
     def codes(name: str) -> set[str]:
-        planted = marks("expect") + marks("gap")
-        return {code for (file, _, code) in planted if file == name}
+        return {code for (file, _, code) in marks() if file == name}
 
     literal = codes("literal_tools.py")
     assert literal >= {"SEM105", "SEM203", "SEM204", "SEM205", "SEM601", "SEM602", "SEM603", "SEM604"}
@@ -108,7 +104,7 @@ def test_findings_through_a_name_say_where_the_value_was_bound(findings: list[Fi
         checked += 1
     assert checked >= sum(
         1
-        for (file, _, code) in marks("expect")
+        for (file, _, code) in marks()
         if file in THROUGH_A_NAME and code in valued and code in REGISTERED
     )
 
@@ -122,13 +118,6 @@ def test_findings_are_reported_at_the_use_in_the_call(findings: list[Finding]) -
         ]
         used = line[finding.start.column : finding.end.column]
         assert used in ("EXPORT_DATE", "fleet.constants.REPORTING_DAY", "constants.EXPORT_STAMP")
-
-
-@pytest.mark.xfail(reason="parts given as a name and call values from another module are not read yet")
-def test_known_gaps(findings: list[Finding]) -> None:
-    gaps = Counter({site: n for site, n in marks("gap").items() if site[2] in REGISTERED})
-    assert gaps, "no registered rule has a gap"
-    assert not gaps - sites(findings)
 
 
 _PROBE = """\

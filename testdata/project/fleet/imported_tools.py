@@ -31,7 +31,7 @@ def backup_stamp(vm: str) -> dict[str, object]:
     return described_result(
         facts=[{"entity": vm, "backed_up": runs[-1]["ok"] == 1}],
         provenance={
-            "measuredAt": constants.EXPORT_STAMP,  # gap: SEM203
+            "measuredAt": constants.EXPORT_STAMP,  # expect: SEM203
             "source": "backup export",
         },
     )
@@ -57,7 +57,7 @@ def backup_clock(vm: str) -> dict[str, object]:
     return described_result(
         facts=[{"entity": vm, "backed_up": runs[-1]["ok"] == 1}],
         provenance={
-            "measuredAt": STARTED,  # gap: SEM204
+            "measuredAt": STARTED,  # expect: SEM204
             "source": "backup export",
             "ageSeconds": NEGATIVE_AGE,  # expect: SEM205
         },

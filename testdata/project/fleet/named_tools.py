@@ -73,7 +73,7 @@ def backup_part(vm: str) -> dict[str, object]:
     prov = {"measuredAt": "2024-05-01", "source": "backup export"}
     return described_result(
         facts=[{"entity": vm, "backed_up": runs[-1]["ok"] == 1}],
-        provenance=prov,  # gap: SEM203
+        provenance=prov,  # expect: SEM203
     )
 
 
