@@ -497,6 +497,22 @@ class InventoryFactsWithoutRender(Rule):
             hosts = define_tool(name="host_list", resultClass="inventory", execute=run)
             """
         ),
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(export):
+                return described_result(
+                    facts=[{"entity": h.name} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage={"checked": ["every host in the export"]},
+                )
+
+            def register(kind):
+                # The class comes from the caller: not known here, so nothing is reported.
+                return define_tool(name="host_list", resultClass=kind, execute=run)
+            """
+        ),
     )
     INVALID = (
         Invalid(
