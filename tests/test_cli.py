@@ -585,3 +585,30 @@ def test_a_bug_in_the_runner_exits_2(project: Path, monkeypatch: pytest.MonkeyPa
     result = check("tools", "--exit-zero", cwd=project)
     assert result.code == 2
     assert "internal error: RuntimeError: unexpected state" in result.err
+
+
+def test_warnings_are_github_warnings_and_sarif_warnings(project: Path) -> None:
+    clock = textwrap.dedent(
+        """\
+        from datetime import datetime
+
+        from semantics_lint.runtime import described_result
+
+
+        def now_status(vm):
+            return described_result(
+                facts=[{"entity": vm}],
+                provenance={"measuredAt": datetime.now(), "source": "vcenter"},
+            )
+        """
+    )
+    (project / "tools" / "clock.py").write_text(clock, encoding="utf-8")
+    github = check("tools/clock.py", "--output-format", "github", cwd=project)
+    assert github.code == 1
+    assert github.out.startswith("::warning file=tools/clock.py,line=9,")
+    assert ",title=SEM204::" in github.out
+    sarif = json.loads(check("tools/clock.py", "--output-format", "sarif", cwd=project).out)
+    result = sarif["runs"][0]["results"][0]
+    assert (result["ruleId"], result["level"]) == ("SEM204", "warning")
+    as_json = json.loads(check("tools/clock.py", "--output-format", "json", cwd=project).out)
+    assert [(item["code"], item["severity"]) for item in as_json] == [("SEM204", "W")]
