@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator, Literal
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite
@@ -433,6 +433,84 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
             text, key, value = item
             row.keys.setdefault(text, (key, value))
     return row
+
+
+def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
+    """What plain assignments bind ``name`` to, in the call's function and at module
+    level: a cheap ``ast`` look a rule can take before paying for the resolver.
+
+    None when an import binds ``name`` there (it may bring anything). An empty list
+    when nothing assigns it (a parameter, a loop variable): the resolver could not
+    prove a value either. Assignments inside other functions and classes are skipped;
+    over-counting is harmless, the answer only says whether asking may pay off.
+    """
+    values: list[ast.expr] = []
+    bodies: list[list[ast.stmt]] = [call.context.tree.body]
+    function = call.function
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        bodies.append(function.body)
+    for index, body in enumerate(bodies):
+        stack: list[ast.AST] = list(body)
+        while stack:
+            node = stack.pop()
+            if index == 0 and isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+            ):
+                continue  # another scope: not what a module-level name holds
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                if any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names):
+                    return None
+                continue
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
+                targets, value = [node.target], node.value
+            if value is not None and any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                values.append(value)
+            stack.extend(ast.iter_child_nodes(node))
+    return values
+
+
+def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
+    """False when ``expr`` provably cannot resolve to a value ``wanted`` accepts.
+
+    True for an attribute (a module constant), an imported name, or a name some
+    assignment binds to another name or to a value ``wanted`` accepts.
+    """
+    if isinstance(expr, ast.Attribute):
+        return True
+    if not isinstance(expr, ast.Name):
+        return False
+    values = assigned_values(call, expr.id)
+    if values is None:
+        return True
+    return any(isinstance(v, (ast.Name, ast.Attribute)) or wanted(v) for v in values)
+
+
+def named_parts_may_misspell(declaration: Declaration) -> bool:
+    """False when no part given as a name can hold a key that is not a field.
+
+    Lets the key rules skip the resolver (a LibCST parse of the module) for the
+    common ``provenance=prov`` whose dict is written right there, all fields.
+    """
+    for parent in declaration.parts:
+        nested = _NESTED_PARTS.get(parent.kind, {})
+        for item in parent.fields:
+            kind = nested.get(item.name)
+            if kind is None or item.status not in ("field", "snake"):
+                continue
+            allowed = vocabulary.PART_FIELDS[kind]
+
+            def misspells(value: ast.expr, allowed: tuple[str, ...] = allowed) -> bool:
+                if not _is_dict_form(value):
+                    return False
+                return any(entry is None or entry[0] not in allowed for entry in iter_dict_items(value))
+
+            if may_resolve_to(declaration.call, item.value_ast, misspells):
+                return True
+    return False
 
 
 def _read_named_parts(declaration: Declaration) -> list[Part]:

@@ -12,7 +12,15 @@ import ast
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import UNKNOWN, Declaration, Field, Row, literal_value
+from semantics_lint.lint.declaration import (
+    UNKNOWN,
+    Declaration,
+    Field,
+    Row,
+    literal_value,
+    may_resolve_to,
+    named_parts_may_misspell,
+)
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.runtime.refusal import meant_key
 
@@ -165,7 +173,10 @@ class UnknownDeclarationKey(Rule):
 
     def visit_declaration(self, declaration: Declaration) -> None:
         # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name is paid for only here.
+        # reported at the name; following the name (a LibCST parse of the module) is
+        # paid for only when a cheap look cannot rule a bad key out.
+        if not named_parts_may_misspell(declaration):
+            return
         for part in declaration.named_parts():
             for item in part.fields:
                 self.visit_field(item)
@@ -365,7 +376,10 @@ class SnakeCaseDeclarationKey(Rule):
 
     def visit_declaration(self, declaration: Declaration) -> None:
         # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name is paid for only here.
+        # reported at the name; following the name (a LibCST parse of the module) is
+        # paid for only when a cheap look cannot rule a bad key out.
+        if not named_parts_may_misspell(declaration):
+            return
         for part in declaration.named_parts():
             for item in part.fields:
                 self.visit_field(item)
@@ -453,7 +467,10 @@ class DerivedFieldDeclared(Rule):
 
     def visit_declaration(self, declaration: Declaration) -> None:
         # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name is paid for only here.
+        # reported at the name; following the name (a LibCST parse of the module) is
+        # paid for only when a cheap look cannot rule a bad key out.
+        if not named_parts_may_misspell(declaration):
+            return
         for part in declaration.named_parts():
             for item in part.fields:
                 self.visit_field(item)
@@ -625,8 +642,9 @@ class EmptyDataLiteral(Rule):
             return
         where = ""
         if not _is_empty_literal_ast(field.value_ast):
-            # Only a name can still be proved empty; anything else written out is not.
-            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
+            # Only a name can still be proved empty, and only when some binding of it
+            # may be an empty literal: the resolver parses the module to follow it.
+            if not may_resolve_to(self.call, field.value_ast, _is_empty_literal_ast):
                 return
             resolved = self.call.resolver.resolve_ast(field.value_ast)
             if resolved is None or not _is_empty_literal(resolved.node):
