@@ -34,7 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from semantics_lint.lint.config import (
     ALL_SELECTOR,
@@ -58,6 +58,9 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 MIN_FILES_FOR_POOL = 8
 
 PRE_COMMIT_ENV = "PRE_COMMIT"
+
+Mode = Literal["lint", "fix", "diff"]
+"""What a job does: report findings, fix and report what remains, or fix for a diff."""
 CRASH_CODE = "SEM001"
 STDIN_DISPLAY = "-"
 
@@ -237,7 +240,7 @@ class Job:
     display: str
     source: bytes
     settings: LintSettings
-    mode: str  # "lint", "fix" or "diff"
+    mode: Mode
     unsafe: bool
 
 
@@ -390,7 +393,7 @@ def _read(path: Path) -> bytes | OSError:
         return error
 
 
-def _mode(options: RunOptions) -> str:
+def _mode(options: RunOptions) -> Mode:
     if options.diff:
         return "diff"
     return "fix" if options.fix else "lint"
@@ -485,9 +488,8 @@ def _order(finding: Finding) -> tuple[str, int, int, str, str]:
     return (*finding.sort_key, finding.message)
 
 
-def _collect(
-    result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job | None
-) -> None:
+def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job) -> None:
+    """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     from semantics_lint.lint import fix
 
     result.internal_error = result.internal_error or outcome.internal_error
@@ -495,9 +497,8 @@ def _collect(
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
-        mode = job.mode if job is not None else "fix"
         written = True
-        if mode == "diff":
+        if job.mode == "diff":
             result.diffs.append(
                 unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
             )
@@ -513,9 +514,8 @@ def _collect(
                     f"error: {outcome.display}: could not write the fixed file "
                     f"({error.strerror or error}); it was left unchanged"
                 )
-                if job is not None:
-                    # What remains is what the unchanged file holds, not the fixed text.
-                    findings = run_job(Job(job.display, job.source, job.settings, "lint", False)).findings
+                # What remains is what the unchanged file holds, not the fixed text.
+                findings = run_job(Job(job.display, job.source, job.settings, "lint", False)).findings
         if written:
             result.fixed += outcome.applied
             result.changed_files += 1
