@@ -453,3 +453,57 @@ def test_the_garbage_collector_state_is_restored(enabled: bool) -> None:
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+# -- the cheap look before the resolver ---------------------------------------------------
+
+
+def _first_call(source: str):  # type: ignore[no-untyped-def]
+    import ast as python_ast
+
+    from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.locate import locate_calls
+
+    settings = LintSettings()
+    tree = python_ast.parse(source)
+    context = FileContext("t.py", source, tree, settings)
+    found = locate_calls(tree, settings.call_names, settings.api_modules, source)[0]
+    return CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
+
+
+def test_assigned_values_sees_the_function_and_the_module_only() -> None:
+    import ast as python_ast
+
+    from semantics_lint.lint.declaration import assigned_values
+
+    source = (
+        "from x import IMPORTED\n"
+        "PROV = {'source': 's'}\n"
+        "def other():\n    prov = {'measured_at': 1}\n"
+        "def tool(param):\n    prov = {'measuredAt': 1}\n    return described_result(facts=param, provenance=prov)\n"
+    )
+    call = _first_call(source)
+    assert [python_ast.unparse(v) for v in assigned_values(call, "prov") or []] == ["{'measuredAt': 1}"]
+    assert assigned_values(call, "param") == []
+    assert assigned_values(call, "IMPORTED") is None
+    assert len(assigned_values(call, "PROV") or []) == 1
+
+
+def test_the_resolver_is_not_asked_when_no_binding_can_be_bad(monkeypatch: pytest.MonkeyPatch) -> None:
+    from semantics_lint.lint import resolve
+
+    asked: list[object] = []
+    real = resolve.Resolver.resolve_ast
+
+    def spy(self, expr):  # type: ignore[no-untyped-def]
+        asked.append(expr)
+        return real(self, expr)
+
+    monkeypatch.setattr(resolve.Resolver, "resolve_ast", spy)
+    clean = (
+        "def tool(rows, at):\n    prov = {'measuredAt': at, 'source': 's'}\n"
+        "    return described_result(facts=rows, provenance=prov)\n"
+    )
+    assert lint(clean) == [] and asked == []
+    snake = clean.replace("'measuredAt'", "'measured_at'")
+    assert [f.code for f in lint(snake)] == ["SEM102"] and asked
