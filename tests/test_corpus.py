@@ -100,3 +100,27 @@ def test_parallel_run_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     serial = runner.run([str(CORPUS), str(TOOLS)], runner.RunOptions(jobs=1))
     assert parallel.used_pool and not serial.used_pool
     assert parallel.findings == serial.findings
+
+
+@pytest.mark.integration
+def test_flake8_reports_the_same_codes_on_the_same_lines() -> None:
+    """flake8 (our plugin, flake8's own noqa handling) agrees with the CLI on the corpus."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SEM", "--format", "%(path)s:%(row)d:%(code)s",
+         str(CORPUS), str(TOOLS)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    from_flake8: Counter[Expectation] = Counter()
+    for line in done.stdout.splitlines():
+        path, row, code = line.rsplit(":", 2)
+        from_flake8[(Path(path).resolve().relative_to(TESTDATA).as_posix(), int(row), code)] += 1
+    from_cli = found([CORPUS, TOOLS])
+    assert from_flake8 == from_cli, _difference(from_cli, from_flake8)
+    assert from_cli.total() >= 30
