@@ -612,3 +612,10 @@ def test_warnings_are_github_warnings_and_sarif_warnings(project: Path) -> None:
     assert (result["ruleId"], result["level"]) == ("SEM204", "warning")
     as_json = json.loads(check("tools/clock.py", "--output-format", "json", cwd=project).out)
     assert [(item["code"], item["severity"]) for item in as_json] == [("SEM204", "W")]
+
+
+def test_no_python_files_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    result = check(".", cwd=tmp_path)
+    assert result.code == 0
+    assert "warning: no Python files found" in result.err

@@ -157,6 +157,8 @@ def check_command(
 
     for message in result.messages:
         click.echo(message, err=True)
+    if not from_stdin and result.files == 0:
+        click.echo("warning: no Python files found under the given paths", err=True)
 
     if diff:
         for text in result.diffs:
