@@ -12,10 +12,14 @@ import pytest
 
 from semantics_lint.lint import rules
 from semantics_lint.lint.declaration import Field
-from semantics_lint.lint.engine import LintSettings, lint_file, lint_source, might_contain_calls
+from semantics_lint.lint.engine import (
+    LintSettings,
+    lint_file,
+    lint_source,
+    might_contain_calls,
+)
 from semantics_lint.lint.model import Finding, Position
 from semantics_lint.lint.rules import Invalid, Rule, Valid
-
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later
 # (which may have more to say about these snippets) do not change these tests.

@@ -92,7 +92,7 @@ def test_codes_are_unique_and_sorted() -> None:
 def test_a_rule_that_offers_a_fix_without_showing_it_is_refused() -> None:
     with pytest.raises(TypeError, match="fixed form"):
 
-        class _Undemonstrated(Rule):  # noqa: F841 - the class statement is the test
+        class _Undemonstrated(Rule):
             """
             ## What it does
             x

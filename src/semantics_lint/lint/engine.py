@@ -23,17 +23,14 @@ import os
 import re
 import time
 import tokenize
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Finding, Position, Severity
 
-if TYPE_CHECKING:
-    from semantics_lint.lint.context import FileContext
-
-__all__ = ["LintSettings", "lint_file", "lint_source", "might_contain_calls", "SYNTAX_CODE"]
+__all__ = ["SYNTAX_CODE", "LintSettings", "lint_file", "lint_source", "might_contain_calls"]
 
 SYNTAX_CODE = "SEM001"
 

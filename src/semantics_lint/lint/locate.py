@@ -24,8 +24,8 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 from semantics_lint import vocabulary
 
@@ -180,10 +180,7 @@ def locate_calls(
             _bind(outer, node.target.id, _Binding("other"))
             stack.append((node.value, chain))
             continue
-        elif isinstance(node, ast.ExceptHandler):
-            if node.name:
-                _bind(chain, node.name, _Binding("other"))
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
             if node.name:
                 _bind(chain, node.name, _Binding("other"))
         elif isinstance(node, ast.MatchMapping):

@@ -35,7 +35,14 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.lint.model import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Position,
+    Severity,
+)
 
 if TYPE_CHECKING:
     import ast
@@ -58,8 +65,7 @@ _HOOKS = ("visit_declaration", "visit_part", "visit_field", "visit_row")
 def _clean(source: str) -> str:
     """Examples are written indented in class bodies; store them dedented."""
     text = textwrap.dedent(source)
-    if text.startswith("\n"):
-        text = text[1:]
+    text = text.removeprefix("\n")
     return text
 
 

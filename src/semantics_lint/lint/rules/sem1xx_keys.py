@@ -662,7 +662,7 @@ def _is_text(value: object) -> bool:
 
 
 def _is_instant(value: object) -> bool:
-    return (isinstance(value, str) or isinstance(value, (int, float))) and not isinstance(value, bool)
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
 # Per data field: the required keys, and which of them must be non-empty strings.
