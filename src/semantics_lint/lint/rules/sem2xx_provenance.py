@@ -19,6 +19,7 @@ import ast
 import math
 import re
 import sys
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -242,14 +243,17 @@ class NamedPart:
     resolved: Resolved
 
 
-_NAMED: WeakKeyDictionary[Declaration, list[NamedPart]] = WeakKeyDictionary()
+# The rules of a batch ask about one declaration in turn, so one entry is enough; a
+# weak-keyed map would never drop an entry (its parts hold the declaration, which holds
+# the call and the whole file context) and kept every linted file alive.
+_NAMED: tuple[weakref.ref[Declaration], list[NamedPart]] | None = None
 
 
 def named_parts(call: CallSite, declaration: Declaration) -> list[NamedPart]:
     """The parts of ``declaration`` given as names bound to a dict (computed once)."""
-    cached = _NAMED.get(declaration)
-    if cached is not None:
-        return cached
+    global _NAMED
+    if _NAMED is not None and _NAMED[0]() is declaration:
+        return _NAMED[1]
     from semantics_lint.lint.declaration import Field, Part, iter_dict_items
 
     found: list[NamedPart] = []
@@ -285,7 +289,7 @@ def named_parts(call: CallSite, declaration: Declaration) -> list[NamedPart]:
                 status = "unknown"
             part.fields.append(Field(part, spelled, name, status, key, bound))  # type: ignore[arg-type]
         found.append(NamedPart(part, field.value_ast, value.via))
-    _NAMED[declaration] = found
+    _NAMED = (weakref.ref(declaration), found)
     return found
 
 

@@ -23,6 +23,7 @@ fields, a class that does not resolve) is never a finding.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -158,14 +159,18 @@ class _Module:
     """ids of described_result calls written as the content of a ``coverage(...)``."""
 
 
-_MODULES: WeakKeyDictionary[FileContext, _Module] = WeakKeyDictionary()
+# The four rules of this family run one after the other on one file, so one entry is
+# enough; a weak-keyed map would keep every file alive (its value holds the call sites,
+# and they hold the file context).
+_LAST: tuple[weakref.ref[FileContext], _Module] | None = None
 
 
 def _module(context: FileContext) -> _Module:
-    known = _MODULES.get(context)
-    if known is None:
-        known = _read_module(context)
-        _MODULES[context] = known
+    global _LAST
+    if _LAST is not None and _LAST[0]() is context:
+        return _LAST[1]
+    known = _read_module(context)
+    _LAST = (weakref.ref(context), known)
     return known
 
 
