@@ -1018,3 +1018,34 @@ def test_qualified_names_inside_a_value_bound_in_another_module(project: Path) -
     # The call's own nodes are not a followed value: the rule reads its file's imports.
     site = call_sites(source, filename=str(path))[0]
     assert site.resolver.qualified_name(keyword_ast(site, "provenance")) is None
+
+
+def test_no_linted_file_outlives_its_lint(tmp_path: Path) -> None:
+    """Per-file caches (the resolver's, the rules') must not keep a file's state alive."""
+    import gc
+
+    from semantics_lint.lint.context import FileContext
+
+    source = textwrap.dedent(
+        """
+        from semantics_lint.runtime import absent, define_tool
+
+        SOURCE = "backup export"
+        GRAIN = {"interval": "daily", "aggregation": "count", "isCounter": False}
+
+        def run(rows, at):
+            prov = {"measuredAt": at, "source": SOURCE}
+            if not rows:
+                return absent(what="runs", checked=["the export"])
+            return described_result(series=rows, grain=GRAIN, provenance=prov)
+
+        tool = define_tool(name="t", resultClass="triage", execute=run)
+        """
+    )
+    for index in range(12):
+        path = tmp_path / f"tool_{index}.py"
+        path.write_text(source, encoding="utf-8")
+        assert lint_file(path)  # SEM602: the names were followed
+    gc.collect()
+    alive = [obj for obj in gc.get_objects() if isinstance(obj, FileContext)]
+    assert len(alive) <= 2, f"{len(alive)} file contexts still alive"
