@@ -16,10 +16,11 @@ What resolves:
   no other binding of that name in that scope (a second assignment, in a branch or a
   loop, an augmented assignment, a ``for``/``with``/``except`` target, a parameter, a
   walrus), no ``global``/``nonlocal``/``del`` of that name anywhere in the module, and,
-  for a mutable value (a dict, list or set), no use of the name other than as an
-  argument of a declaration call (``described_result(provenance=prov)``), so that the
-  value cannot have been changed in between (``prov["source"] = s``,
-  ``prov.update(...)``, ``helper(prov)`` all make it unknown);
+  for a mutable value (a dict, list or set), no use of that spelling anywhere in the
+  module other than as an argument of a declaration call
+  (``described_result(provenance=prov)``), so that the value cannot have been changed
+  in between (``prov["source"] = s``, ``prov.update(...)``, ``helper(prov)`` all make it
+  unknown, even in another function);
 * a name imported from another module of the project (``from .constants import X``,
   ``from pkg import constants`` + ``constants.X``, ``import pkg.constants as c`` +
   ``c.X``) resolves to the value that module binds, under the same rules there; where it
@@ -43,7 +44,9 @@ value returned before); ``resolve_ast(ast_node)`` for the ``ast`` nodes the decl
 model is read from. For ``ast`` rules, :meth:`Resolver.value_ast` turns a followed value
 into an ``ast`` tree whose names ``resolve_ast`` keeps following (a dict bound to a name
 whose values are names again), and :meth:`Resolver.anchor_of` tells, for any node of
-that tree, the use in the call to report at and the resolution to name. An ``ast`` node
+that tree, the use in the call to report at and the resolution to name;
+:meth:`Resolver.qualified_name` says what a callee inside such a value stands for by the
+imports of the module it is written in (``datetime.datetime``). An ``ast`` node
 parsed from other text (``ast.parse(code_for_node(...))``) has no place in any file and
 is always unknown: parse followed values with ``value_ast`` instead.
 
