@@ -13,7 +13,7 @@ no finding from these rules at all.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -155,7 +155,11 @@ def boundary(draw: Draw) -> tuple[str, str]:
     )
     fields = _coverage_lists(draw)
     if draw(st.booleans()):
-        span = lambda: "{" + f"'from': {draw(st.sampled_from(INSTANTS))}, 'to': {draw(st.sampled_from(INSTANTS))}" + "}"  # noqa: E731
+
+        def span() -> str:
+            start, end = draw(st.sampled_from(INSTANTS)), draw(st.sampled_from(INSTANTS))
+            return "{" + f"'from': {start}, 'to': {end}" + "}"
+
         period = {"queried": span()}
         if draw(st.booleans()):
             period["held"] = draw(st.sampled_from(["'unknown'", "'2026-09-26'", span()]))  # type: ignore[assignment]
@@ -179,8 +183,9 @@ def _judge(prelude: str, call: str) -> tuple[set[str], bool]:
         "float": float,
     }
     try:
-        exec(prelude, namespace)  # noqa: S102 - our own generated constants, never user code
-        eval(call, namespace)  # noqa: S307 - our own generated literal declaration, never user code
+        # Our own generated constants and literal declaration, never user code.
+        exec(prelude, namespace)  # noqa: S102
+        eval(call, namespace)
     except Refusal:
         return codes, True
     return codes, False

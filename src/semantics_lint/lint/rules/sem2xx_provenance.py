@@ -19,7 +19,6 @@ import ast
 import math
 import re
 import sys
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -215,83 +214,6 @@ def data_field(field: Field) -> bool:
 
 # -- parts given as a name --------------------------------------------------------------
 
-# The nested parts a top-level field holds, by call kind (as the declaration model reads
-# dict literals written in the call).
-_PART_OF_FIELD: Final[dict[str, dict[str, str]]] = {
-    "described_result": {
-        "grain": "grain",
-        "provenance": "provenance",
-        "coverage": "described_result.coverage",
-        "clarify": "clarify",
-        "render": "render",
-    },
-    "coverage": {"period": "period"},
-}
-
-
-@dataclass(frozen=True, slots=True)
-class NamedPart:
-    """A part given as a name (``provenance=PROV``) that the resolver follows to a dict.
-
-    ``part`` is read from the bound dict as the model reads a literal one; its nodes
-    have no place in the call, so findings about it go at ``anchor`` (the name in the
-    call), naming ``resolved``.
-    """
-
-    part: Part
-    anchor: ast.expr
-    resolved: Resolved
-
-
-# The rules of a batch ask about one declaration in turn, so one entry is enough; a
-# weak-keyed map would never drop an entry (its parts hold the declaration, which holds
-# the call and the whole file context) and kept every linted file alive.
-_NAMED: tuple[weakref.ref[Declaration], list[NamedPart]] | None = None
-
-
-def named_parts(call: CallSite, declaration: Declaration) -> list[NamedPart]:
-    """The parts of ``declaration`` given as names bound to a dict (computed once)."""
-    global _NAMED
-    if _NAMED is not None and _NAMED[0]() is declaration:
-        return _NAMED[1]
-    from semantics_lint.lint.declaration import Field, Part, iter_dict_items
-
-    found: list[NamedPart] = []
-    kinds = _PART_OF_FIELD.get(declaration.kind, {})
-    for field in declaration.top.fields:
-        kind = kinds.get(field.name)
-        if kind is None or not data_field(field):
-            continue
-        if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
-            continue
-        value = follow(call, field.value_ast)
-        if value is None or value.via is None or literal_kind(value.node) != "dict":
-            continue
-        if isinstance(value.node, ast.DictComp):
-            continue
-        part = Part(
-            kind=kind, path=field.spelled, node=value.node, declaration=declaration, parent=field
-        )
-        allowed = vocabulary.PART_FIELDS[kind]
-        for item in iter_dict_items(value.node):
-            if item is None:
-                part.open = True
-                continue
-            spelled, key, bound = item
-            name = spelled
-            if spelled in allowed:
-                status = "field"
-            elif spelled in vocabulary.DERIVED_FIELDS:
-                status = "derived"
-            elif vocabulary.SNAKE_TO_CAMEL.get(spelled) in allowed:
-                status, name = "snake", vocabulary.SNAKE_TO_CAMEL[spelled]
-            else:
-                status = "unknown"
-            part.fields.append(Field(part, spelled, name, status, key, bound))  # type: ignore[arg-type]
-        found.append(NamedPart(part, field.value_ast, value.via))
-    _NAMED = (weakref.ref(declaration), found)
-    return found
-
 
 class FollowingRule(Rule):
     """A rule that also judges parts given as names, reporting them at the name.
@@ -306,15 +228,15 @@ class FollowingRule(Rule):
     _anchor: tuple[ast.expr, str] | None = None
 
     def visit_named_parts(self, declaration: Declaration, kinds: frozenset[str]) -> None:
-        for named in named_parts(self.call, declaration):
-            if named.part.kind not in kinds:
+        for part in declaration.named_parts():
+            if part.kind not in kinds or part.anchor is None or part.via is None:
                 continue
-            self._anchor = (named.anchor, f"`{named.part.path}` is {named.resolved.describe()}")
+            self._anchor = (part.anchor, f"`{part.path}` is {part.via.describe()}")
             try:
                 if self.has_hook("visit_part"):
-                    self.visit_part(named.part)
+                    self.visit_part(part)
                 if self.has_hook("visit_field"):
-                    for field in named.part.fields:
+                    for field in part.fields:
                         self.visit_field(field)
             finally:
                 self._anchor = None
