@@ -104,6 +104,8 @@ class Result:
     command: str
     samples: list[Sample] = field(default_factory=list)
     error: str | None = None
+    stdout: str = field(default="", repr=False)
+    """What the last sample printed, kept so that later files cannot change it."""
 
     @property
     def ok(self) -> bool:
@@ -374,6 +376,7 @@ def run_all(
                 result.error = why
                 continue
             result.samples.append(sample)
+            result.stdout = _output(out_dir, tag)[0]
             if log:
                 print(f"  run {round_no + 1}/{runs} {corpus:9} {m.key:13} "
                       f"{sample.wall:8.3f} s wall {sample.cpu:8.3f} s cpu "
@@ -430,7 +433,7 @@ def planted_vs_found(manifest: dict[str, object], out_text: str) -> list[tuple[s
     return [(code, planted[code], found[code]) for code in sorted(planted.keys() | found.keys())]
 
 
-def same_findings(results: Sequence[Result], out_dir: Path) -> str:
+def same_findings(results: Sequence[Result]) -> str:
     """A warning when ``--jobs 1`` and ``--jobs 2`` printed different findings."""
     found = _by_key(results)
     problems = []
@@ -438,7 +441,7 @@ def same_findings(results: Sequence[Result], out_dir: Path) -> str:
         one, two = found.get((corpus, "sl-jobs1")), found.get((corpus, "sl-jobs2"))
         if one is None or two is None or not (one.ok and two.ok):
             continue
-        if _output(out_dir, f"{corpus}.sl-jobs1")[0] != _output(out_dir, f"{corpus}.sl-jobs2")[0]:
+        if one.stdout != two.stdout:
             problems.append(corpus)
     if not problems:
         return ""
@@ -606,7 +609,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     prefix = "quick-" if args.quick else ""
     corpus_root = args.work_dir / "corpus"
-    out_dir = args.work_dir / "out"
+    # A quick run never overwrites the outputs of a full one (they may run at once).
+    out_dir = args.work_dir / "out" / "quick" if args.quick else args.work_dir / "out"
     out_dir.mkdir(parents=True, exist_ok=True)
     plan: list[tuple[str, Measurement]] = []
     described: dict[str, str] = {}
@@ -653,10 +657,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     codes: list[tuple[str, int, int]] = []
     found = _by_key(results).get(("synthetic", "sl-jobs1"))
     if found is not None and found.ok:
-        codes = planted_vs_found(
-            synthetic_manifest, _output(out_dir, "synthetic.sl-jobs1")[0]
-        )
-    same = same_findings(results, out_dir)
+        codes = planted_vs_found(synthetic_manifest, found.stdout)
+    same = same_findings(results)
     if same:
         print(f"\n{same}", file=sys.stderr)
         context["consistency"] = same
@@ -666,7 +668,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out_dir / "results.json").write_text(json.dumps({
         "context": context,
         "results": [
-            {**{k: v for k, v in asdict(r).items() if k != "samples"},
+            {**{k: v for k, v in asdict(r).items() if k not in ("samples", "stdout")},
              "samples": [asdict(s) for s in r.samples],
              "median_wall": r.wall if r.ok else None,
              "median_rss_mb": r.rss_mb if r.ok else None}

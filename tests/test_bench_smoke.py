@@ -213,7 +213,7 @@ def test_quick_run_measures_the_cheap_floors(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    data = json.loads((tmp_path / "out" / "quick" / "results.json").read_text())
     got = {(r["corpus"], r["key"]): r for r in data["results"]}
     # LibCST over the stdlib runs only with --full.
     assert set(got) == {("synthetic", "ast"), ("synthetic", "libcst"), ("stdlib", "ast"),
@@ -221,11 +221,11 @@ def test_quick_run_measures_the_cheap_floors(tmp_path: Path) -> None:
     for result in got.values():
         assert result["error"] is None
         assert len(result["samples"]) == 1
-    parse_line = (tmp_path / "out" / "synthetic.ast.out").read_text()
+    parse_line = (tmp_path / "out" / "quick" / "synthetic.ast.out").read_text()
     # 6 tool modules + the package's shared module and __init__ files.
     assert parse_line.startswith("ast: parsed=") and "failed=0" in parse_line
     assert int(parse_line.split("parsed=")[1].split()[0]) >= 6
-    table = (tmp_path / "out" / "table.md").read_text()
+    table = (tmp_path / "out" / "quick" / "table.md").read_text()
     assert "(a) ast.parse, one process" in table and "| ratio |" in table
 
 
