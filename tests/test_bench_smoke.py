@@ -178,6 +178,8 @@ def test_judge_computes_ratios_and_verdicts() -> None:
     rows = {row["label"]: row for row in run.judge(results)}
     jobs = rows["synthetic: --jobs 1 / --jobs 2 (target >= 1.7)"]
     assert jobs["value"] == pytest.approx(1.25) and jobs["holds"] is False
+    bound = next(row for label, row in rows.items() if label.startswith("synthetic: --jobs 2 speedup"))
+    assert bound["value"] == pytest.approx(2 * 2.5 / 2.0) and bound["target"] is False
     assert rows["synthetic: Fixit / --jobs 1 (target >= 10)"]["holds"] is True
     assert rows["synthetic: --jobs 1 / ast.parse (target <= 3)"]["holds"] is True
     assert rows["stdlib: semantics-lint check / ruff (target <= 1)"]["holds"] is True
