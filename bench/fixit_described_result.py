@@ -9,6 +9,8 @@ this folder (a leading dot means "a module in the current folder" to Fixit).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import libcst as cst
 import libcst.matchers as m
 from fixit import Invalid, LintRule, Valid
@@ -26,11 +28,11 @@ class DescribedResultCall(LintRule):
 
     MESSAGE = "described_result call"
 
-    VALID = [
+    VALID: ClassVar[list[Valid | str]] = [
         Valid("result = summarize(rows)"),
         Valid("described = described_result_of(rows)"),
     ]
-    INVALID = [
+    INVALID: ClassVar[list[Invalid | str]] = [
         Invalid("described_result(facts=[{'entity': 'a'}])"),
         Invalid("api.describedResult(facts=rows)"),
     ]

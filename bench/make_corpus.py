@@ -34,9 +34,9 @@ import random
 import shutil
 import sys
 import sysconfig
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from semantics_lint import vocabulary as v
 
@@ -139,11 +139,11 @@ DEFECT_RATE_OTHER = 0.15
 CROSS_MODULE_RATE = 0.15
 """Share of modules that take their ``source`` from the package's shared module."""
 
-SHARED_MODULE_TEXT = f'''"""Constants shared by the generated tool modules (bench/make_corpus.py)."""
+SHARED_MODULE_TEXT = '''"""Constants shared by the generated tool modules (bench/make_corpus.py)."""
 
 EXPORT_SOURCE = "fleet-export"
 EXPORTED_AT_LITERAL = "2024-05-01T00:00:00Z"
-LONG_GRAIN = {{"interval": "daily", "aggregation": "last", "isCounter": False}}
+LONG_GRAIN = {"interval": "daily", "aggregation": "last", "isCounter": False}
 '''
 
 
@@ -220,7 +220,7 @@ def _described_call(
         mod.defects.append(kind)
         mod.codes.append(defect[1])
     ent, met = dom.entity, dom.metric
-    body: list[str] = [f"    latest = rows[-1]"]
+    body: list[str] = ["    latest = rows[-1]"]
 
     # measuredAt: from the data, unless the defect says otherwise.
     measured = 'export["exported_at"]'
@@ -308,8 +308,10 @@ def _absent_call(rng: random.Random, mod: _Module, dom: Domain) -> list[str]:
         "    if not rows:",
         "        return absent(",
         f"            {what},",
-        f'            checked=[f"every {dom.topic} row in the export of '
-        "{export['exported_at']}\"],",
+        (
+            f'            checked=[f"every {dom.topic} row in the export of '
+            "{export['exported_at']}\"],"
+        ),
     ]
     if rng.random() < 0.5:
         lines.append(
@@ -340,13 +342,13 @@ def _coverage_tool(
         f"def {dom.topic}_verdict_{n}(export: dict[str, Any], timed_out: bool) -> Any:",
         f'    """Whether every {dom.entity} is healthy, with the ground it covers."""',
         "    rows = _rows(export)",
-        f"    healthy = all(r.value >= 0 for r in rows)",
+        "    healthy = all(r.value >= 0 for r in rows)",
     ]
     if kind == "coverage_wraps_described_result":
         mod.calls["described_result"] += 1
         content = (
-            f'described_result(facts=[{{"entity": "all", "healthy": healthy}}], '
-            f'provenance={{"measuredAt": export["exported_at"], "source": SOURCE}})'
+            'described_result(facts=[{"entity": "all", "healthy": healthy}], '
+            'provenance={"measuredAt": export["exported_at"], "source": SOURCE})'
         )
     else:
         content = '{"healthy": healthy}'
@@ -497,8 +499,10 @@ def render_module(seed: int, index: int) -> tuple[str, ModuleInfo]:
         last = mod.tools[-1]
         mod.tools[-1] = last[:3] + [
             "    if export.get(\"stale\"):",
-            f'        return api.absent(what="fresh {dom.topic} rows", '
-            'checked=["the export header"])',
+            (
+                f'        return api.absent(what="fresh {dom.topic} rows", '
+                'checked=["the export header"])'
+            ),
         ] + last[3:]
         mod.calls["absent"] += 1
     total_calls = sum(mod.calls.values())

@@ -18,13 +18,13 @@ import cProfile
 import io
 import pstats
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-import make_corpus  # noqa: E402  (a sibling script, not a package)
+import make_corpus
 
 # Stage -> substrings of "file:line(function)" keys whose cumulative time is the stage's.
 # Functions are matched by name so that the report survives the engine moving code;

@@ -42,15 +42,15 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Sequence
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-import make_corpus  # noqa: E402  (a sibling script, not a package)
+import make_corpus
 
 PYTHON = Path(sys.executable)
 BIN = PYTHON.parent
@@ -461,19 +461,19 @@ def render_markdown(
     codes: Sequence[tuple[str, int, int]] = (),
 ) -> str:
     """The figures and targets as markdown (the table bench/README.md keeps)."""
-    out = [
+    header = (
         f"Machine: {context['machine']}; {context['cpus']} CPUs; Python {context['python']}; "
         f"{context['runs']} runs per figure (median); {context['date']}; "
         f"load average {context['load_before']} before, {context['load_after']} after; "
-        f"semantics-lint at {context['source']}.",
-        "",
-    ]
+        f"semantics-lint at {context['source']}."
+    )
+    out = [header, ""]
     for name, info in context["corpora"].items():  # type: ignore[union-attr]
         out.append(f"- **{name}**: {info}")
     if context.get("consistency"):
         out.append(f"- **{context['consistency']}**")
-    out += ["", "| corpus | measurement | wall (s) | CPU (s) | peak RSS (MB) | output lines "
-            "| note |", "|---|---|---:|---:|---:|---:|---|"]
+    columns = "| corpus | measurement | wall (s) | CPU (s) | peak RSS (MB) | output lines | note |"
+    out += ["", columns, "|---|---|---:|---:|---:|---:|---|"]
     for r in results:
         if r.ok:
             out.append(f"| {r.corpus} | {r.label} | {r.wall:.3f} | {r.cpu:.3f} | "
@@ -485,8 +485,11 @@ def render_markdown(
         shown, verdict = _fmt_ratio(row)
         out.append(f"| {row['label']} | {shown} | {verdict} |")
     if codes:
-        out += ["", "Synthetic corpus, `semantics-lint check --jobs 1`: planted defects and "
-                "findings per code.", "", "| code | planted | found |", "|---|---:|---:|"]
+        caption = (
+            "Synthetic corpus, `semantics-lint check --jobs 1`: planted defects and "
+            "findings per code."
+        )
+        out += ["", caption, "", "| code | planted | found |", "|---|---:|---:|"]
         out += [f"| {code} | {planted} | {found} |" for code, planted, found in codes]
     return "\n".join(out) + "\n"
 

@@ -212,7 +212,7 @@ def test_quick_run_measures_the_cheap_floors(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, str(BENCH / "run.py"), "--quick", "--count", "6",
          "--only", "ast,libcst,py-startup", "--work-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, check=False,
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "out" / "quick" / "results.json").read_text())
@@ -245,7 +245,7 @@ def test_fixit_baseline_rule_reports_each_described_result_call(tmp_path: Path) 
     )
     proc = subprocess.run(
         [str(fixit), "--rules", run.FIXIT_RULE, "lint", str(tmp_path / "tool.py")],
-        cwd=BENCH, capture_output=True, text=True, timeout=120,
+        cwd=BENCH, capture_output=True, text=True, timeout=120, check=False,
     )
     reported = [line for line in proc.stdout.splitlines() if "DescribedResultCall" in line]
     assert [line.split("@")[1].split()[0] for line in reported] == ["2:0", "3:0"], proc.stdout + proc.stderr
