@@ -1049,3 +1049,119 @@ def test_no_linted_file_outlives_its_lint(tmp_path: Path) -> None:
     gc.collect()
     alive = [obj for obj in gc.get_objects() if isinstance(obj, FileContext)]
     assert len(alive) <= 2, f"{len(alive)} file contexts still alive"
+
+
+# -- the ast reading of scopes agrees with LibCST's ----------------------------------
+
+
+def _answers(source: str, filename: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every name argument of every call of ``source``, resolved one way or the other."""
+    if not fast:
+        monkeypatch.setattr(resolve.ModuleAnalysis, "fast_value", lambda *args: resolve.FALLBACK)
+    else:
+        monkeypatch.undo()
+    resolve.clear_caches()
+    tree = ast.parse(source)
+    context = FileContext(filename=filename, text=source, tree=tree, settings=LintSettings())
+    functions: dict[int, ast.AST] = {}
+
+    def mark(node: ast.AST, function: ast.AST | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Call) and function is not None:
+                functions[id(child)] = function
+            inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
+            mark(child, inner)
+
+    mark(tree, None)
+    found: list[object] = []
+    for call in [node for node in ast.walk(tree) if isinstance(node, ast.Call)]:
+        site = CallSite(context, "described_result", "f", call, functions.get(id(call)))  # type: ignore[arg-type]
+        for arg in [*call.args, *(keyword.value for keyword in call.keywords)]:
+            if not isinstance(arg, (ast.Name, ast.Attribute)):
+                continue
+            answer = site.resolver.resolve_ast(arg)
+            if answer is None:
+                found.append(None)
+                continue
+            found.append((_shape(answer.node), answer.origin))
+            value = site.resolver.value_ast(answer, anchor=arg)
+            for inner in ast.walk(value) if value is not None else ():
+                if isinstance(inner, ast.Name):
+                    nested = site.resolver.resolve_ast(inner)
+                    found.append(None if nested is None else (_shape(nested.node), nested.origin))
+                    found.append(site.resolver.qualified_name(inner))
+    return found
+
+
+def _shape(node: cst.CSTNode) -> str:
+    """A value's meaning without its spelling: parentheses and layout differ by reader."""
+    return ast.dump(ast.parse(f"({code(node)})", mode="eval"))
+
+
+SCOPES = """\
+import os.path
+from datetime import datetime
+
+A = "2024-05-01"
+B = {"measuredAt": A, "source": os.sep}
+C = datetime(2024, 5, 1)
+TWICE = 1
+TWICE = 2
+
+
+def plain(rows):
+    local = {"measuredAt": A, "when": C}
+    again = local
+    f(local, again, A, B, C, TWICE, rows, os.path.sep)
+
+
+def outer():
+    closed = "2024-01-01"
+
+    def inner():
+        return f(closed, A)
+
+    return inner
+
+
+class Tool:
+    KIND = "triage"
+    f(KIND, A)
+
+    def run(self):
+        return f(KIND, A, self)
+
+
+lam = lambda A: f(A)
+comp = [f(A) for A in range(3)]
+f(A, B, later)
+later = "2024-06-01"
+"""
+
+
+def test_the_ast_reading_agrees_with_libcst_scope(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _answers(SCOPES, "scopes.py", True, monkeypatch)
+    slow = _answers(SCOPES, "scopes.py", False, monkeypatch)
+    assert fast == slow
+    assert sum(answer is not None for answer in fast) >= 8
+
+
+@pytest.mark.parametrize("module", ["logging/handlers.py", "json/encoder.py", "base64.py"])
+def test_the_ast_reading_agrees_on_the_standard_library(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sysconfig
+
+    path = Path(sysconfig.get_paths()["stdlib"]) / module
+    source = path.read_text(encoding="utf-8")
+    assert _answers(source, str(path), True, monkeypatch) == _answers(
+        source, str(path), False, monkeypatch
+    )
+
+
+def test_common_names_never_parse_the_module_with_libcst(monkeypatch: pytest.MonkeyPatch) -> None:
+    builds = _Builds(monkeypatch)
+    path = Path(__file__).resolve().parent.parent / "testdata/project/fleet/named_tools.py"
+    findings = lint_file(path)
+    assert {f.code for f in findings} >= {"SEM203", "SEM204", "SEM105", "SEM601"}
+    assert builds.count == 0

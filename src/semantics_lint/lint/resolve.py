@@ -57,9 +57,21 @@ with ``resolved.describe()`` in the message, and carry no fix (the edit would be
 binding, possibly in another file).
 
 Cost: nothing here runs for literals. A name is first checked against the ``ast`` tree
-the engine already has (is it assigned or imported anywhere in the module at all?);
-only then is the whole module parsed with LibCST and its scope metadata computed, once
-per file; astroid is imported only for imported names (see ``resolve_astroid``).
+the engine already has (is it assigned or imported anywhere in the module at all?).
+Then the scopes are read, in one of two ways that give the same answers:
+
+* from ``ast`` (:meth:`ModuleAnalysis.fast_value`), for where declarations almost
+  always are: a call in a function written at module level (or a method of a class
+  written there), or at module level; there a name is local when the function binds it
+  and the module's otherwise, which a walk of the function's and the module's
+  statements decides;
+* from LibCST's scope metadata, over the whole module parsed once per file, for
+  everything else: closures, class bodies, calls in a lambda or a comprehension,
+  several imports of one package. It costs about a hundred ``ast.parse`` of the file,
+  which is why it is the fallback (``tests/test_resolve.py`` checks that both ways
+  agree, on our cases and on modules of the standard library).
+
+astroid is imported only for imported names (see ``resolve_astroid``).
 """
 
 from __future__ import annotations
@@ -171,6 +183,7 @@ class Resolver:
     def __init__(self, call: CallSite) -> None:
         self.call = call
         self._ids: frozenset[int] | None = None
+        self._nested: frozenset[int] | None = None
 
     def resolve(self, expr: cst.BaseExpression) -> Resolved | None:
         """The provable value of ``expr``, or None when it cannot be proved.
@@ -221,18 +234,25 @@ class Resolver:
         name = _ast_dotted(expr)
         if name is None:
             return None
+        scope: ast.AST | None | _Fallback
         if piece is not None:
             analysis = piece.analysis
             line, column = piece.place(expr)
+            scope = FALLBACK if id(expr) in piece.nested else piece.scope
         else:
             analysis = state.main
             if name.split(".")[0] not in analysis.followable:
                 return None  # not assigned or imported anywhere: no need to parse
             line = expr.lineno
             column = self.call.context.char_column(line, expr.col_offset)
+            scope = self._scope_of_use(expr, analysis)
         try:
-            use = analysis.use_at(line, column, name)
-            value = use.analysis.follow(use, _Walk(state)) if use is not None else None
+            value: _Value | None | _Fallback = FALLBACK
+            if not isinstance(scope, _Fallback):
+                value = analysis.fast_value(scope, name, (line, column), _Walk(state))
+            if isinstance(value, _Fallback):
+                use = analysis.use_at(line, column, name)
+                value = use.analysis.follow(use, _Walk(state)) if use is not None else None
         except RecursionError:
             return None
         if value is None:
@@ -293,10 +313,29 @@ class Resolver:
         while isinstance(base, ast.Attribute):
             base = base.value
         line, column = piece.place(base)
+        if id(expr) not in piece.nested and not isinstance(piece.scope, _Fallback):
+            fast = piece.analysis.fast_qualified(piece.scope, dotted)
+            if not isinstance(fast, _Fallback):
+                return fast
         try:
             return piece.analysis.qualified_name(line, column, dotted)
         except RecursionError:
             return None
+
+    def _scope_of_use(self, expr: ast.expr, analysis: ModuleAnalysis) -> ast.AST | None | _Fallback:
+        """The def (or None: the module) a name of the call is looked up in, when plain."""
+        function = self.call.function
+        if isinstance(function, ast.Lambda) or id(expr) in self._nested_ids():
+            return FALLBACK  # a lambda's or a comprehension's own names
+        line = self.call.node.lineno
+        if any(first <= line <= last for first, last in analysis.class_ranges(function)):
+            return FALLBACK  # a class body or a comprehension sees its own names first
+        return function
+
+    def _nested_ids(self) -> frozenset[int]:
+        if self._nested is None:
+            self._nested = _ids_in_nested_scopes(self.call.node)
+        return self._nested
 
     def _call_ids(self) -> frozenset[int]:
         if self._ids is None:
@@ -323,6 +362,15 @@ class Resolver:
             return cst.parse_expression(f"({text})" if "\n" in text else text)
         except (CallParseError, cst.ParserSyntaxError, RecursionError):
             return None  # LibCST cannot read this piece: unknown, never a finding
+
+
+def _ids_in_nested_scopes(root: ast.AST) -> frozenset[int]:
+    """ids of the nodes under a lambda or a comprehension inside ``root``."""
+    inside: set[int] = set()
+    for node in ast.walk(root):
+        if isinstance(node, (ast.Lambda, *_COMPREHENSIONS)):
+            inside.update(id(inner) for inner in ast.walk(node))
+    return frozenset(inside)
 
 
 def _ast_dotted(expr: ast.expr) -> str | None:
@@ -375,7 +423,16 @@ class _FileState:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         head = "(" + first[start_column:]
-        piece = _Piece(analysis, start_line, start_column, head, anchor, resolved)
+        piece = _Piece(
+            analysis,
+            start_line,
+            start_column,
+            head,
+            anchor,
+            resolved,
+            analysis.scope_of_value(node),
+            _ids_in_nested_scopes(tree),
+        )
         for inner in ast.walk(tree):
             if isinstance(inner, ast.expr):
                 self.pieces[id(inner)] = piece
@@ -453,6 +510,10 @@ class _Piece:
     head: str
     anchor: ast.expr | None
     resolved: Resolved
+    scope: ast.AST | None | _Fallback
+    """Where the value is written (a def, or None: the module); FALLBACK: unknown."""
+    nested: frozenset[int]
+    """Nodes of the tree inside a lambda or a comprehension: their own scopes."""
 
     def place(self, node: ast.expr) -> tuple[int, int]:
         """The (line, character column) of ``node`` in the module."""
@@ -483,6 +544,16 @@ class _Value:
     node: cst.BaseExpression
     origin: str
     code: str
+
+
+class _Fallback:
+    """The ``ast`` reading cannot decide this case: ask LibCST's scope metadata."""
+
+
+FALLBACK = _Fallback()
+
+_FunctionDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 # -- one module ------------------------------------------------------------------------
@@ -522,6 +593,12 @@ class ModuleAnalysis:
         self._ast_parents: dict[int, ast.AST] = {}
         self._accesses: dict[tuple[int, int], list[Access]] = {}
         self._lines: list[str] | None = None
+        # The ast reading of scopes (see ``fast_value``), built on first use.
+        self._module_bindings: dict[str, list[ast.AST]] | None = None
+        self._function_bindings: dict[int, dict[str, list[ast.AST]]] = {}
+        self._plain_functions: set[int] | None = None
+        # Values read without LibCST: node -> (range, scope where written).
+        self._detached: dict[int, tuple[cst.BaseExpression, tuple[tuple[int, int], tuple[int, int]], ast.AST | None]] = {}
 
     # LibCST, once, and only when a name is followed in this module.
     def _build(self) -> bool:
@@ -547,7 +624,13 @@ class ModuleAnalysis:
         return True
 
     def owns(self, node: cst.CSTNode) -> bool:
-        return self._built and node in self._positions
+        return id(node) in self._detached or (self._built and node in self._positions)
+
+    def scope_of_value(self, node: cst.CSTNode) -> ast.AST | None | _Fallback:
+        """Where a value this analysis returned is written: a ``def``, the module (None),
+        or FALLBACK when it came from LibCST's reading."""
+        detached = self._detached.get(id(node))
+        return detached[2] if detached is not None else FALLBACK
 
     @property
     def lines(self) -> list[str]:
@@ -560,6 +643,9 @@ class ModuleAnalysis:
 
     def range_of(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """((line, column), (line, column)) of a node of this module, columns in characters."""
+        detached = self._detached.get(id(node))
+        if detached is not None and detached[0] is node:
+            return detached[1]
         where = self._positions.get(node) if self._built else None
         if where is None:
             return None
@@ -607,6 +693,10 @@ class ModuleAnalysis:
             return None
         if assignment.name.split(".")[0] in self.unstable:
             return None
+        from libcst.metadata import GlobalScope
+
+        if isinstance(assignment.scope, GlobalScope) and self.star_import:
+            return None  # a star import may rebind any module-level name
         node = assignment.node
         module: str | None = None
         if isinstance(node, cst.ImportFrom) and not node.relative and node.module is not None:
@@ -626,6 +716,244 @@ class ModuleAnalysis:
             return None
         return ".".join((module, *use.rest))
 
+    # -- scopes read from ast: the common cases, without LibCST ----------------------
+
+    def fast_value(
+        self, scope: ast.AST | None, dotted: str, position: tuple[int, int], walk: _Walk
+    ) -> _Value | None | _Fallback:
+        """The value of a use spelled ``dotted`` at ``position`` in ``scope``, from ``ast``.
+
+        ``scope`` is the ``def`` of this module the use is written in, or None at module
+        level. Python's rules are simple where declarations live: a name bound anywhere
+        in a function is local to it, any other name is the module's. So a local bound
+        once at the top of a plain function (one written at module level, or a method
+        of a class written there), a module constant, and an import of the module are
+        read here at the cost of an ``ast`` walk, under the same conditions as LibCST's
+        reading. Everything else (a closure, a class body, several imports of one
+        package, an import inside a block) is FALLBACK: LibCST's scope metadata answers.
+        """
+        name, _, tail = dotted.partition(".")
+        rest = tuple(tail.split(".")) if tail else ()
+        if not walk.step(self, ("fast", dotted, position)):
+            return None
+        if name in self.unstable:
+            return None
+        if scope is not None:
+            if id(scope) not in self._plain():
+                return FALLBACK
+            assert isinstance(scope, _FunctionDef)
+            local = self._bindings_in(scope).get(name)
+            if local:
+                if len(local) != 1:
+                    return None
+                binding = local[0]
+                if isinstance(binding, (ast.Import, ast.ImportFrom)):
+                    # An import inside the function, before the use.
+                    if self._start(binding) >= position:
+                        return None
+                    return self._fast_import(binding, name, rest, dotted, walk)
+                if rest:
+                    return None
+                statement = _assignment_of(scope.body, binding)
+                if statement is None or self._start(statement) >= position:
+                    return None
+                return self._fast_result(statement, name, scope, walk)
+        return self._fast_module(name, rest, dotted, position if scope is None else None, walk)
+
+    def _fast_module(
+        self,
+        name: str,
+        rest: tuple[str, ...],
+        dotted: str,
+        before: tuple[int, int] | None,
+        walk: _Walk,
+    ) -> _Value | None | _Fallback:
+        if self.star_import or name in self.unstable:
+            return None
+        bindings = self._module_scope().get(name, [])
+        if not bindings:
+            return None  # a builtin, or not bound at all
+        if len(bindings) != 1:
+            # ``import pkg.a`` and ``import pkg.b`` bind ``pkg`` twice, yet each dotted
+            # use is provable: LibCST tells them apart.
+            return FALLBACK if all(isinstance(b, ast.Import) for b in bindings) else None
+        binding = bindings[0]
+        if isinstance(binding, (ast.Import, ast.ImportFrom)):
+            if not any(statement is binding for statement in self._tree.body):
+                return FALLBACK
+            if before is not None and self._start(binding) >= before:
+                return None
+            return self._fast_import(binding, name, rest, dotted, walk)
+        if rest:
+            return None  # an attribute of a variable: not followed
+        statement = _assignment_of(self._tree.body, binding)
+        if statement is None:
+            return None
+        if before is not None and self._start(statement) >= before:
+            return None
+        return self._fast_result(statement, name, None, walk)
+
+    def _fast_import(
+        self,
+        binding: ast.Import | ast.ImportFrom,
+        name: str,
+        rest: tuple[str, ...],
+        dotted: str,
+        walk: _Walk,
+    ) -> _Value | None | _Fallback:
+        from semantics_lint.lint.resolve_astroid import ImportRequest
+
+        if self.path is None:
+            return None
+        request: ImportRequest | None = None
+        if isinstance(binding, ast.ImportFrom):
+            for alias in binding.names:
+                if (alias.asname or alias.name) == name:
+                    request = ImportRequest(
+                        self.path, binding.module or "", binding.level, (alias.name, *rest)
+                    )
+        else:
+            for alias in binding.names:
+                if alias.asname is not None:
+                    if alias.asname == name and rest:
+                        request = ImportRequest(self.path, alias.name, 0, rest)
+                elif dotted.startswith(alias.name + "."):
+                    # ``import pkg.constants`` then ``pkg.constants.X``
+                    names = tuple(dotted[len(alias.name) + 1 :].split("."))
+                    request = ImportRequest(self.path, alias.name, 0, names)
+        if request is None:
+            return None
+        value = self._follow_request(request, walk)
+        if value is not None and _mutable(value.node) and not self._only_read_spelled(dotted):
+            return None
+        return value
+
+    def _fast_result(
+        self, statement: ast.Assign | ast.AnnAssign, name: str, scope: ast.AST | None, walk: _Walk
+    ) -> _Value | None | _Fallback:
+        value = statement.value
+        assert value is not None
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            inner_name = _ast_dotted(value)
+            if inner_name is None:
+                return None
+            inner = self.fast_value(scope, inner_name, self._start(value), walk)
+            if inner is None or isinstance(inner, _Fallback):
+                return inner
+            if _mutable(inner.node) and not self._only_read_spelled(name):
+                return None  # the alias itself may be changed in place
+            return _Value(inner.node, inner.origin, f"{inner_name} = {inner.code}")
+        node = self._detach(value, scope)
+        if node is None:
+            return None
+        if _mutable(node) and not self._only_read_spelled(name):
+            return None
+        return _Value(node, self._origin_line(statement.lineno), _shorten(self._text_of(value)))
+
+    def fast_qualified(self, scope: ast.AST | None, dotted: str) -> str | None | _Fallback:
+        """What a name written in ``scope`` stands for when an import binds it."""
+        name = dotted.partition(".")[0]
+        if name in self.unstable:
+            return None
+        bindings: list[ast.AST] | None = None
+        if scope is not None:
+            if id(scope) not in self._plain():
+                return FALLBACK
+            assert isinstance(scope, _FunctionDef)
+            bindings = self._bindings_in(scope).get(name)  # a local import counts too
+        if not bindings:
+            if self.star_import:
+                return None  # a star import may rebind any module-level name
+            bindings = self._module_scope().get(name, [])
+        if len(bindings) != 1:
+            return FALLBACK if len(bindings) > 1 else None
+        binding = bindings[0]
+        rest = dotted.split(".")[1:]
+        if isinstance(binding, ast.ImportFrom) and binding.level == 0 and binding.module:
+            for alias in binding.names:
+                if (alias.asname or alias.name) == name:
+                    return ".".join((binding.module, alias.name, *rest))
+        elif isinstance(binding, ast.Import):
+            for alias in binding.names:
+                if alias.asname == name:
+                    return ".".join((alias.name, *rest))
+                if alias.asname is None and (
+                    dotted == alias.name or dotted.startswith(alias.name + ".")
+                ):
+                    return dotted  # ``import pkg.mod`` then ``pkg.mod.f``
+        return None
+
+    def _plain(self) -> set[int]:
+        """Functions whose names resolve straight to the module: no enclosing def."""
+        if self._plain_functions is None:
+            plain: set[int] = set()
+            for statement in self._tree.body:
+                if isinstance(statement, _FunctionDef):
+                    plain.add(id(statement))
+                elif isinstance(statement, ast.ClassDef):
+                    # A method skips its class body when it looks a name up.
+                    plain.update(id(s) for s in statement.body if isinstance(s, _FunctionDef))
+            self._plain_functions = plain
+        return self._plain_functions
+
+    def _module_scope(self) -> dict[str, list[ast.AST]]:
+        if self._module_bindings is None:
+            self._module_bindings, _ = _bindings_of_block(self._tree.body)
+        return self._module_bindings
+
+    def _bindings_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
+        known = self._function_bindings.get(id(function))
+        if known is None:
+            known, _ = _bindings_of_block(function.body)
+            arguments = function.args
+            for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                        arguments.vararg, arguments.kwarg):
+                if arg is not None:
+                    known.setdefault(arg.arg, []).append(arg)
+            self._function_bindings[id(function)] = known
+        return known
+
+    def class_ranges(self, scope: ast.AST | None) -> list[tuple[int, int]]:
+        """Line ranges of the class bodies and comprehensions written in a def or the
+        module (not in a nested def): a call there sees their names first."""
+        body = scope.body if isinstance(scope, _FunctionDef) else self._tree.body
+        return _bindings_of_block(body)[1]
+
+    def _start(self, node: ast.AST) -> tuple[int, int]:
+        line = node.lineno  # type: ignore[attr-defined]
+        return line, _char_column(self.lines[line - 1], node.col_offset)  # type: ignore[attr-defined]
+
+    def _text_of(self, node: ast.expr) -> str:
+        start_line, start_column = self._start(node)
+        end_line = node.end_lineno or node.lineno
+        end_column = _char_column(self.lines[end_line - 1], node.end_col_offset or 0)
+        if start_line == end_line:
+            return self.lines[start_line - 1][start_column:end_column]
+        return "\n".join(
+            [self.lines[start_line - 1][start_column:]]
+            + self.lines[start_line : end_line - 1]
+            + [self.lines[end_line - 1][:end_column]]
+        )
+
+    def _detach(self, value: ast.expr, scope: ast.AST | None) -> cst.BaseExpression | None:
+        """A LibCST node for a value read from ``ast``: its own source, parsed alone."""
+        text = self._text_of(value)
+        try:
+            node = cst.parse_expression(f"({text})")
+            if node.lpar and node.rpar:
+                # Drop the pair added above, and only that one: ``()`` keeps its own.
+                node = node.with_changes(lpar=node.lpar[1:], rpar=node.rpar[:-1])
+        except (cst.ParserSyntaxError, cst.CSTValidationError, RecursionError, MemoryError):
+            return None
+        start = self._start(value)
+        end_line = value.end_lineno or value.lineno
+        end = (end_line, _char_column(self.lines[end_line - 1], value.end_col_offset or 0))
+        self._detached[id(node)] = (node, (start, end), scope)
+        return node
+
+    def _origin_line(self, line: int) -> str:
+        return f"line {line}" if self.display is None else f"{self.display}:{line}"
+
     # -- following -----------------------------------------------------------------
 
     def follow(self, use: _Use, walk: _Walk) -> _Value | None:
@@ -639,6 +967,9 @@ class ModuleAnalysis:
 
     def follow_module_name(self, name: str, walk: _Walk) -> _Value | None:
         """The value a module-level ``name`` of this module provably holds."""
+        fast = self._fast_module(name, (), name, None, walk)
+        if not isinstance(fast, _Fallback):
+            return fast
         if not self._build() or self._module is None or not walk.step(self, name):
             return None
         scope = self._scopes.get(self._module)
@@ -703,13 +1034,18 @@ class ModuleAnalysis:
     def _follow_import(
         self, assignment: BaseAssignment, rest: tuple[str, ...], walk: _Walk
     ) -> _Value | None:
-        from semantics_lint.lint import resolve_astroid
 
         if self.path is None:
             return None
         request = _import_request(self.path, assignment, rest)
         if request is None:
             return None
+        return self._follow_request(request, walk)
+
+    def _follow_request(self, request: object, walk: _Walk) -> _Value | None:
+        from semantics_lint.lint import resolve_astroid
+
+        assert isinstance(request, resolve_astroid.ImportRequest)
         binding = resolve_astroid.find_binding(request)
         if binding is None:
             return None
@@ -767,7 +1103,9 @@ class ModuleAnalysis:
         That is stricter than the binding's own uses, never looser, and it spares a
         second LibCST pass for parents.
         """
-        spelled = ".".join((assignment.name, *rest))
+        return self._only_read_spelled(".".join((assignment.name, *rest)))
+
+    def _only_read_spelled(self, spelled: str) -> bool:
         for use in self._uses_by_spelling().get(spelled, ()):
             if not self._read_by_api(use):
                 return False
@@ -829,6 +1167,83 @@ class ModuleAnalysis:
         assert self._module is not None
         text = " ".join(self._module.code_for_node(node).split())
         return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _assignment_of(body: list[ast.stmt], target: ast.AST) -> ast.Assign | ast.AnnAssign | None:
+    """The statement of ``body`` (not nested) that is ``target = value``, if any."""
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            if statement.targets[0] is target:
+                return statement
+        elif isinstance(statement, ast.AnnAssign) and statement.target is target:
+            return statement if statement.value is not None else None
+    return None
+
+
+def _bindings_of_block(
+    body: list[ast.stmt],
+) -> tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]:
+    """Every node binding a name in one scope's body, by name; and the line ranges of
+    the class bodies and comprehensions in it (scopes that see their own names first).
+
+    Nested functions, lambdas, classes and comprehensions are scopes of their own:
+    their names are not this scope's, except the ``def``/``class`` name itself, what
+    their decorators, defaults and bases bind, and a walrus in a comprehension, which
+    binds in the enclosing scope (PEP 572). ``global``/``nonlocal`` count as bindings.
+    """
+    found: dict[str, list[ast.AST]] = {}
+    classes: list[tuple[int, int]] = []
+    stack: list[ast.AST] = list(reversed(body))
+
+    def add(name: str, node: ast.AST) -> None:
+        found.setdefault(name, []).append(node)
+
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _FunctionDef):
+            add(node.name, node)
+            arguments = node.args
+            stack.extend(node.decorator_list)
+            stack.extend(arguments.defaults)
+            stack.extend(d for d in arguments.kw_defaults if d is not None)
+            continue
+        if isinstance(node, ast.ClassDef):
+            add(node.name, node)
+            classes.append((node.lineno, node.end_lineno or node.lineno))
+            stack.extend(node.decorator_list)
+            stack.extend(node.bases)
+            stack.extend(keyword.value for keyword in node.keywords)
+            continue
+        if isinstance(node, ast.Lambda):
+            stack.extend(node.args.defaults)
+            stack.extend(d for d in node.args.kw_defaults if d is not None)
+            continue
+        if isinstance(node, _COMPREHENSIONS):
+            # A call written in a comprehension looks names up there first.
+            classes.append((node.lineno, node.end_lineno or node.lineno))
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.NamedExpr) and isinstance(inner.target, ast.Name):
+                    add(inner.target.id, inner)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            add(node.id, node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                add(alias.asname or alias.name.split(".")[0], node)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                add(name, node)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            add(node.name, node)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            add(node.rest, node)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return found, classes
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _mutable(node: cst.BaseExpression) -> bool:
