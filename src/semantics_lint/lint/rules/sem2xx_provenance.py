@@ -19,6 +19,8 @@ import ast
 import math
 import re
 import sys
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -65,13 +67,50 @@ class Value:
         return origin is None or origin.startswith("line ")
 
 
-def follow(call: CallSite, node: ast.expr) -> Value | None:
+def is_literalish(node: ast.expr) -> bool:
+    """What most rules judge: a value written out as a literal (see :func:`literal_kind`)."""
+    return literal_kind(node) is not None
+
+
+def not_a_dict(node: ast.expr) -> bool:
+    """A literal that cannot be a part: ``grain=None``, ``render="table"``."""
+    kind = literal_kind(node)
+    return kind is not None and kind != "dict"
+
+
+def may_be_time(node: ast.expr) -> bool:
+    """What ``measuredAt`` judges: a date-like string, an f-string, a call, an operation."""
+    text = text_of(node)
+    if text is not None:
+        return looks_like_date(text)
+    return isinstance(node, (ast.JoinedStr, ast.Call, ast.BinOp))
+
+
+def text_problem(node: ast.expr) -> bool:
+    """A literal that is not a usable text: blank, or not a string at all."""
+    kind = literal_kind(node)
+    return kind is not None and (kind != "str" or is_blank_text(node))
+
+
+def follow(
+    call: CallSite,
+    node: ast.expr,
+    wanted: Callable[[ast.expr], bool] = is_literalish,
+    *,
+    imports: bool = True,
+) -> Value | None:
     """The value ``node`` provably holds, or None.
 
     ``node`` is an ``ast`` expression of ``call``, or of a value followed before (the
     resolver keeps following names inside those). Anything but a name or
     ``module.attr`` is its own value (judge only the node kinds you understand); a
     name is asked of the resolver, never looked through here.
+
+    ``wanted`` says which bound values the caller can judge at all: a name of the call
+    that no assignment binds to such a value (nor to another name, nor by an import)
+    is not worth following, and the resolver's parse of the module is not paid for it.
+    ``imports=False`` does not follow a name of the call bound by an import, for a
+    mistake too rare to pay the parse of the module (and its import) for.
     """
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return Value(node)
@@ -80,6 +119,11 @@ def follow(call: CallSite, node: ast.expr) -> Value | None:
         # The standard library holds no constant of the project (``os.sep``); asking
         # would only load astroid to say "unknown".
         return None
+    if _in_call(call, node):
+        if not _worth_following(call, node, wanted):
+            return None
+        if not imports and not _bound_here(call, node):
+            return None
     resolver = call.resolver
     resolved = resolver.resolve_ast(node)
     if resolved is None:
@@ -90,6 +134,44 @@ def follow(call: CallSite, node: ast.expr) -> Value | None:
     if converted is None:
         return None
     return Value(converted, resolved)
+
+
+_CALL_NODES: tuple[weakref.ref[CallSite], frozenset[int]] | None = None
+
+
+def _in_call(call: CallSite, node: ast.expr) -> bool:
+    """True for a node of the call's own ``ast`` (not of a value followed before)."""
+    global _CALL_NODES
+    # Rules ask about one call in turn: one entry is enough, and keeps no file alive.
+    if _CALL_NODES is None or _CALL_NODES[0]() is not call:
+        _CALL_NODES = (weakref.ref(call), frozenset(id(n) for n in ast.walk(call.node)))
+    return id(node) in _CALL_NODES[1]
+
+
+def _bound_here(call: CallSite, node: ast.expr) -> bool:
+    """True for a name assigned in the module or the call's function, not imported."""
+    from semantics_lint.lint.declaration import assigned_values
+
+    return isinstance(node, ast.Name) and assigned_values(call, node.id) is not None
+
+
+def _worth_following(call: CallSite, node: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
+    """False when ``node`` provably cannot resolve to a value ``wanted`` accepts.
+
+    A cheap ``ast`` look (the declaration model's ``may_resolve_to``): an attribute is
+    worth it only on an imported module or an alias (``constants.SOURCE``), never on a
+    parameter or a value built by a call (``export.at``).
+    """
+    from semantics_lint.lint.declaration import may_resolve_to
+
+    if isinstance(node, ast.Attribute):
+        base: ast.expr = node
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name):
+            return False
+        return may_resolve_to(call, base, lambda value: False)
+    return may_resolve_to(call, node, wanted)
 
 
 LiteralKind = str
@@ -215,6 +297,140 @@ def data_field(field: Field) -> bool:
 # -- parts given as a name --------------------------------------------------------------
 
 
+# Which nested part a field holds, by the kind of the part that holds the field.
+_PART_OF_FIELD: Final[dict[str, dict[str, str]]] = {
+    "described_result": {
+        "grain": "grain",
+        "provenance": "provenance",
+        "coverage": "described_result.coverage",
+        "clarify": "clarify",
+        "render": "render",
+    },
+    "coverage": {"period": "period"},
+}
+# The fields a part must have: a bound dict without one of them is worth reading.
+_REQUIRED_OF_PART: Final[dict[str, tuple[str, ...]]] = {
+    "provenance": ("measuredAt", "source"),
+    "clarify": ("question",),
+    "render": ("default",),
+    "period": ("queried", "held"),
+}
+
+
+# Fields whose only mistake is rare (a blank source): an imported name there is not
+# followed, so the module is not parsed for it.
+_NOT_FOLLOWED_THROUGH_IMPORTS: Final = frozenset({("provenance", "source")})
+
+
+def _judged_value(kind: str, key: str, keys: set[str]) -> Callable[[ast.expr], bool] | None:
+    """Which values of field ``key`` of a ``kind`` part the rules judge (None: none are).
+
+    ``keys`` are the part's fields (camelCase): an aggregation is judged only when
+    ``isCounter`` is not among them.
+    """
+    if kind == "provenance":
+        return {
+            "measuredAt": lambda node: text_problem(node) or may_be_time(node),
+            "source": text_problem,
+            "ageSeconds": lambda node: text_problem(node) or isinstance(node, (ast.Call, ast.UnaryOp)),
+        }.get(key)
+    if kind == "grain":
+        if key == "isCounter":
+            return lambda node: literal_kind(node) not in (None, "bool")
+        if key == "aggregation" and "isCounter" not in keys:
+            return lambda node: text_problem(node) or _reads_like_counter(node)
+        return text_problem
+    if kind == "clarify":
+        if key == "question":
+            return text_problem
+        return lambda node: literal_kind(node) not in (None, "list", "tuple", "none")
+    if kind == "render" and key == "default":
+        return text_problem
+    return is_literalish
+
+
+def _reads_like_counter(node: ast.expr) -> bool:
+    text = text_of(node)
+    return text is not None and vocabulary.is_counter_looking_aggregation(text)
+
+
+def _dict_may_matter(call: CallSite, kind: str) -> Callable[[ast.expr], bool]:
+    """Whether a dict bound to a part's name could hold anything these rules judge.
+
+    A cheap look at each candidate dict: a required field missing, an empty dict, a
+    spread, a key that is not a field, or a value of the kind the rules judge for its
+    field, written out or behind a name that may be bound to one. A dict whose values
+    are all read from data (``export.at``, ``row["source"]``) or say what they should
+    holds nothing to judge, and the resolver's parse of the module is not paid for it.
+    """
+    from semantics_lint.lint.declaration import assigned_values, may_resolve_to
+
+    imports = imports_of(call.context)
+    allowed = vocabulary.PART_FIELDS[kind]
+
+    def value_may_matter(judged: Callable[[ast.expr], bool], value: ast.expr, local_only: bool) -> bool:
+        if isinstance(value, ast.Subscript):
+            return False
+        if isinstance(value, ast.Attribute):
+            base: ast.expr = value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            return isinstance(base, ast.Name) and base.id in imports
+        if isinstance(value, ast.Name):
+            if local_only and assigned_values(call, value.id) is None:
+                return False
+            return may_resolve_to(call, value, judged)
+        return judged(value)
+
+    def wanted(node: ast.expr) -> bool:
+        if isinstance(node, ast.Dict):
+            keys = [key.value if isinstance(key, ast.Constant) else None for key in node.keys]
+            values = list(node.values)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+            if node.args:
+                return True
+            keys = [keyword.arg for keyword in node.keywords]
+            values = [keyword.value for keyword in node.keywords]
+        else:
+            return False
+        if not keys or any(not isinstance(key, str) for key in keys):
+            return True
+        named = {vocabulary.to_declaration(key) for key in keys if isinstance(key, str)}
+        if any(field not in named for field in _REQUIRED_OF_PART.get(kind, ())):
+            return True
+        for key, value in zip(keys, values):
+            field = vocabulary.to_declaration(str(key))
+            if field not in allowed:
+                return True
+            judged = _judged_value(kind, field, named)
+            local_only = (kind, field) in _NOT_FOLLOWED_THROUGH_IMPORTS
+            if judged is not None and value_may_matter(judged, value, local_only):
+                return True
+        return False
+
+    return wanted
+
+
+def _named_part_may_matter(declaration: Declaration, kinds: frozenset[str]) -> bool:
+    """True when some part of ``kinds`` is given as a name worth following."""
+    from semantics_lint.lint.declaration import may_resolve_to
+
+    call = declaration.call
+    for parent in declaration.parts:
+        nested = _PART_OF_FIELD.get(parent.kind, {})
+        for field in parent.fields:
+            kind = nested.get(field.name)
+            if kind not in kinds or not data_field(field):
+                continue
+            value = field.value_ast
+            if isinstance(value, ast.Attribute):
+                if _worth_following(call, value, is_literalish):
+                    return True
+            elif isinstance(value, ast.Name) and may_resolve_to(call, value, _dict_may_matter(call, kind)):
+                return True
+    return False
+
+
 class FollowingRule(Rule):
     """A rule that also judges parts given as names, reporting them at the name.
 
@@ -228,6 +444,8 @@ class FollowingRule(Rule):
     _anchor: tuple[ast.expr, str] | None = None
 
     def visit_named_parts(self, declaration: Declaration, kinds: frozenset[str]) -> None:
+        if not _named_part_may_matter(declaration, kinds):
+            return  # following would only pay the resolver's parse to say nothing
         for part in declaration.named_parts():
             if part.kind not in kinds or part.anchor is None or part.via is None:
                 continue
@@ -442,7 +660,7 @@ def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> Ti
     mean what that module imports, which is not read, so only literals are judged.
     """
     if isinstance(node, (ast.Name, ast.Attribute)):
-        value = follow(call, node)
+        value = follow(call, node, may_be_time)
         if value is None or value.via is None:
             return None
         found = _time_of(call, value.node, same_file=same_file and value.same_file)
@@ -638,7 +856,9 @@ class IncompleteProvenance(FollowingRule):
 
     ## Known problems
     A provenance that spreads a dict (`{**base, ...}`) or holds a key that is not a
-    field (it may be the missing one misspelled) is not reported as incomplete.
+    field (it may be the missing one misspelled) is not reported as incomplete. A
+    `source` imported from another module is not followed: a blank one is too rare to
+    parse every module that imports its source for.
     """
 
     code = "SEM202"
@@ -751,7 +971,7 @@ class IncompleteProvenance(FollowingRule):
             return
         part = field.part
         if part.kind == "described_result" and field.name == "provenance":
-            value = follow(self.call, field.value_ast)
+            value = follow(self.call, field.value_ast, not_a_dict)
             if value is None:
                 return
             kind = literal_kind(value.node)
@@ -765,7 +985,12 @@ class IncompleteProvenance(FollowingRule):
             return
         if part.kind != "provenance" or field.name not in ("measuredAt", "source"):
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(
+            self.call,
+            field.value_ast,
+            text_problem,
+            imports=(part.kind, field.name) not in _NOT_FOLLOWED_THROUGH_IMPORTS,
+        )
         if value is None:
             return
         problem = _problem_with_text(value)
@@ -1091,7 +1316,7 @@ def _age_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None:
             return "is not finite", Value(node)
         if negate:
             return None
-        value = follow(call, node)
+        value = follow(call, node, lambda bound: is_literalish(bound) or isinstance(bound, ast.Call))
         if value is None or value.via is None:
             return None
         problem = _literal_age_problem(value.node)

@@ -20,10 +20,14 @@ from semantics_lint.lint.rules.sem2xx_provenance import (
     keys_in_doubt,
     kind_word,
     literal_kind,
+    not_a_dict,
     text_of,
+    text_problem,
 )
 
 if TYPE_CHECKING:
+    import ast
+
     from semantics_lint.lint.declaration import Declaration, Field, Part
 
 _GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
@@ -111,9 +115,19 @@ class SeriesWithoutGrain(Rule):
         )
 
 
+def _counter_text(node: ast.expr) -> bool:
+    text = text_of(node)
+    return text is not None and vocabulary.is_counter_looking_aggregation(text)
+
+
+def _not_a_bool(node: ast.expr) -> bool:
+    kind = literal_kind(node)
+    return kind is not None and kind != "bool"
+
+
 def _aggregation_text(field: Field) -> tuple[str, str] | None:
     """The aggregation's text and where it was bound (for the message), when provable."""
-    value = follow(field.call, field.value_ast)
+    value = follow(field.call, field.value_ast, _counter_text)
     if value is None:
         return None
     text = text_of(value.node)
@@ -392,7 +406,7 @@ class GrainSaysNothing(FollowingRule):
             return
         part = field.part
         if part.kind == "described_result" and field.name == "grain":
-            value = follow(self.call, field.value_ast)
+            value = follow(self.call, field.value_ast, not_a_dict)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
                 self.report(
@@ -404,7 +418,7 @@ class GrainSaysNothing(FollowingRule):
             return
         if part.kind != "grain":
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(self.call, field.value_ast, _not_a_bool if field.name == "isCounter" else text_problem)
         if value is None:
             return
         kind = literal_kind(value.node)

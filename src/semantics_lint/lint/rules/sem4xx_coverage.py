@@ -33,7 +33,9 @@ from semantics_lint.lint.rules.sem2xx_provenance import (
     keys_in_doubt,
     kind_word,
     literal_kind,
+    not_a_dict,
     text_of,
+    text_problem,
 )
 from semantics_lint.runtime.mints import instant_of
 
@@ -142,7 +144,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                     "population the item is about",
                 )
             continue
-        what_value = follow(call, what[1])
+        what_value = follow(call, what[1], text_problem)
         if what_value is not None and _says_nothing(what_value.node):
             yield ItemProblem(
                 "SEM405",
@@ -153,7 +155,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
             continue
         why = keys.get("why")
         if why is not None:
-            why_value = follow(call, why[1])
+            why_value = follow(call, why[1], text_problem)
             if why_value is not None and _says_nothing(why_value.node):
                 yield ItemProblem(
                     "SEM405",
@@ -513,7 +515,7 @@ class CoverageNamesNoGround(FollowingRule):
     def visit_field(self, field: Field) -> None:
         if field.part.kind != "described_result" or field.name != "coverage" or not data_field(field):
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(self.call, field.value_ast, not_a_dict)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -618,7 +620,7 @@ class DescribedResultInCoverage(Rule):
         if not _is_described_result_call(self.call, content):
             if not isinstance(content, (ast.Name, ast.Attribute)):
                 return
-            value = follow(self.call, content)
+            value = follow(self.call, content, lambda bound: isinstance(bound, ast.Call))
             if value is None or value.via is None or not _names_described_result(self.call, value.node):
                 return
             bound = value.bound
@@ -732,7 +734,7 @@ class AbsentWithoutWhatOrChecked(Rule):
                     f"{where} has no `what`: say what was looked for (e.g. 'FLOGI entries on fc1/3')",
                 )
         else:
-            value = follow(self.call, what.value_ast)
+            value = follow(self.call, what.value_ast, text_problem)
             if value is not None and _says_nothing(value.node):
                 self.report(
                     what.value_ast,
@@ -748,7 +750,7 @@ class AbsentWithoutWhatOrChecked(Rule):
                     "that WAS searched; if the tool could not look, raise an error instead",
                 )
             return
-        value = follow(self.call, checked.value_ast)
+        value = follow(self.call, checked.value_ast, _no_list_of_ground)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -767,9 +769,21 @@ class AbsentWithoutWhatOrChecked(Rule):
         )
 
 
+def _not_an_instant(node: ast.expr) -> bool:
+    if literal_kind(node) is None:
+        return False
+    text = text_of(node)
+    return text is None or instant_of(text) is None
+
+
+def _no_list_of_ground(node: ast.expr) -> bool:
+    kind = literal_kind(node)
+    return kind is not None and (kind not in ("list", "tuple") or is_empty_sequence(node))
+
+
 def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None:
     """Why an instant is provably not ISO 8601 with a zone, or None."""
-    value = follow(call, node)
+    value = follow(call, node, _not_an_instant)
     if value is None:
         return None
     kind = literal_kind(value.node)
@@ -914,7 +928,7 @@ class BadPeriodOrInProgress(FollowingRule):
             if not data_field(field):
                 continue
             if field.name == "readAt":
-                value = follow(self.call, field.value_ast)
+                value = follow(self.call, field.value_ast, _not_an_instant)
                 if value is not None and literal_kind(value.node) == "none":
                     continue  # None reads as "not given"
                 self._instant(field.value_ast, field.path)

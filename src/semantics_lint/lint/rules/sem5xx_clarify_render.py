@@ -16,9 +16,12 @@ from semantics_lint.lint.rules.sem2xx_provenance import (
     follow,
     is_blank_text,
     is_empty_sequence,
+    is_literalish,
     keys_in_doubt,
     kind_word,
     literal_kind,
+    not_a_dict,
+    text_problem,
 )
 
 if TYPE_CHECKING:
@@ -29,6 +32,11 @@ if TYPE_CHECKING:
 # What the mint reads as a list of candidates (a tuple becomes a list; a missing or
 # None list means "none offered").
 _CANDIDATE_KINDS: Final = frozenset({"list", "tuple", "none"})
+
+
+def _not_a_list(node: ast.expr) -> bool:
+    kind = literal_kind(node)
+    return kind is not None and kind not in _CANDIDATE_KINDS
 
 
 class ClarifyWithoutQuestion(FollowingRule):
@@ -128,7 +136,7 @@ class ClarifyWithoutQuestion(FollowingRule):
         kind_of_part = field.part.kind
         where = f"`{field.path}` in {self.call.spelled}(...)"
         if kind_of_part == "described_result" and field.name == "clarify":
-            value = follow(self.call, field.value_ast)
+            value = follow(self.call, field.value_ast, not_a_dict)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind not in ("dict", "none"):
                 self.report(
@@ -139,7 +147,7 @@ class ClarifyWithoutQuestion(FollowingRule):
             return
         if kind_of_part != "clarify":
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(self.call, field.value_ast, text_problem if field.name == "question" else _not_a_list)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -313,7 +321,7 @@ class RenderWithoutDefault(FollowingRule):
             return
         where = f"`{field.path}` in {self.call.spelled}(...)"
         if field.part.kind == "described_result" and field.name == "render":
-            value = follow(self.call, field.value_ast)
+            value = follow(self.call, field.value_ast, not_a_dict)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
                 self.report(
@@ -324,7 +332,7 @@ class RenderWithoutDefault(FollowingRule):
             return
         if field.part.kind != "render" or field.name not in ("default", "columns"):
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(self.call, field.value_ast, text_problem if field.name == "default" else is_literalish)
         if value is None:
             return
         if field.name == "default":
