@@ -890,6 +890,16 @@ class IncompleteProvenance(FollowingRule):
         Valid(
             """
             def tool(export):
+                # Call results are unknown: the runtime checker judges them.
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.newest(), "source": export.system_name()},
+                )
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
                 provenance = {"measuredAt": export.at}
                 # Changed after it was bound: the linter cannot know its keys.
                 provenance["source"] = export.system
@@ -1278,6 +1288,18 @@ class MeasuredAtFromClock(FollowingRule):
             line=5,
             field="stamp = ",
         ),
+        Invalid(
+            """
+            from datetime import datetime, timezone
+
+            STARTED = datetime.now(timezone.utc)
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": STARTED.isoformat(), "source": "x"})
+            """,
+            line=6,
+            field="STARTED = datetime.now(timezone.utc) (line 3)",
+        ),
     )
 
     def visit_declaration(self, declaration: Declaration) -> None:
@@ -1415,6 +1437,12 @@ class InvalidAgeSeconds(FollowingRule):
             """
             def tool(export, age):
                 return described_result(facts=export.rows, provenance={"measuredAt": export.at, "source": "x", "ageSeconds": -age})
+            """
+        ),
+        Valid(
+            """
+            def tool(export, age_of):
+                return described_result(facts=export.rows, provenance={"measuredAt": export.at, "source": "x", "ageSeconds": age_of(export)})
             """
         ),
     )

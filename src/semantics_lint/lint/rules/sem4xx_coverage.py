@@ -242,6 +242,13 @@ class CannotCoverWithoutWhy(FollowingRule):
                 )
             """
         ),
+        Valid(
+            """
+            def saved_absence(vm):
+                # A hand-built wire record keeps the reference's rendered shape.
+                return {"af_absent": True, "looked_for": vm, "cannot_cover": [{"what": "PPDM"}]}
+            """
+        ),
     )
     INVALID = (
         Invalid(

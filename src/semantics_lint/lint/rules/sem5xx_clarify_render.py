@@ -226,6 +226,13 @@ class RenderWithoutDefault(FollowingRule):
         ),
         Valid(
             """
+            def saved(rows):
+                # A hand-built wire envelope is not a declaration.
+                return {"af_semantics": True, "facts": rows, "render": {"columns": []}}
+            """
+        ),
+        Valid(
+            """
             def tool(export, columns, hint):
                 return described_result(
                     facts=export.rows,
