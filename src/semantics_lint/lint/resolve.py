@@ -594,8 +594,7 @@ class ModuleAnalysis:
         self._accesses: dict[tuple[int, int], list[Access]] = {}
         self._lines: list[str] | None = None
         # The ast reading of scopes (see ``fast_value``), built on first use.
-        self._module_bindings: dict[str, list[ast.AST]] | None = None
-        self._function_bindings: dict[int, dict[str, list[ast.AST]]] = {}
+        self._blocks: dict[int, tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]] = {}
         self._plain_functions: set[int] | None = None
         # Values read without LibCST: node -> (range, scope where written).
         self._detached: dict[int, tuple[cst.BaseExpression, tuple[tuple[int, int], tuple[int, int]], ast.AST | None]] = {}
@@ -897,27 +896,32 @@ class ModuleAnalysis:
         return self._plain_functions
 
     def _module_scope(self) -> dict[str, list[ast.AST]]:
-        if self._module_bindings is None:
-            self._module_bindings, _ = _bindings_of_block(self._tree.body)
-        return self._module_bindings
+        return self._block(None)[0]
 
     def _bindings_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
-        known = self._function_bindings.get(id(function))
-        if known is None:
-            known, _ = _bindings_of_block(function.body)
-            arguments = function.args
-            for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                        arguments.vararg, arguments.kwarg):
-                if arg is not None:
-                    known.setdefault(arg.arg, []).append(arg)
-            self._function_bindings[id(function)] = known
-        return known
+        return self._block(function)[0]
 
     def class_ranges(self, scope: ast.AST | None) -> list[tuple[int, int]]:
         """Line ranges of the class bodies and comprehensions written in a def or the
         module (not in a nested def): a call there sees their names first."""
-        body = scope.body if isinstance(scope, _FunctionDef) else self._tree.body
-        return _bindings_of_block(body)[1]
+        return self._block(scope)[1]
+
+    def _block(self, scope: ast.AST | None) -> tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]:
+        """The bindings of a def (with its parameters) or of the module, read once."""
+        key = id(scope) if scope is not None else 0
+        known = self._blocks.get(key)
+        if known is None:
+            if isinstance(scope, _FunctionDef):
+                known = _bindings_of_block(scope.body)
+                arguments = scope.args
+                for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                            arguments.vararg, arguments.kwarg):
+                    if arg is not None:
+                        known[0].setdefault(arg.arg, []).append(arg)
+            else:
+                known = _bindings_of_block(self._tree.body)
+            self._blocks[key] = known
+        return known
 
     def _start(self, node: ast.AST) -> tuple[int, int]:
         line = node.lineno  # type: ignore[attr-defined]

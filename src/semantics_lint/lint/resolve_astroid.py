@@ -32,12 +32,13 @@ know" are bugs and surface.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterator
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes
@@ -91,6 +92,7 @@ class ProjectLayout:
     module_name: str
 
 
+@functools.lru_cache(maxsize=1024)
 def project_layout(path: str) -> ProjectLayout:
     """The source root and module name of ``path``, from the ``__init__.py`` files above it.
 
@@ -227,6 +229,7 @@ def _search_path(root: str) -> Iterator[None]:
 def clear() -> None:
     """Forget every answer and the project's modules in astroid (between runs, in tests)."""
     global _SESSION
+    project_layout.cache_clear()
     if _SESSION is not None and _SESSION.root is not None:
         _forget_modules_under(_SESSION.root)
     _SESSION = None
