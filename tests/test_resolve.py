@@ -1165,3 +1165,10 @@ def test_common_names_never_parse_the_module_with_libcst(monkeypatch: pytest.Mon
     findings = lint_file(path)
     assert {f.code for f in findings} >= {"SEM203", "SEM204", "SEM105", "SEM601"}
     assert builds.count == 0
+
+
+def test_a_very_long_attribute_chain_is_unknown_not_a_crash() -> None:
+    chain = "a" + ".b" * 900  # close to what the parser itself accepts
+    source = f"a = 1\ndescribed_result(provenance={chain})\n"
+    site = call_sites(source)[0]
+    assert site.resolver.resolve_ast(keyword_ast(site, "provenance")) is None

@@ -169,12 +169,14 @@ def is_literal(expr: cst.BaseExpression) -> bool:
 
 def dotted_name(expr: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of attributes on a name, else None."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        base = dotted_name(expr.value)
-        return f"{base}.{expr.attr.value}" if base is not None else None
-    return None
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):  # a loop: chains can be thousands deep
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return None
+    parts.append(expr.value)
+    return ".".join(reversed(parts))
 
 
 class Resolver:
@@ -374,12 +376,15 @@ def _ids_in_nested_scopes(root: ast.AST) -> frozenset[int]:
 
 
 def _ast_dotted(expr: ast.expr) -> str | None:
-    if isinstance(expr, ast.Name):
-        return expr.id
-    if isinstance(expr, ast.Attribute):
-        base = _ast_dotted(expr.value)
-        return f"{base}.{expr.attr}" if base is not None else None
-    return None
+    """``a.b.c`` for a chain of attributes on a name (``ast``), else None."""
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):  # a loop: chains can be thousands deep
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
 
 
 # -- per file --------------------------------------------------------------------------
