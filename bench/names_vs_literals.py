@@ -4,8 +4,8 @@ Writes two copies of one generated package of tool modules (about 120 lines each
 
 * ``names``: values bound to names — module constants, a local per function, and
   constants imported from the package's ``constants.py`` (relative imports and
-  ``module.attr``), so the resolver pays for LibCST scope metadata in every module and
-  for astroid across modules;
+  ``module.attr``), so the resolver follows names in every module, and asks astroid
+  across modules;
 * ``literals``: the very same modules with every such value written in the call.
 
 Both lint to the same findings codes (checked). Each run lints the whole corpus in this
