@@ -62,7 +62,8 @@ class Value:
 
     @property
     def same_file(self) -> bool:
-        """True unless the value was bound in another module (whose imports we do not read)."""
+        """True unless the value was bound in another module: its callees then mean what
+        that module imports, which the resolver qualifies (``Resolver.qualified_name``)."""
         origin = self.via.origin if self.via is not None else None
         return origin is None or origin.startswith("line ")
 
