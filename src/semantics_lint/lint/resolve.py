@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from libcst.metadata import Access, BaseAssignment, CodeRange, Scope
 
     from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.resolve_astroid import ImportRequest
 
 _LITERAL_NAMES = frozenset({"True", "False", "None"})
 
@@ -558,6 +559,10 @@ class _Fallback:
 FALLBACK = _Fallback()
 
 _FunctionDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+_Range = tuple[tuple[int, int], tuple[int, int]]
+_Block = tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]
+"""A scope's bindings by name, and the line ranges of the class bodies and
+comprehensions in it."""
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -599,10 +604,10 @@ class ModuleAnalysis:
         self._accesses: dict[tuple[int, int], list[Access]] = {}
         self._lines: list[str] | None = None
         # The ast reading of scopes (see ``fast_value``), built on first use.
-        self._blocks: dict[int, tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]] = {}
+        self._blocks: dict[int, _Block] = {}
         self._plain_functions: set[int] | None = None
         # Values read without LibCST: node -> (range, scope where written).
-        self._detached: dict[int, tuple[cst.BaseExpression, tuple[tuple[int, int], tuple[int, int]], ast.AST | None]] = {}
+        self._detached: dict[int, tuple[cst.BaseExpression, _Range, ast.AST | None]] = {}
 
     # LibCST, once, and only when a name is followed in this module.
     def _build(self) -> bool:
@@ -903,7 +908,9 @@ class ModuleAnalysis:
     def _module_scope(self) -> dict[str, list[ast.AST]]:
         return self._block(None)[0]
 
-    def _bindings_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
+    def _bindings_in(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> dict[str, list[ast.AST]]:
         return self._block(function)[0]
 
     def class_ranges(self, scope: ast.AST | None) -> list[tuple[int, int]]:
@@ -911,7 +918,7 @@ class ModuleAnalysis:
         module (not in a nested def): a call there sees their names first."""
         return self._block(scope)[1]
 
-    def _block(self, scope: ast.AST | None) -> tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]:
+    def _block(self, scope: ast.AST | None) -> _Block:
         """The bindings of a def (with its parameters) or of the module, read once."""
         key = id(scope) if scope is not None else 0
         known = self._blocks.get(key)
@@ -930,7 +937,8 @@ class ModuleAnalysis:
 
     def _start(self, node: ast.AST) -> tuple[int, int]:
         line = node.lineno  # type: ignore[attr-defined]
-        return line, _char_column(self.lines[line - 1], node.col_offset)  # type: ignore[attr-defined]
+        column = node.col_offset  # type: ignore[attr-defined]
+        return line, _char_column(self.lines[line - 1], column)
 
     def _text_of(self, node: ast.expr) -> str:
         start_line, start_column = self._start(node)
@@ -1265,7 +1273,9 @@ def _mutable(node: cst.BaseExpression) -> bool:
     )
 
 
-def _import_request(importer: str, assignment: BaseAssignment, rest: tuple[str, ...]):  # type: ignore[no-untyped-def]
+def _import_request(
+    importer: str, assignment: BaseAssignment, rest: tuple[str, ...]
+) -> ImportRequest | None:
     """The question for astroid: which module, how many dots, which names."""
     from semantics_lint.lint.resolve_astroid import ImportRequest
 

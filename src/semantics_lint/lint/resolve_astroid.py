@@ -177,7 +177,8 @@ def _forget_modules_under(root: str) -> None:
     # These are private to astroid and vary across its versions: clear what exists.
     MANAGER._mod_file_cache.clear()
     memos = [getattr(spec, "_find_spec", None)]
-    memos.extend(getattr(finder, "find_module", None) for finder in getattr(spec, "_SPEC_FINDERS", ()))
+    finders = getattr(spec, "_SPEC_FINDERS", ())
+    memos.extend(getattr(finder, "find_module", None) for finder in finders)
     for memo in memos:
         cache_clear = getattr(memo, "cache_clear", None)
         if cache_clear is not None:

@@ -221,7 +221,9 @@ def _execute_function(
     (binding,) = bindings
     if not isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    scope_body = site.function.body if isinstance(site.function, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    function = site.function
+    is_def = isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+    scope_body = function.body if is_def else None  # type: ignore[union-attr]
     # The def must be visible from the call: in the module body, or in the body of the
     # function that makes the call.
     if any(statement is binding for statement in context.tree.body):
