@@ -539,6 +539,26 @@ class InventoryFactsWithoutRender(Rule):
             column=11,
             field="render",
         ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            LISTING = "inventory"
+            CHECKED = {"checked": ["every host in the export"]}
+
+            def run(export):
+                return described_result(
+                    facts=[{"entity": h.name} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage=CHECKED,
+                )
+
+            hosts = define_tool(name="host_list", resultClass=LISTING, execute=run)
+            """,
+            line=7,
+            column=11,
+            field="render",
+        ),
     )
 
     def visit_module(self, context: FileContext) -> None:
