@@ -608,6 +608,7 @@ class ModuleAnalysis:
         self._plain_functions: set[int] | None = None
         # Values read without LibCST: node -> (range, scope where written).
         self._detached: dict[int, tuple[cst.BaseExpression, _Range, ast.AST | None]] = {}
+        self._detached_values: dict[int, cst.BaseExpression] = {}
 
     # LibCST, once, and only when a name is followed in this module.
     def _build(self) -> bool:
@@ -953,7 +954,13 @@ class ModuleAnalysis:
         )
 
     def _detach(self, value: ast.expr, scope: ast.AST | None) -> cst.BaseExpression | None:
-        """A LibCST node for a value read from ``ast``: its own source, parsed alone."""
+        """A LibCST node for a value read from ``ast``: its own source, parsed alone.
+
+        Once per value: a constant many calls use is parsed one time.
+        """
+        known = self._detached_values.get(id(value))
+        if known is not None:
+            return known
         text = self._text_of(value)
         try:
             node = cst.parse_expression(f"({text})")
@@ -966,6 +973,7 @@ class ModuleAnalysis:
         end_line = value.end_lineno or value.lineno
         end = (end_line, _char_column(self.lines[end_line - 1], value.end_col_offset or 0))
         self._detached[id(node)] = (node, (start, end), scope)
+        self._detached_values[id(value)] = node  # ``value`` lives as long as the tree
         return node
 
     def _origin_line(self, line: int) -> str:
