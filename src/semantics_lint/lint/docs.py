@@ -2,9 +2,10 @@
 
 A page is built from one class: its code, name, severity and fix safety (the header),
 its docstring sections (What it does, Why is this bad?, Fix safety, Known problems),
-and its first examples (Example: the first INVALID; Use instead: that example's fixed
-form when it has one, else the first VALID). Since the examples are the tests, every
-example in the docs is tested.
+and its examples (Example: the first INVALID; Use instead: that example's fixed form
+when it has one, else the first VALID; More examples: all the others, through-a-name
+and never-guess cases included). Since the examples are the tests, every example in
+the docs is tested.
 
 ``docs/rules.md`` is ``render_all()``; regenerate it with ``python -m semantics_lint.gen``
 (a test fails when the checked-in copy drifts).
@@ -51,6 +52,24 @@ def _code_block(source: str) -> str:
     return "```python\n" + source.rstrip("\n") + "\n```"
 
 
+def _more_examples(rule: type[Rule], sub: str, shown: tuple[str, ...]) -> list[str]:
+    """Every other example of the rule (through a name, never-guess negatives, ...)."""
+    flagged = [case.source for case in rule.INVALID if case.source not in shown]
+    silent = [case.source for case in rule.VALID if case.source not in shown]
+    if not flagged and not silent:
+        return []
+    lines = [f"{sub} More examples", ""]
+    if flagged:
+        lines += ["Reported:", ""]
+        for source in flagged:
+            lines += [_code_block(source), ""]
+    if silent:
+        lines += ["Not reported (correct, or not provable from the source):", ""]
+        for source in silent:
+            lines += [_code_block(source), ""]
+    return lines
+
+
 def render_rule(code: str, level: int = 1) -> str:
     """The markdown page of one rule; ``level`` is the depth of its top heading."""
     rule = get_rule(code)
@@ -71,6 +90,7 @@ def render_rule(code: str, level: int = 1) -> str:
     lines += [f"{sub} Example", "", _code_block(example.source), ""]
     instead = example.fixed if example.fixed is not None else rule.VALID[0].source
     lines += [f"{sub} Use instead", "", _code_block(instead), ""]
+    lines += _more_examples(rule, sub, shown=(example.source, instead))
     for heading, body in sections.items():
         if heading in _LEADING_SECTIONS or heading in _TRAILING_SECTIONS:
             continue
