@@ -57,6 +57,11 @@ class FileContext:
     settings: LintSettings
     lines: list[str] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
+    # Plain assignments and imports of one scope's statements (module level, or one
+    # function's body), read once per file however many calls ask; see
+    # ``declaration.assigned_values``. Keyed by the id of the function node (0 for the
+    # module): the tree keeps those nodes alive as long as this context.
+    scope_assignments: dict[int, ScopeAssignments] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not self.lines:
@@ -85,6 +90,18 @@ class FileContext:
         end_line = node.end_lineno if node.end_lineno is not None else node.lineno
         end_col = node.end_col_offset if node.end_col_offset is not None else node.col_offset
         return start, Position(end_line, self.char_column(end_line, end_col))
+
+
+@dataclass(eq=False, slots=True)
+class ScopeAssignments:
+    """What the statements of one scope bind by plain assignment, and what they import.
+
+    ``values`` maps a name to the values assigned to it, in the order a depth-first
+    walk of the statements meets them; ``imported`` holds every name an import binds.
+    """
+
+    values: dict[str, list[ast.expr]]
+    imported: set[str]
 
 
 @dataclass(eq=False)

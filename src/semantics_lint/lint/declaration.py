@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import CallSite
+from semantics_lint.lint.context import CallSite, FileContext, ScopeAssignments
 from semantics_lint.lint.model import Position
 
 if TYPE_CHECKING:
@@ -445,33 +445,52 @@ def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
     prove a value either. Assignments inside other functions and classes are skipped;
     over-counting is harmless, the answer only says whether asking may pay off.
     """
-    values: list[ast.expr] = []
-    bodies: list[list[ast.stmt]] = [call.context.tree.body]
+    context = call.context
+    scopes = [_scope_assignments(context, 0, context.tree.body, skip_scopes=True)]
     function = call.function
     if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        bodies.append(function.body)
-    for index, body in enumerate(bodies):
-        stack: list[ast.AST] = list(body)
-        while stack:
-            node = stack.pop()
-            if index == 0 and isinstance(
-                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-            ):
-                continue  # another scope: not what a module-level name holds
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                if any((alias.asname or alias.name.split(".")[0]) == name for alias in node.names):
-                    return None
-                continue
-            targets: list[ast.expr] = []
-            value: ast.expr | None = None
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
-                targets, value = [node.target], node.value
-            if value is not None and any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                values.append(value)
-            stack.extend(ast.iter_child_nodes(node))
+        scopes.append(_scope_assignments(context, id(function), function.body, skip_scopes=False))
+    values: list[ast.expr] = []
+    for scope in scopes:
+        if name in scope.imported:
+            return None
+        values.extend(scope.values.get(name, ()))
     return values
+
+
+def _scope_assignments(
+    context: FileContext, key: int, body: list[ast.stmt], *, skip_scopes: bool
+) -> ScopeAssignments:
+    """The plain assignments and imports of ``body``, walked once per file and cached.
+
+    ``skip_scopes`` leaves out nested functions, classes and lambdas (for the module
+    level: their names are not what a module-level name holds).
+    """
+    cached = context.scope_assignments.get(key)
+    if cached is not None:
+        return cached
+    found = ScopeAssignments(values={}, imported=set())
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if skip_scopes and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+            continue
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
+            targets, value = [node.target], node.value
+        if value is not None:
+            # One entry per statement, however many of its targets spell the name.
+            for target_name in dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)):
+                found.values.setdefault(target_name, []).append(value)
+        stack.extend(ast.iter_child_nodes(node))
+    context.scope_assignments[key] = found
+    return found
 
 
 def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
