@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -41,6 +42,88 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` as CPython numbers them, without their line endings."""
     return _NEWLINE.split(text)
+
+
+# Statement lists of a node, the only places a statement can sit.
+STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(body: Iterable[ast.stmt], skip: tuple[type[ast.AST], ...] = ()) -> Iterator[ast.AST]:
+    """Every statement of ``body`` at any depth (and the except handlers and match
+    cases that hold statements), without entering an expression; a node of a type
+    in ``skip`` is given but not entered.
+
+    The order is that of a depth-first walk of every node (children last-pushed
+    first) with the expressions left out.
+    """
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if skip and isinstance(node, skip):
+            continue
+        for name in node._fields:
+            if name in STATEMENT_LISTS:
+                children = getattr(node, name)
+                if isinstance(children, list):
+                    stack.extend(children)
+
+
+def lines_spelling(text: str, names: Iterable[str]) -> list[int] | None:
+    """Sorted numbers of the lines of ``text`` on which one of ``names`` occurs as a
+    word, or None when the text cannot answer for the tree.
+
+    Every node that binds or uses a name spells it on one of its lines, so a walk may
+    skip the nodes on no such line (:func:`walk_lines`). Not for a text with
+    non-ASCII characters: the parser normalizes identifiers (NFKC), so a name may be
+    spelled differently from what the tree holds.
+    """
+    if not text.isascii():
+        return None
+    wanted = sorted(set(names))
+    if not wanted:
+        return []
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, wanted)) + r")(?![\w])")
+    found: list[int] = []
+    line = 1
+    position = 0
+    for match in pattern.finditer(text):
+        # Count line breaks as CPython does (\r\n, \r, \n) up to the match.
+        chunk = text[position : match.start()]
+        line += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
+        position = match.start()
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
+
+
+def walk_lines(tree: ast.AST, lines: list[int]) -> Iterator[ast.AST]:
+    """The nodes of ``tree`` that :func:`ast.walk` gives, less every subtree whose
+    lines hold none of ``lines`` (sorted).
+
+    A node's children sit inside its lines, except decorators (before the ``def``
+    line), which count as the node's own lines. Below an f-string nothing is skipped:
+    the positions of expressions inside f-strings are not to be trusted on every
+    Python version.
+    """
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        first = getattr(node, "lineno", None)
+        if first is not None:
+            if isinstance(node, _DECORATED) and node.decorator_list:
+                first = min(first, node.decorator_list[0].lineno)
+            index = bisect_left(lines, first)
+            last = getattr(node, "end_lineno", None) or first
+            if index == len(lines) or lines[index] > last:
+                continue
+        if isinstance(node, ast.JoinedStr):
+            yield from ast.walk(node)
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
 
 
 class CallParseError(Exception):

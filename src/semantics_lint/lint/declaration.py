@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import CallSite, FileContext, ScopeAssignments
+from semantics_lint.lint.context import CallSite, FileContext, ScopeAssignments, statements
 from semantics_lint.lint.model import Position
 
 if TYPE_CHECKING:
@@ -458,6 +458,9 @@ def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
     return values
 
 
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
 def _scope_assignments(
     context: FileContext, key: int, body: list[ast.stmt], *, skip_scopes: bool
 ) -> ScopeAssignments:
@@ -470,10 +473,14 @@ def _scope_assignments(
     if cached is not None:
         return cached
     found = ScopeAssignments(values={}, imported=set())
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if skip_scopes and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+    nodes: Iterable[ast.AST]
+    if ":=" in context.text:
+        nodes = _every_node(body, skip_scopes)
+    else:
+        # Without a walrus no expression binds a name: the statements are enough.
+        nodes = statements(body, _NESTED_SCOPES if skip_scopes else ())
+    for node in nodes:
+        if skip_scopes and isinstance(node, _NESTED_SCOPES):
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             found.imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
@@ -488,9 +495,22 @@ def _scope_assignments(
             # One entry per statement, however many of its targets spell the name.
             for target_name in dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)):
                 found.values.setdefault(target_name, []).append(value)
-        stack.extend(ast.iter_child_nodes(node))
     context.scope_assignments[key] = found
     return found
+
+
+def _every_node(body: list[ast.stmt], skip_scopes: bool) -> Iterator[ast.AST]:
+    """Every node of ``body``, depth first; with ``skip_scopes``, nested functions,
+    classes and lambdas are given but not entered (the caller skips them)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if skip_scopes and isinstance(node, _NESTED_SCOPES):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:

@@ -20,7 +20,7 @@ import math
 import re
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -490,10 +490,12 @@ def imports_of(context: FileContext) -> dict[str, str]:
     cached = _IMPORTS.get(context)
     if cached is not None:
         return cached
+    from semantics_lint.lint.context import statements
+
     found: dict[str, str] = {}
     doubtful: set[str] = set()
-    assigned: set[str] = set()
-    for node in ast.walk(context.tree):
+    # Imports are statements: found without entering an expression.
+    for node in statements(context.tree.body):
         pairs: list[tuple[str, str]] = []
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -506,19 +508,36 @@ def imports_of(context: FileContext) -> dict[str, str]:
             for alias in node.names:
                 if alias.name != "*":
                     pairs.append((alias.asname or alias.name, f"{node.module}.{alias.name}"))
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        for local, target in pairs:
+            if found.get(local, target) != target:
+                doubtful.add(local)
+            found[local] = target
+    assigned = _bound_anywhere(context, found) if found else set()
+    result = {k: v for k, v in found.items() if k not in doubtful and k not in assigned}
+    _IMPORTS[context] = result
+    return result
+
+
+def _bound_anywhere(context: FileContext, names: Iterable[str]) -> set[str]:
+    """The names among ``names`` that something in the file binds other than an
+    import: an assignment or deletion, a parameter, a function or class.
+
+    Only the parts of the tree on lines that spell one of the names are walked (a
+    binding spells its name); the answer is that of a walk of the whole tree.
+    """
+    from semantics_lint.lint.context import lines_spelling, walk_lines
+
+    lines = lines_spelling(context.text, names)
+    nodes = ast.walk(context.tree) if lines is None else walk_lines(context.tree, lines)
+    assigned: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             assigned.add(node.id)
         elif isinstance(node, ast.arg):
             assigned.add(node.arg)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             assigned.add(node.name)
-        for local, target in pairs:
-            if found.get(local, target) != target:
-                doubtful.add(local)
-            found[local] = target
-    result = {k: v for k, v in found.items() if k not in doubtful and k not in assigned}
-    _IMPORTS[context] = result
-    return result
+    return assigned
 
 
 def qualified_name(context: FileContext, node: ast.expr) -> str | None:
