@@ -268,6 +268,11 @@ class CallSite:
         self._parsed[id(node)] = _Parsed(module, root, start)
         return root
 
+    def release(self) -> None:
+        """Drop this call's parses and resolver: they refer back to the call."""
+        self._parsed.clear()
+        self._resolver = None
+
     @property
     def resolver(self) -> Resolver:
         """The resolver for expressions of this call (made on first use)."""

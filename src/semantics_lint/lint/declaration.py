@@ -257,6 +257,18 @@ class Declaration:
     """The value ``coverage(content, ...)`` covers (``ast``); None for other calls."""
     _named: list[Part] | None = field(default=None, repr=False)
 
+    def release(self) -> None:
+        """Break the cycles between this declaration, its parts and their fields (the
+        engine calls it once every rule is done with the file); the declaration is
+        empty afterwards."""
+        for part in (*self.parts, *(self._named or ())):
+            part.fields = []
+        self.parts = []
+        self.rows = []
+        self._named = None
+        if hasattr(self, "top"):
+            del self.top  # the top part refers back to the declaration
+
     def part(self, kind: str) -> Part | None:
         """The first part of ``kind`` (e.g. ``"provenance"``), or None."""
         for item in self.parts:

@@ -26,9 +26,14 @@ import tokenize
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Finding, Position, Severity
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.context import FileContext
+    from semantics_lint.lint.declaration import Declaration
 
 __all__ = ["SYNTAX_CODE", "LintSettings", "lint_file", "lint_source", "might_contain_calls"]
 
@@ -183,10 +188,8 @@ def _lint_tree(
 ) -> list[Finding]:
     # Imported here: only files that pass the prefilter need the rules; LibCST itself
     # is imported later still, by the first rule or resolver that asks for a node.
-    from semantics_lint.lint.context import CallParseError, CallSite, FileContext
-    from semantics_lint.lint.declaration import build_declaration
+    from semantics_lint.lint.context import CallSite, FileContext
     from semantics_lint.lint.locate import locate_calls
-    from semantics_lint.lint.rules import Batch, rules_for
 
     started = time.perf_counter()
     try:
@@ -203,6 +206,24 @@ def _lint_tree(
         CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
         for found in located
     ]
+    declarations: list[Declaration] = []
+    try:
+        return _run_rules(context, declarations, filename, settings, timings)
+    finally:
+        _release(context, declarations)
+
+
+def _run_rules(
+    context: FileContext,
+    declarations: list[Declaration],
+    filename: str,
+    settings: LintSettings,
+    timings: dict[str, float] | None,
+) -> list[Finding]:
+    from semantics_lint.lint.context import CallParseError
+    from semantics_lint.lint.declaration import build_declaration
+    from semantics_lint.lint.rules import Batch, rules_for
+
     call_rules, module_rules = rules_for(settings)
     findings: list[Finding] = []
     for rule in dict.fromkeys((*call_rules, *module_rules)):
@@ -213,7 +234,9 @@ def _lint_tree(
         if call.kind == "define_tool" or not call_rules:
             continue  # tool-level rules read define_tool calls from the context
         try:
-            problem = batch.run(build_declaration(call))
+            declaration = build_declaration(call)
+            declarations.append(declaration)
+            problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
         if problem is not None and settings.is_enabled(SYNTAX_CODE):
@@ -237,6 +260,23 @@ def _lint_tree(
         if timings is not None:
             timings[rule.code] = timings.get(rule.code, 0.0) + time.perf_counter() - started
     return sort_findings(findings)
+
+
+def _release(context: FileContext, declarations: list[Declaration]) -> None:
+    """Break the file's reference cycles (declarations and their parts and fields,
+    context and call sites, call sites and their parses and resolver) once its
+    findings are made.
+
+    Reference counting then frees the file's trees at once; left to the cyclic
+    garbage collector, they survived into older generations and their collections
+    cost a sixth of the run.
+    """
+    for declaration in declarations:
+        declaration.release()
+    for call in context.calls:
+        call.release()
+    context.calls = []
+    context.scope_assignments.clear()
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
