@@ -531,6 +531,13 @@ def _source_state() -> str:
     return f"{head} with uncommitted changes in src/" if dirty else head
 
 
+def _measured_source(before: str, after: str) -> str:
+    # Teammates commit while a long run goes on; say so rather than name one commit.
+    if before == after:
+        return after
+    return f"{before} at the start and {after} at the end (it changed during the run)"
+
+
 def _load_average() -> str:
     # Other work on the machine slows every figure; the table says how busy it was.
     try:
@@ -650,6 +657,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"{len(plan)} measurements x {runs} runs", file=sys.stderr)
     load_before = _load_average()
+    source_before = _source_state()
     results = run_all(plan, runs, out_dir)
     rows = judge(results)
     context: dict[str, object] = {
@@ -659,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "runs": runs,
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "load_before": load_before,
-        "source": _source_state(),
+        "source": _measured_source(source_before, _source_state()),
         "load_after": _load_average(),
         "corpora": described,
         "versions": {d: _installed(d) for d in
