@@ -20,7 +20,7 @@ import math
 import re
 import sys
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -477,10 +477,50 @@ class FollowingRule(Rule):
 
 # -- imports: the qualified name of a callee --------------------------------------------
 
-_IMPORTS: WeakKeyDictionary[FileContext, dict[str, str]] = WeakKeyDictionary()
+class FileImports(Mapping[str, str]):
+    """Local name -> the module path it stands for, from one file's imports.
+
+    Whether an imported name is also bound otherwise (assigned, a parameter, a def)
+    is found out per name, on first ask, by a walk of only the lines that spell it:
+    rules ask about a few names of a file, not about every import. Holds the file's
+    text and tree, not its context, so the weak-keyed cache entry can die with it.
+    """
+
+    __slots__ = ("_bound", "_candidates", "_text", "_tree")
+
+    def __init__(self, text: str, tree: ast.Module, candidates: dict[str, str]) -> None:
+        self._text = text
+        self._tree = tree
+        self._candidates = candidates
+        self._bound: dict[str, bool] = {}
+
+    def _provable(self, name: str) -> bool:
+        bound = self._bound.get(name)
+        if bound is None:
+            bound = name in _bound_anywhere(self._text, self._tree, (name,))
+            self._bound[name] = bound
+        return not bound
+
+    def __getitem__(self, name: str) -> str:
+        target = self._candidates[name]
+        if not self._provable(name):
+            raise KeyError(name)
+        return target
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._candidates and self._provable(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self._candidates if self._provable(name))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-def imports_of(context: FileContext) -> dict[str, str]:
+_IMPORTS: WeakKeyDictionary[FileContext, FileImports] = WeakKeyDictionary()
+
+
+def imports_of(context: FileContext) -> FileImports:
     """Local name -> the module path it stands for, from the file's imports.
 
     ``import datetime as dt`` gives ``dt -> datetime``; ``from datetime import
@@ -512,13 +552,14 @@ def imports_of(context: FileContext) -> dict[str, str]:
             if found.get(local, target) != target:
                 doubtful.add(local)
             found[local] = target
-    assigned = _bound_anywhere(context, found) if found else set()
-    result = {k: v for k, v in found.items() if k not in doubtful and k not in assigned}
+    result = FileImports(
+        context.text, context.tree, {k: v for k, v in found.items() if k not in doubtful}
+    )
     _IMPORTS[context] = result
     return result
 
 
-def _bound_anywhere(context: FileContext, names: Iterable[str]) -> set[str]:
+def _bound_anywhere(text: str, tree: ast.Module, names: Iterable[str]) -> set[str]:
     """The names among ``names`` that something in the file binds other than an
     import: an assignment or deletion, a parameter, a function or class.
 
@@ -527,8 +568,8 @@ def _bound_anywhere(context: FileContext, names: Iterable[str]) -> set[str]:
     """
     from semantics_lint.lint.context import lines_spelling, walk_lines
 
-    lines = lines_spelling(context.text, names)
-    nodes = ast.walk(context.tree) if lines is None else walk_lines(context.tree, lines)
+    lines = lines_spelling(text, names)
+    nodes = ast.walk(tree) if lines is None else walk_lines(tree, lines)
     assigned: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
