@@ -213,3 +213,28 @@ def test_statements_never_enter_an_expression() -> None:
     assert sorted(kinds) == ["Assign", "FunctionDef", "If", "Pass", "Return"]
     skipped = [type(n).__name__ for n in statements(tree.body, (ast.FunctionDef,))]
     assert sorted(skipped) == ["Assign", "FunctionDef", "If", "Pass"]
+
+
+@pytest.mark.parametrize(("label", "text"), SOURCES[:40], ids=[label for label, _ in SOURCES[:40]])
+def test_resolver_uses_agree_with_a_full_walk(label: str, text: str) -> None:
+    from semantics_lint.lint.resolve import ModuleAnalysis, _ast_dotted
+
+    tree = _parse(text)
+    if tree is None:
+        pytest.skip("not valid Python")
+    analysis = ModuleAnalysis(text, None, display=None, tree=tree, settings_names=frozenset({"described_result"}))
+    reference = ModuleAnalysis(text, None, display=None, tree=tree, settings_names=frozenset({"described_result"}))
+    expected: dict[str, list[ast.expr]] = {}
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+        if isinstance(node, ast.Attribute) or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)):
+            spelled = _ast_dotted(node)
+            if spelled is not None:
+                expected.setdefault(spelled, []).append(node)
+    reference._ast_parents = parents
+    for spelled, uses in sorted(expected.items())[:80]:
+        got = analysis._uses_spelled(spelled)
+        assert sorted(map(id, got)) == sorted(map(id, uses)), spelled
+        assert [analysis._read_by_api(use) for use in got] == [reference._read_by_api(use) for use in got]

@@ -86,6 +86,7 @@ from weakref import WeakKeyDictionary
 import libcst as cst
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.context import lines_spelling, statements, walk_lines
 
 if TYPE_CHECKING:
     from libcst.metadata import Access, BaseAssignment, CodeRange, Scope
@@ -1131,30 +1132,38 @@ class ModuleAnalysis:
         return self._only_read_spelled(".".join((assignment.name, *rest)))
 
     def _only_read_spelled(self, spelled: str) -> bool:
-        for use in self._uses_by_spelling().get(spelled, ()):
+        for use in self._uses_spelled(spelled):
             if not self._read_by_api(use):
                 return False
         return True
 
-    def _uses_by_spelling(self) -> dict[str, list[ast.expr]]:
-        """Loads and deletes of names and dotted names, by spelling, with their parents."""
+    def _uses_spelled(self, spelled: str) -> list[ast.expr]:
+        """Loads and deletes of the name or dotted name ``spelled``, their parents
+        recorded. Only the lines that spell its first name are walked (a use spells
+        it, and a node's parents span its lines); the uses are those a walk of the
+        whole tree finds.
+        """
         if self._uses is None:
-            uses: dict[str, list[ast.expr]] = {}
-            parents: dict[int, ast.AST] = {}
-            for node in ast.walk(self._tree):
-                for child in ast.iter_child_nodes(node):
-                    parents[id(child)] = node
-                # A Name stored to is a binding (the scope counts those); anything else
-                # spelled so is a use, ``constants.GRAIN = ...`` included.
-                if isinstance(node, ast.Attribute) or (
-                    isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
-                ):
-                    spelled = _ast_dotted(node)
-                    if spelled is not None:
-                        uses.setdefault(spelled, []).append(node)
-            self._uses = uses
-            self._ast_parents = parents
-        return self._uses
+            self._uses = {}
+        cached = self._uses.get(spelled)
+        if cached is not None:
+            return cached
+        lines = lines_spelling(self.text, (spelled.split(".", 1)[0],))
+        nodes = ast.walk(self._tree) if lines is None else walk_lines(self._tree, lines)
+        uses: list[ast.expr] = []
+        parents = self._ast_parents
+        for node in nodes:
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+            # A Name stored to is a binding (the scope counts those); anything else
+            # spelled so is a use, ``constants.GRAIN = ...`` included.
+            if isinstance(node, ast.Attribute) or (
+                isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
+            ):
+                if _ast_dotted(node) == spelled:
+                    uses.append(node)
+        self._uses[spelled] = uses
+        return uses
 
     def _read_by_api(self, node: ast.expr) -> bool:
         parents = self._ast_parents
@@ -1324,7 +1333,8 @@ class _AstFacts:
         followable: set[str] = set()
         unstable: set[str] = set()
         star = False
-        for node in ast.walk(tree):
+        # Every node looked at is a statement: no expression needs entering.
+        for node in statements(tree.body):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Name):
