@@ -339,26 +339,43 @@ def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
         return [run_job(job) for job in jobs]
     outcomes: list[FileOutcome | None] = [None] * len(jobs)
     suspects: list[int] = []
+    # Files go to the workers in chunks: one task per file spent more on the pool's
+    # own messages than on linting. Chunks stay small enough that the workers finish
+    # together.
+    size = chunk_size(len(jobs), workers)
+    chunks = [list(range(start, min(start + size, len(jobs)))) for start in range(0, len(jobs), size)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[tuple[int, Future[FileOutcome]]] = []
+        futures: list[tuple[list[int], Future[list[FileOutcome]]]] = []
         try:
-            for index, job in enumerate(jobs):
-                futures.append((index, pool.submit(run_job, job)))
+            for chunk in chunks:
+                futures.append((chunk, pool.submit(run_chunk, [jobs[i] for i in chunk])))
         except BrokenProcessPool:
             pass
-        submitted = {index for index, _ in futures}
+        submitted = {index for chunk, _ in futures for index in chunk}
         suspects.extend(index for index in range(len(jobs)) if index not in submitted)
-        for index, future in futures:
+        for chunk, future in futures:
             try:
-                outcomes[index] = future.result()
+                for index, outcome in zip(chunk, future.result()):
+                    outcomes[index] = outcome
             except BrokenProcessPool:
-                suspects.append(index)
+                suspects.extend(chunk)
     # A worker died (killed, out of memory, a crash in a C extension): every file in
     # flight lost its answer. Re-run those one at a time in a single worker, so the
     # file that kills its worker is known and every other file still gets linted.
     for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)])):
         outcomes[index] = outcome
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def chunk_size(work: int, workers: int) -> int:
+    """How many files one pool task lints: about eight tasks a worker, at most 32
+    files a task (a slow file then holds up little), at least one."""
+    return max(1, min(32, work // (max(1, workers) * 8)))
+
+
+def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
+    """Run ``jobs`` one after the other (in a worker); outcomes in their order."""
+    return [run_job(job) for job in jobs]
 
 
 def _run_one_by_one(jobs: Sequence[Job]) -> list[FileOutcome]:
