@@ -20,7 +20,6 @@ import codecs
 import gc
 import io
 import os
-import re
 import time
 import tokenize
 from collections.abc import Iterable, Iterator
@@ -52,12 +51,20 @@ class LintSettings:
     api_modules: tuple[str, ...] = vocabulary.DEFAULT_API_MODULES
     call_names: tuple[str, ...] = vocabulary.DESCRIBED_RESULT_NAMES
     enabled: frozenset[str] | None = None
-    _pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False, hash=False)
+    _needles: tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
-        words = sorted({*self.call_names, *vocabulary.API_FUNCTIONS}, key=len, reverse=True)
-        pattern = re.compile(b"|".join(re.escape(w.encode("utf-8")) for w in words))
-        object.__setattr__(self, "_pattern", pattern)
+        # The prefilter's byte strings: the names recognized alone; the API functions
+        # (and ``described_result`` when it is not among those names), recognized only
+        # through an import from an API module, so only beside the first component of
+        # such a module's name, which any such import spells.
+        names = tuple(w.encode("utf-8") for w in self.call_names)
+        imported = (*vocabulary.DESCRIBED_RESULT_NAMES, *vocabulary.API_FUNCTIONS)
+        functions = tuple(w.encode("utf-8") for w in imported if w not in self.call_names)
+        modules = tuple(dict.fromkeys(m.split(".", 1)[0].strip().encode("utf-8") for m in self.api_modules))
+        object.__setattr__(self, "_needles", (names, functions, modules))
 
     def is_enabled(self, code: str) -> bool:
         return self.enabled is None or code in self.enabled
@@ -67,14 +74,21 @@ DEFAULT_SETTINGS = LintSettings()
 
 
 def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETTINGS) -> bool:
-    """False when ``text`` provably holds no call of ours: no call name occurs in it.
+    """False when ``text`` provably holds no call of ours.
 
-    A plain substring search for every configured call name and API function name;
-    it may say True for a file without calls (a comment, ``coverage`` in a word),
-    never False for a file with one.
+    True when a name recognized alone (``described_result``) occurs in it, or an API
+    function name (``absent``...; ``described_result`` too when it is not a name
+    recognized alone) together with the first component of an API module
+    (``semantics_lint``): those are recognized only when imported from an API module,
+    and that import spells the module. Plain substring searches: it may say True for
+    a file without calls (a comment, ``coverage`` in a word), never False for a file
+    with one.
     """
     data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-    return settings._pattern.search(data) is not None
+    names, functions, modules = settings._needles
+    if any(name in data for name in names):
+        return True
+    return any(module in data for module in modules) and any(function in data for function in functions)
 
 
 def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:

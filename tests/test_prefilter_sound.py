@@ -1,0 +1,73 @@
+"""The textual prefilter never drops a file that holds a call of ours.
+
+The prefilter asks for an API function name (``absent``, ``coverage``,
+``define_tool``) only beside the first component of an API module's name, which the
+import that makes such a call ours must spell. These tests check it against the call
+locator on every Python file of the repository and on hand-written imports.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.lint.engine import LintSettings, might_contain_calls
+from semantics_lint.lint.locate import locate_calls
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))
+
+SNIPPETS = [
+    "from semantics_lint.runtime import absent\nabsent(what='x', checked=['y'])\n",
+    "from semantics_lint . runtime import coverage as c\nc(1, checked=['y'])\n",
+    "import semantics_lint.runtime as rt\nrt.absent(what='x', checked=['y'])\n",
+    "import semantics_lint\nsemantics_lint.runtime.absent(what='x', checked=['y'])\n",
+    "from agentfootprint import define_tool\ndefine_tool(name='t', resultClass='x')\n",
+    "from mytools.api import absent\nabsent(what='x', checked=['y'])\n",
+    "from semantics_lint import runtime as r\nr.described_result(facts=[1])\n",
+    "describedResult(facts=[])\n",
+]
+SETTINGS = [
+    LintSettings(),
+    LintSettings(api_modules=("mytools.api",)),
+    LintSettings(call_names=("make_result",), api_modules=("semantics_lint.runtime", "mytools.api")),
+]
+
+
+def _cases() -> list[tuple[str, str]]:
+    cases = [(f"snippet-{i}", text) for i, text in enumerate(SNIPPETS)]
+    cases.extend((str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in FILES)
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize(("label", "text"), CASES, ids=[label for label, _ in CASES])
+def test_a_file_with_a_call_passes_the_prefilter(label: str, text: str) -> None:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        pytest.skip("not valid Python")
+    for settings in SETTINGS:
+        if locate_calls(tree, settings.call_names, settings.api_modules, text):
+            assert might_contain_calls(text, settings), settings
+            assert might_contain_calls(text.encode("utf-8"), settings), settings
+
+
+def test_snippets_hold_calls() -> None:
+    # The snippets are only worth checking if the locator finds their calls.
+    found = 0
+    for text in SNIPPETS:
+        tree = ast.parse(text)
+        found += any(locate_calls(tree, s.call_names, s.api_modules, text) for s in SETTINGS)
+    assert found == len(SNIPPETS)
+
+
+def test_api_function_names_alone_are_not_enough() -> None:
+    assert not might_contain_calls("the absent coverage of define_tool\n")
+    assert might_contain_calls("import semantics_lint\n# absent\n")
+    assert not might_contain_calls("import semantics_lint\n")
+    assert might_contain_calls("from mytools.api import absent\n", LintSettings(api_modules=("mytools.api",)))
