@@ -238,3 +238,31 @@ def test_resolver_uses_agree_with_a_full_walk(label: str, text: str) -> None:
         got = analysis._uses_spelled(spelled)
         assert sorted(map(id, got)) == sorted(map(id, uses)), spelled
         assert [analysis._read_by_api(use) for use in got] == [reference._read_by_api(use) for use in got]
+
+
+@pytest.mark.parametrize(("label", "text"), SOURCES[:60], ids=[label for label, _ in SOURCES[:60]])
+def test_contains_agrees_with_a_walk(label: str, text: str) -> None:
+    from semantics_lint.lint.context import contains
+
+    tree = _parse(text)
+    if tree is None:
+        pytest.skip("not valid Python")
+    other = ast.parse(text)  # same positions, other nodes: never contained
+    # Contexts and operators (Load, Add...) are singletons shared by every tree.
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.expr, ast.stmt, ast.keyword, ast.arg))]
+    others = [n for n in ast.walk(other) if isinstance(n, (ast.expr, ast.stmt, ast.keyword, ast.arg))]
+    roots = [n for n in nodes if isinstance(n, (ast.Call, ast.JoinedStr, ast.Dict, ast.FunctionDef))][:25]
+    for root in roots:
+        inside = {id(n) for n in ast.walk(root)}
+        for node in nodes[:: max(1, len(nodes) // 300)]:
+            assert contains(root, node) == (id(node) in inside)
+        for node in others[:: max(1, len(others) // 100)]:
+            assert not contains(root, node)
+
+
+def test_contains_enters_f_strings() -> None:
+    from semantics_lint.lint.context import contains
+
+    tree = ast.parse('call(f"""{\nx\n}""", y)\n')
+    call = tree.body[0].value  # type: ignore[attr-defined]
+    assert all(contains(call, node) for node in ast.walk(call))

@@ -126,6 +126,40 @@ def walk_lines(tree: ast.AST, lines: list[int]) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+def contains(root: ast.AST, node: ast.AST) -> bool:
+    """True when ``node`` is ``root`` or one of its descendants (by identity).
+
+    Descends only into children whose position range holds ``node``'s (a node lies
+    within its parent's range), so the answer costs a path, not a walk of ``root``.
+    A node without a position, and everything under an f-string (whose inner
+    positions are not to be trusted on every Python version), is entered whatever
+    its range.
+    """
+    if node is root:
+        return True
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return any(candidate is node for candidate in ast.walk(root))
+    start = (line, node.col_offset)  # type: ignore[attr-defined]
+    end = (node.end_lineno or line, node.end_col_offset or 0)  # type: ignore[attr-defined]
+    stack: list[tuple[ast.AST, bool]] = [(root, False)]
+    while stack:
+        current, blind = stack.pop()
+        blind = blind or isinstance(current, ast.JoinedStr)
+        for child in ast.iter_child_nodes(current):
+            if child is node:
+                return True
+            child_line = getattr(child, "lineno", None)
+            if blind or child_line is None:
+                stack.append((child, blind))
+                continue
+            child_start = (child_line, child.col_offset)  # type: ignore[attr-defined]
+            child_end = (child.end_lineno or child_line, child.end_col_offset or 0)  # type: ignore[attr-defined]
+            if child_start <= start and end <= child_end:
+                stack.append((child, blind))
+    return False
+
+
 class CallParseError(Exception):
     """LibCST could not parse a call that CPython accepted (too deep, or unsupported)."""
 

@@ -19,7 +19,6 @@ import ast
 import math
 import re
 import sys
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -137,16 +136,11 @@ def follow(
     return Value(converted, resolved)
 
 
-_CALL_NODES: tuple[weakref.ref[CallSite], frozenset[int]] | None = None
-
-
 def _in_call(call: CallSite, node: ast.expr) -> bool:
     """True for a node of the call's own ``ast`` (not of a value followed before)."""
-    global _CALL_NODES
-    # Rules ask about one call in turn: one entry is enough, and keeps no file alive.
-    if _CALL_NODES is None or _CALL_NODES[0]() is not call:
-        _CALL_NODES = (weakref.ref(call), frozenset(id(n) for n in ast.walk(call.node)))
-    return id(node) in _CALL_NODES[1]
+    from semantics_lint.lint.context import contains
+
+    return contains(call.node, node)
 
 
 def _bound_here(call: CallSite, node: ast.expr) -> bool:
