@@ -256,6 +256,9 @@ class Declaration:
     content: ast.expr | None = None
     """The value ``coverage(content, ...)`` covers (``ast``); None for other calls."""
     _named: list[Part] | None = field(default=None, repr=False)
+    memo: dict[object, object] = field(default_factory=dict, repr=False)
+    """Answers the rules share about this declaration, computed once (keys name the
+    question, e.g. ``("named parts may matter", kinds)``)."""
 
     def release(self) -> None:
         """Break the cycles between this declaration, its parts and their fields (the
@@ -266,6 +269,7 @@ class Declaration:
         self.parts = []
         self.rows = []
         self._named = None
+        self.memo.clear()
         if hasattr(self, "top"):
             del self.top  # the top part refers back to the declaration
 

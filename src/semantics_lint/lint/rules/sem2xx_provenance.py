@@ -439,7 +439,12 @@ class FollowingRule(Rule):
     _anchor: tuple[ast.expr, str] | None = None
 
     def visit_named_parts(self, declaration: Declaration, kinds: frozenset[str]) -> None:
-        if not _named_part_may_matter(declaration, kinds):
+        # Several rules ask the same of one declaration: answered once.
+        key = ("named parts may matter", kinds)
+        matters = declaration.memo.get(key)
+        if matters is None:
+            matters = declaration.memo[key] = _named_part_may_matter(declaration, kinds)
+        if not matters:
             return  # following would only pay the resolver's parse to say nothing
         for part in declaration.named_parts():
             if part.kind not in kinds or part.anchor is None or part.via is None:
