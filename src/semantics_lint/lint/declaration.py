@@ -31,7 +31,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import CallSite, FileContext, ScopeAssignments, statements
+from semantics_lint.lint.context import (
+    CallSite,
+    FileContext,
+    ScopeAssignments,
+    statements,
+)
 from semantics_lint.lint.model import Position
 
 if TYPE_CHECKING:

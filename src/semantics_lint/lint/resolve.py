@@ -1157,11 +1157,11 @@ class ModuleAnalysis:
                 parents[id(child)] = node
             # A Name stored to is a binding (the scope counts those); anything else
             # spelled so is a use, ``constants.GRAIN = ...`` included.
-            if isinstance(node, ast.Attribute) or (
+            is_use = isinstance(node, ast.Attribute) or (
                 isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
-            ):
-                if _ast_dotted(node) == spelled:
-                    uses.append(node)
+            )
+            if is_use and _ast_dotted(node) == spelled:
+                uses.append(node)
         self._uses[spelled] = uses
         return uses
 
