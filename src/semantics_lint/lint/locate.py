@@ -22,12 +22,12 @@ lambdas, comprehensions and class bodies (which nested functions do not see).
 from __future__ import annotations
 
 import ast
-import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.context import word_lines
 
 _ScopeNode = (
     ast.Module,
@@ -231,20 +231,7 @@ def _lines_that_matter(
                 if is_api_module(node.module, api_modules) or _touches_api(full, api_modules):
                     names.add(alias.asname or alias.name)
     names.discard("*")
-    if not names:
-        return []
-    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
-    found: list[int] = []
-    line = 1
-    position = 0
-    for match in pattern.finditer(text):
-        # Count line breaks as CPython does (\r\n, \r, \n) up to the match.
-        chunk = text[position : match.start()]
-        line += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
-        position = match.start()
-        if not found or found[-1] != line:
-            found.append(line)
-    return found
+    return word_lines(text, names)
 
 
 def _touches_api(module: str, api_modules: Sequence[str]) -> bool:
