@@ -200,16 +200,28 @@ def locate_calls(
 
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
+# The statement lists each kind of node holds (``If``: body and orelse), looked up by
+# the node's exact type; most statements hold none and are not looked into at all,
+# where asking each one for all five lists cost more than the rest of the walk.
+_LISTS_OF_TYPE: dict[type[ast.AST], tuple[str, ...]] = {
+    kind: lists
+    for kind in vars(ast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, (ast.mod, ast.stmt, ast.excepthandler, ast.match_case))
+    and (lists := tuple(name for name in _STATEMENT_LISTS if name in kind._fields))
+}
+
 
 def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
     """Every import statement, at any depth; expressions are never entered."""
     stack: list[ast.AST] = [tree]
+    lists_of = _LISTS_OF_TYPE.get
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
             continue
-        for name in _STATEMENT_LISTS:
+        for name in lists_of(type(node), ()):
             children = getattr(node, name, None)
             if isinstance(children, list):
                 stack.extend(children)
