@@ -48,7 +48,25 @@ def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
-class UnknownDeclarationKey(Rule):
+class KeyRule(Rule):
+    """A rule about one key of a part; parts given as a name are judged too.
+
+    Parts given as a name (``provenance=prov``) are judged like literal ones and
+    reported at the name; following the name is paid for only when a cheap look
+    cannot rule a bad key out.
+    """
+
+    abstract = True
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        if not named_parts_may_misspell(declaration):
+            return
+        for part in declaration.named_parts():
+            for item in part.fields:
+                self.visit_field(item)
+
+
+class UnknownDeclarationKey(KeyRule):
     """
     ## What it does
     Reports a key that the declaration, or its grain, provenance, coverage,
@@ -171,16 +189,6 @@ class UnknownDeclarationKey(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name (a LibCST parse of the module) is
-        # paid for only when a cheap look cannot rule a bad key out.
-        if not named_parts_may_misspell(declaration):
-            return
-        for part in declaration.named_parts():
-            for item in part.fields:
-                self.visit_field(item)
-
     def visit_field(self, field: Field) -> None:
         if field.status != "unknown":
             return
@@ -201,7 +209,7 @@ class UnknownDeclarationKey(Rule):
         self.report(field, message, fix=fix)
 
 
-class SnakeCaseDeclarationKey(Rule):
+class SnakeCaseDeclarationKey(KeyRule):
     """
     ## What it does
     Reports a snake_case spelling of a camelCase declaration field (`measured_at`,
@@ -374,16 +382,6 @@ class SnakeCaseDeclarationKey(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name (a LibCST parse of the module) is
-        # paid for only when a cheap look cannot rule a bad key out.
-        if not named_parts_may_misspell(declaration):
-            return
-        for part in declaration.named_parts():
-            for item in part.fields:
-                self.visit_field(item)
-
     def visit_field(self, field: Field) -> None:
         if field.status != "snake":
             return
@@ -412,7 +410,7 @@ _DERIVED_WHY = {
 }
 
 
-class DerivedFieldDeclared(Rule):
+class DerivedFieldDeclared(KeyRule):
     """
     ## What it does
     Reports a derived field declared by hand: `not_covered` / `notCovered`, `note`
@@ -464,16 +462,6 @@ class DerivedFieldDeclared(Rule):
             field="note",
         ),
     )
-
-    def visit_declaration(self, declaration: Declaration) -> None:
-        # Parts given as a name (provenance=prov) are judged like literal ones and
-        # reported at the name; following the name (a LibCST parse of the module) is
-        # paid for only when a cheap look cannot rule a bad key out.
-        if not named_parts_may_misspell(declaration):
-            return
-        for part in declaration.named_parts():
-            for item in part.fields:
-                self.visit_field(item)
 
     def visit_field(self, field: Field) -> None:
         if field.status != "derived":
