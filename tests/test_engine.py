@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import codecs
 import subprocess
 import sys
@@ -162,7 +164,14 @@ def test_libcst_failing_on_a_value_is_sem001_for_that_call_only(monkeypatch: pyt
 
 def test_thousands_of_chained_additions_are_reported_not_raised() -> None:
     source = "described_result(facts=" + " + ".join(["[1]"] * 5000) + ")\n"
-    assert codes(source) == ["SEM001"]
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError, SyntaxError):
+        # CPython 3.11+ refuses this nesting: one SEM001 for the file, never a crash.
+        assert codes(source) == ["SEM001"]
+    else:
+        # CPython 3.10 parses it; a sum of lists proves nothing, so nothing is reported.
+        assert codes(source) == []
 
 
 def test_deep_but_parseable_call_still_yields_its_findings() -> None:
