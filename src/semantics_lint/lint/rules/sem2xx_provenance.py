@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 from weakref import WeakKeyDictionary
 
 from semantics_lint import vocabulary
@@ -1091,7 +1091,33 @@ class IncompleteProvenance(FollowingRule):
         )
 
 
-class HardCodedMeasuredAt(FollowingRule):
+class TimeInMeasuredAt(FollowingRule):
+    """A `measuredAt` whose time does not come from the data (SEM203, SEM204)."""
+
+    abstract = True
+    time_kind: ClassVar[str]
+    """The :class:`TimeSource` kind the rule reports: ``date`` or ``clock``."""
+    problem: ClassVar[str]
+    consequence: ClassVar[str]
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        self.visit_named_parts(declaration, _PROVENANCE)
+
+    def visit_field(self, field: Field) -> None:
+        if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
+            return
+        source = time_source(self.call, field.value_ast)
+        if source is None or source.kind != self.time_kind:
+            return
+        self.report(
+            field.value_ast,
+            f"`{field.path}` in {self.call.spelled}(...) {self.problem} "
+            f"({source.what}){source.bound}: {self.consequence}; take the time from the "
+            "data (the export's timestamp, the newest sample)",
+        )
+
+
+class HardCodedMeasuredAt(TimeInMeasuredAt):
     """
     ## What it does
     Reports a date typed into the tool as `provenance.measuredAt`: a date-like string
@@ -1234,24 +1260,12 @@ class HardCodedMeasuredAt(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _PROVENANCE)
-
-    def visit_field(self, field: Field) -> None:
-        if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
-            return
-        source = time_source(self.call, field.value_ast)
-        if source is None or source.kind != "date":
-            return
-        self.report(
-            field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) is a date written into the source "
-            f"({source.what}){source.bound}: it will be wrong from the next run on; take the "
-            "time from the data (the export's timestamp, the newest sample)",
-        )
+    time_kind = "date"
+    problem = "is a date written into the source"
+    consequence = "it will be wrong from the next run on"
 
 
-class MeasuredAtFromClock(FollowingRule):
+class MeasuredAtFromClock(TimeInMeasuredAt):
     """
     ## What it does
     Reports a `provenance.measuredAt` read from the clock: `datetime.now()`,
@@ -1362,21 +1376,9 @@ class MeasuredAtFromClock(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _PROVENANCE)
-
-    def visit_field(self, field: Field) -> None:
-        if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
-            return
-        source = time_source(self.call, field.value_ast)
-        if source is None or source.kind != "clock":
-            return
-        self.report(
-            field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) is read from the clock "
-            f"({source.what}){source.bound}: that is when the tool ran, not when the world "
-            "was measured; take the time from the data (the export's timestamp, the newest sample)",
-        )
+    time_kind = "clock"
+    problem = "is read from the clock"
+    consequence = "that is when the tool ran, not when the world was measured"
 
 
 # Callees and constants that are provably not a finite number.
