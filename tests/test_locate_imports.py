@@ -80,7 +80,30 @@ def test_imports_agree_with_a_full_walk(text: str) -> None:
     found = [id(node) for node in _imports(tree)]
     assert len(found) == len(set(found))
     assert set(found) == _reference(tree)
+    # Looking only at the statements on lines that hold "import" finds the same.
+    found = [id(node) for node in _imports(tree, text)]
+    assert len(found) == len(set(found))
+    assert set(found) == _reference(tree)
 
 
 def test_nested_imports_are_all_found() -> None:
     assert len(list(_imports(ast.parse(_NESTED)))) == 19
+    assert len(list(_imports(ast.parse(_NESTED), _NESTED))) == 19
+
+
+_SHARED_LINES = (
+    "x = 1; import a; y = 2\n"
+    "if x: import b\n"
+    "else: from c import (\n    d,\n)\n"
+    "try: pass\nexcept E: import e\n"
+    "@deco\ndef f(): import g; return 1\n"
+    "class C: from h import i\n"
+    "z = 3\r\nimport j\rfrom \\\n k \\\n import l\n"
+)
+
+
+def test_imports_on_shared_and_continued_lines_are_found() -> None:
+    tree = ast.parse(_SHARED_LINES)
+    found = [id(node) for node in _imports(tree, _SHARED_LINES)]
+    assert len(found) == len(set(found)) == 8
+    assert set(found) == _reference(tree)

@@ -54,3 +54,20 @@ _NAME = st.text(alphabet=st.sampled_from(list("ab_.x\u00e9")), max_size=3)
 @given(text=_TEXT, names=st.lists(_NAME, max_size=3))
 def test_agrees_with_a_look_behind_regex(text: str, names: list[str]) -> None:
     assert word_lines(text, names) == _reference(text, names)
+
+
+_ANY_TEXT = st.text(alphabet=st.sampled_from(list("ab_.x \n\r\t\u00e9\u00bd\u0660(=")), max_size=80)
+_ANY_NAME = st.text(alphabet=st.sampled_from(list("ab_.x\n\r\u00e9")), max_size=4)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_ANY_TEXT, names=st.lists(_ANY_NAME, max_size=5))
+def test_agrees_with_a_look_behind_regex_whatever_the_names(text: str, names: list[str]) -> None:
+    # Names with line breaks or empty take the regex searches, the others str.find.
+    assert word_lines(text, names) == _reference(text, names)
+
+
+def test_overlapping_names_and_repeats() -> None:
+    text = "absent absentee absent\nab.absent\r\nabsent_ = absent\rx"
+    for names in (["absent", "absentee"], ["ab", "absent"], ["ab.absent", "absent"], ["x"]):
+        assert word_lines(text, names) == _reference(text, names)

@@ -41,6 +41,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` as CPython numbers them, without their line endings."""
+    if "\r" not in text:
+        return text.split("\n")  # the same split, without the regex
     return _NEWLINE.split(text)
 
 
@@ -94,26 +96,69 @@ def word_lines(text: str, names: Iterable[str]) -> list[int]:
     wanted = sorted(set(names))
     if not wanted:
         return []
-    alternatives = "|".join(map(re.escape, wanted))
     starts: Iterable[int]
-    if "" in wanted:
+    if all(name and "\n" not in name and "\r" not in name for name in wanted):
+        starts = _word_starts_found(text, wanted)
+    elif "" in wanted:
         # An empty name matches between characters; only finditer's rules for empty
         # matches say where, so this rare case keeps the look-behind in the pattern.
+        alternatives = "|".join(map(re.escape, wanted))
         pattern = re.compile(r"(?<![\w])(?:" + alternatives + r")(?![\w])")
         starts = (match.start() for match in pattern.finditer(text))
     else:
+        alternatives = "|".join(map(re.escape, wanted))
         starts = _word_starts(text, re.compile("(?:" + alternatives + r")(?![\w])"))
+    return lines_of(text, starts)
+
+
+def lines_of(text: str, offsets: Iterable[int]) -> list[int]:
+    """The numbers of the lines of ``text`` that hold ``offsets`` (ascending), each
+    once, lines counted as CPython counts them (a line ends at \r\n, \r or \n)."""
     found: list[int] = []
     line = 1
     position = 0
-    for start in starts:
-        # Count line breaks as CPython does (\r\n, \r, \n) up to the match.
-        chunk = text[position:start]
-        line += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
-        position = start
-        if not found or found[-1] != line:
-            found.append(line)
+    count = text.count
+    # Line breaks are counted from one offset to the next; a text without \r needs
+    # only its \n counted.
+    if "\r" in text:
+        for start in offsets:
+            line += count("\n", position, start) + count("\r", position, start) - count("\r\n", position, start)
+            position = start
+            if not found or found[-1] != line:
+                found.append(line)
+    else:
+        for start in offsets:
+            line += count("\n", position, start)
+            position = start
+            if not found or found[-1] != line:
+                found.append(line)
     return found
+
+
+def _word_starts_found(text: str, names: list[str]) -> list[int]:
+    """Sorted offsets at which one of ``names`` (non-empty, no line break in them)
+    occurs with no word character right before or after it.
+
+    Each name is looked for with ``str.find``, much faster than a regex of
+    alternatives, which tries each name at every character. Where a regex search
+    resumes after a match, this finds every occurrence, overlapping ones too: the
+    extra ones lie on a line a match is on (the names hold no line break), so the
+    lines are the same.
+    """
+    is_word = _WORD_CHARACTER.match
+    find = text.find
+    size = len(text)
+    starts: list[int] = []
+    for name in names:
+        width = len(name)
+        position = find(name)
+        while position != -1:
+            end = position + width
+            if (not position or not is_word(text, position - 1)) and (end == size or not is_word(text, end)):
+                starts.append(position)
+            position = find(name, position + 1)
+    starts.sort()
+    return starts
 
 
 def _word_starts(text: str, pattern: re.Pattern[str]) -> Iterator[int]:

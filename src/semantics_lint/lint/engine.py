@@ -170,6 +170,19 @@ def decode_source(source: bytes) -> str | Finding:
     columns on the first line count from the first real character. Line endings are
     kept as they are.
     """
+    if not source.startswith(codecs.BOM_UTF8):
+        # Without a BOM, and without "coding" on the two lines a cookie may sit on
+        # (as tokenize reads them: up to b"\n"), Python reads the file as UTF-8;
+        # tokenize's search for a cookie would say so too, slower. A file that is
+        # not UTF-8 takes the search, which also words the error.
+        end = source.find(b"\n")
+        if end != -1:
+            end = source.find(b"\n", end + 1)
+        if b"coding" not in (source if end == -1 else source[:end]):
+            try:
+                return source.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError as exc:

@@ -22,12 +22,13 @@ lambdas, comprehensions and class bodies (which nested functions do not see).
 from __future__ import annotations
 
 import ast
-from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import word_lines
+from semantics_lint.lint.context import lines_of, word_lines
 
 _ScopeNode = (
     ast.Module,
@@ -68,6 +69,10 @@ class _Scope:
         self.bindings.setdefault(name, []).append(binding)
 
 
+# Every binding other than an import is the same value; one shared instance.
+_OTHER = _Binding("other")
+
+
 @dataclass(frozen=True, slots=True)
 class LocatedCall:
     """A call recognized as ours: its kind, the callee as written, where it sits."""
@@ -104,90 +109,132 @@ def locate_calls(
         lines = _lines_that_matter(tree, text, call_names, api_modules)
         if not lines:
             return []
-    scopes: dict[int, _Scope] = {}
     candidates: list[tuple[ast.Call, tuple[_Scope, ...]]] = []
     module_scope = _Scope(tree)
-    scopes[id(tree)] = module_scope
+    # A node is visited when the lines it spans [lineno, end_lineno] hold one of
+    # ``lines`` (a node without a position always is). The test is made before a
+    # node is pushed, and a statement list is searched for the statements holding
+    # those lines instead of testing each of them; the nodes visited, and their
+    # order, are those of a walk that tests every node as it is popped.
+    every = lines is None
+    wanted: list[int] = [] if lines is None else lines
+    count = len(wanted)
+
+    def spans_a_line(node: ast.AST) -> bool:
+        first = getattr(node, "lineno", None)
+        if first is None or every:
+            return True
+        index = bisect_left(wanted, first)
+        return index != count and wanted[index] <= (node.end_lineno or first)
 
     # (node, chain of enclosing scopes, innermost last)
     stack: list[tuple[ast.AST, tuple[_Scope, ...]]] = [(tree, (module_scope,))]
+    push = stack.append
+    special = _SPECIAL.get
     while stack:
         node, chain = stack.pop()
-        if lines is not None:
-            first = getattr(node, "lineno", None)
-            if first is not None:
-                index = bisect_left(lines, first)
-                if index == len(lines) or lines[index] > (node.end_lineno or first):
-                    continue
-        scope = chain[-1]
-        if isinstance(node, ast.Call):
+        kind = type(node)
+        what = special(kind)
+        if what is None:
+            what = _SPECIAL[kind] = _what_to_do(kind)
+        if what is _PLAIN:
+            pass
+        elif what is _NAME:
+            if not isinstance(node.ctx, ast.Load):
+                _bind(chain, node.id, _OTHER)
+            continue
+        elif what is _CALL:
             if isinstance(node.func, (ast.Name, ast.Attribute)):
                 candidates.append((node, chain))
-        elif isinstance(node, ast.Name):
-            if not isinstance(node.ctx, ast.Load):
-                _bind(chain, node.id, _Binding("other"))
-            continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        elif what is _IMPORT:
             _bind_import(chain, node)
             continue
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        elif what is _FUNCTION:
+            function = node
+            inner = _Scope(function)
+            if not isinstance(function, ast.Lambda):
+                _bind(chain, function.name, _OTHER)
+                for decorator in function.decorator_list:
+                    if spans_a_line(decorator):
+                        push((decorator, chain))
+                if function.returns is not None and spans_a_line(function.returns):
+                    push((function.returns, chain))
+            args = function.args
+            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+                if arg is not None:
+                    inner.bind(arg.arg, _OTHER)
+                    if arg.annotation is not None and spans_a_line(arg.annotation):
+                        push((arg.annotation, chain))
+            for default in (*args.defaults, *args.kw_defaults):
+                if default is not None and spans_a_line(default):
+                    push((default, chain))
+            inner_chain = (*chain, inner)
+            if isinstance(function.body, list):
+                _push_statements(push, function.body, inner_chain, lines)
+            elif spans_a_line(function.body):
+                push((function.body, inner_chain))
+            continue
+        elif what is _CLASS:
+            inner = _Scope(node)
+            _bind(chain, node.name, _OTHER)
+            for expr in (*node.decorator_list, *node.bases, *(kw.value for kw in node.keywords)):
+                if spans_a_line(expr):
+                    push((expr, chain))
+            _push_statements(push, node.body, (*chain, inner), lines)
+            continue
+        elif what is _COMPREHENSION:
+            chain = (*chain, _Scope(node))
+        elif what is _GLOBAL:
+            scope = chain[-1]
             target = scope.declared_global if isinstance(node, ast.Global) else scope.declared_nonlocal
             target.update(node.names)
             continue
-        elif isinstance(node, _FUNCTIONS):
-            inner = _Scope(node)
-            scopes[id(node)] = inner
-            if not isinstance(node, ast.Lambda):
-                _bind(chain, node.name, _Binding("other"))
-                for decorator in node.decorator_list:
-                    stack.append((decorator, chain))
-                if node.returns is not None:
-                    stack.append((node.returns, chain))
-            args = node.args
-            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
-                if arg is not None:
-                    inner.bind(arg.arg, _Binding("other"))
-                    if arg.annotation is not None:
-                        stack.append((arg.annotation, chain))
-            for default in (*args.defaults, *args.kw_defaults):
-                if default is not None:
-                    stack.append((default, chain))
-            inner_chain = (*chain, inner)
-            body = node.body if isinstance(node.body, list) else [node.body]
-            for child in reversed(body):
-                stack.append((child, inner_chain))
-            continue
-        elif isinstance(node, ast.ClassDef):
-            inner = _Scope(node)
-            scopes[id(node)] = inner
-            _bind(chain, node.name, _Binding("other"))
-            for expr in (*node.decorator_list, *node.bases, *(kw.value for kw in node.keywords)):
-                stack.append((expr, chain))
-            inner_chain = (*chain, inner)
-            for child in reversed(node.body):
-                stack.append((child, inner_chain))
-            continue
-        elif isinstance(node, _COMPREHENSIONS):
-            inner = _Scope(node)
-            scopes[id(node)] = inner
-            inner_chain = (*chain, inner)
-            for child in reversed(list(ast.iter_child_nodes(node))):
-                stack.append((child, inner_chain))
-            continue
-        elif isinstance(node, ast.NamedExpr):
+        elif what is _WALRUS:
             # A walrus binds in the nearest enclosing non-comprehension scope.
             outer = tuple(s for s in chain if not isinstance(s.node, _COMPREHENSIONS))
-            _bind(outer, node.target.id, _Binding("other"))
-            stack.append((node.value, chain))
+            _bind(outer, node.target.id, _OTHER)
+            if spans_a_line(node.value):
+                push((node.value, chain))
             continue
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        elif what is _NAMED:
             if node.name:
-                _bind(chain, node.name, _Binding("other"))
-        elif isinstance(node, ast.MatchMapping):
+                _bind(chain, node.name, _OTHER)
+        elif what is _REST:
             if node.rest:
-                _bind(chain, node.rest, _Binding("other"))
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            stack.append((child, chain))
+                _bind(chain, node.rest, _OTHER)
+        # The children in the order ast.iter_child_nodes gives them, pushed last first.
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            fields = _CHILD_FIELDS[kind] = _child_fields(kind)
+        children: list[ast.AST] = []
+        for name in fields:
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                if every:
+                    children.extend(item for item in value if isinstance(item, ast.AST))
+                elif name in _STATEMENT_LIST_FIELDS and value and isinstance(value[0], _LISTED_STATEMENTS):
+                    children.extend(_statements_holding(value, wanted))
+                else:
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            first = getattr(item, "lineno", None)
+                            if first is not None:
+                                index = bisect_left(wanted, first)
+                                if index == count or wanted[index] > (item.end_lineno or first):
+                                    continue
+                            children.append(item)
+            elif isinstance(value, ast.AST):
+                if not every:
+                    first = getattr(value, "lineno", None)
+                    if first is not None:
+                        index = bisect_left(wanted, first)
+                        if index == count or wanted[index] > (value.end_lineno or first):
+                            continue
+                children.append(value)
+        for child in reversed(children):
+            push((child, chain))
 
     found: list[LocatedCall] = []
     for call, chain in candidates:
@@ -198,7 +245,113 @@ def locate_calls(
     return found
 
 
+# What the walk does with a node, looked up by the node's type (one dictionary look
+# instead of a chain of isinstance tests); _PLAIN: only looked into.
+_PLAIN, _NAME, _CALL, _IMPORT, _FUNCTION, _CLASS, _COMPREHENSION, _GLOBAL, _WALRUS, _NAMED, _REST = (
+    "plain", "name", "call", "import", "function", "class", "comprehension", "global", "walrus", "named",
+    "rest",
+)
+_WHAT_OF_CLASS: tuple[tuple[type[ast.AST] | tuple[type[ast.AST], ...], str], ...] = (
+    (ast.Call, _CALL),
+    (ast.Name, _NAME),
+    ((ast.Import, ast.ImportFrom), _IMPORT),
+    ((ast.Global, ast.Nonlocal), _GLOBAL),
+    (_FUNCTIONS, _FUNCTION),
+    (ast.ClassDef, _CLASS),
+    (_COMPREHENSIONS, _COMPREHENSION),
+    (ast.NamedExpr, _WALRUS),
+    ((ast.ExceptHandler, ast.MatchAs, ast.MatchStar), _NAMED),
+    (ast.MatchMapping, _REST),
+)
+
+
+def _what_to_do(kind: type) -> str:
+    """What the walk does with a node of type ``kind``: the first class it is a
+    subclass of, in the order the walk's tests were once made."""
+    for classes, what in _WHAT_OF_CLASS:
+        if issubclass(kind, classes):
+            return what
+    return _PLAIN
+
+
+_SPECIAL: dict[type, str] = {
+    kind: _what_to_do(kind) for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.AST)
+}
+
+# Fields that never hold a node worth visiting: identifiers and numbers, and the leaf
+# nodes of contexts and operators (visiting those finds nothing). Not "name": a
+# string mostly, but the Name a type alias binds (Python 3.12+).
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "kind",
+     "conversion", "is_async", "simple", "tag", "type_comment", "kwd_attrs"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node type that may hold child nodes, in ``_fields`` order."""
+    return tuple(name for name in getattr(kind, "_fields", ()) if name not in _LEAF_FIELDS)
+
+
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+# The statement lists whose items all carry positions ("cases" holds match_case
+# nodes, which have none, and is tested item by item).
+_STATEMENT_LIST_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers"))
+_LINENO = attrgetter("lineno")
+_LISTED_STATEMENTS = (ast.stmt, ast.excepthandler)
+
+
+def _statements_holding(body: list[ast.stmt], lines: list[int]) -> list[ast.stmt]:
+    """The statements of ``body`` whose lines [lineno, end_lineno] hold one of
+    ``lines`` (sorted), in ``body``'s order.
+
+    A long list is searched by bisection, not by testing every statement, which
+    relies on what the parser guarantees of a statement list: in source order, each
+    statement ending on or before the line the next one starts on (several share a
+    line only after a ``;``). A statement holds a line when it is the last one
+    starting on or before the line, or one before it still ending on the line.
+    """
+    count = len(lines)
+    if len(body) <= _SHORT_LIST:
+        chosen = []
+        for statement in body:
+            first = statement.lineno
+            index = bisect_left(lines, first)
+            if index != count and lines[index] <= (statement.end_lineno or first):
+                chosen.append(statement)
+        return chosen
+    lo = bisect_left(lines, body[0].lineno)
+    last = body[-1]
+    hi = bisect_right(lines, last.end_lineno or last.lineno, lo)
+    chosen = []
+    taken = -1  # the index of the last statement chosen
+    for line in lines[lo:hi]:
+        index = bisect_right(body, line, taken + 1, key=_LINENO) - 1
+        start = index
+        while start > taken and (body[start].end_lineno or body[start].lineno) >= line:
+            start -= 1
+        if start < index:
+            chosen.extend(body[start + 1 : index + 1])
+            taken = index
+    return chosen
+
+
+# Up to this many statements, testing each costs less than bisecting.
+_SHORT_LIST = 8
+
+
+def _push_statements(
+    push: Callable[[tuple[ast.AST, tuple[_Scope, ...]]], None],
+    body: list[ast.stmt],
+    chain: tuple[_Scope, ...],
+    lines: list[int] | None,
+) -> None:
+    """Push the statements of ``body`` that hold one of ``lines`` (all without
+    ``lines``), last first, so that they are popped in source order."""
+    chosen = body if lines is None or not body else _statements_holding(body, lines)
+    for statement in reversed(chosen):
+        push((statement, chain))
+
 
 # The statement lists each kind of node holds (``If``: body and orelse), looked up by
 # the node's exact type; most statements hold none and are not looked into at all,
@@ -212,8 +365,23 @@ _LISTS_OF_TYPE: dict[type[ast.AST], tuple[str, ...]] = {
 }
 
 
-def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement, at any depth; expressions are never entered."""
+def _imports(tree: ast.Module, text: str | None = None) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth; expressions are never entered.
+
+    With the source ``text``, only the statements on lines that hold ``import`` are
+    looked into: every import statement spells the keyword on one of its lines.
+    """
+    lines: list[int] | None = None
+    if text is not None:
+        find = text.find
+        offsets: list[int] = []
+        position = find("import")
+        while position != -1:
+            offsets.append(position)
+            position = find("import", position + 6)
+        lines = lines_of(text, offsets)
+        if not lines:
+            return
     stack: list[ast.AST] = [tree]
     lists_of = _LISTS_OF_TYPE.get
     while stack:
@@ -224,6 +392,8 @@ def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
         for name in lists_of(type(node), ()):
             children = getattr(node, name, None)
             if isinstance(children, list):
+                if lines is not None and children and name in _STATEMENT_LIST_FIELDS:
+                    children = _statements_holding(children, lines)
                 stack.extend(children)
 
 
@@ -232,15 +402,18 @@ def _lines_that_matter(
 ) -> list[int]:
     """Sorted line numbers that spell a call name or a name an API import binds."""
     names = set(call_names)
-    for node in _imports(tree):
+    # An import that touches an API module names a module whose first component is
+    # that of an API module: the others are passed over at once.
+    heads = {api.split(".", 1)[0] for api in api_modules}
+    for node in _imports(tree, text):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if _touches_api(alias.name, api_modules):
+                if alias.name.split(".", 1)[0] in heads and _touches_api(alias.name, api_modules):
                     names.add(alias.asname or alias.name.split(".", 1)[0])
-        elif not node.level and node.module:
+        elif not node.level and node.module and node.module.split(".", 1)[0] in heads:
+            is_api = is_api_module(node.module, api_modules)
             for alias in node.names:
-                full = f"{node.module}.{alias.name}"
-                if is_api_module(node.module, api_modules) or _touches_api(full, api_modules):
+                if is_api or _touches_api(f"{node.module}.{alias.name}", api_modules):
                     names.add(alias.asname or alias.name)
     names.discard("*")
     return word_lines(text, names)
@@ -262,9 +435,9 @@ def _bind(chain: tuple[_Scope, ...], name: str, binding: _Binding) -> None:
         # Rare in tool code; whatever it rebinds is no longer provably ours.
         for outer in reversed(chain[:-1]):
             if isinstance(outer.node, _FUNCTIONS):
-                outer.bind(name, _Binding("other"))
+                outer.bind(name, _OTHER)
                 break
-        scope.bind(name, _Binding("other"))
+        scope.bind(name, _OTHER)
     else:
         scope.bind(name, binding)
 
@@ -284,7 +457,7 @@ def _bind_import(chain: tuple[_Scope, ...], node: ast.Import | ast.ImportFrom) -
             continue  # names from a star import are never provably ours
         name = alias.asname or alias.name
         if node.level:
-            _bind(chain, name, _Binding("other"))
+            _bind(chain, name, _OTHER)
         else:
             _bind(chain, name, _Binding("from", module, alias.name))
 
