@@ -65,9 +65,7 @@ def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
     """Fresh instances of the enabled rules: (call rules, module rules)."""
     call_rules: list[Rule] = []
     module_rules: list[Rule] = []
-    for rule_class, visits_calls, visits_module in _hooks(ALL_RULES):
-        if not settings.is_enabled(rule_class.code):
-            continue
+    for rule_class, visits_calls, visits_module in _enabled(settings):
         rule = rule_class()
         if visits_calls:
             call_rules.append(rule)
@@ -76,7 +74,12 @@ def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
     return call_rules, module_rules
 
 
-@lru_cache(maxsize=4)
-def _hooks(registry: tuple[type[Rule], ...]) -> tuple[tuple[type[Rule], bool, bool], ...]:
-    # Which hooks each class defines, worked out once per registry, not once per file.
-    return tuple((rule, rule.visits_calls(), rule.has_hook("visit_module")) for rule in registry)
+@lru_cache(maxsize=16)
+def _enabled(settings: LintSettings) -> tuple[tuple[type[Rule], bool, bool], ...]:
+    # The enabled classes and which hooks each defines, worked out once per settings
+    # (a run has one or a few), not once per file.
+    return tuple(
+        (rule, rule.visits_calls(), rule.has_hook("visit_module"))
+        for rule in ALL_RULES
+        if settings.is_enabled(rule.code)
+    )

@@ -13,6 +13,10 @@ hooks the engine calls in one batched pass over each recognized call:
 * ``visit_module(context)`` once per file, after the calls: for tool-level rules that
   link calls together (``define_tool`` and its execute function).
 
+A rule that judges only some parts says which (``part_kinds``; and ``field_statuses``
+for the statuses of the keys its ``visit_field`` judges): the batch then hands it only
+those, which saves a call for every other part and key of every declaration.
+
 A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
 a part or row, an ``ast`` node, or a LibCST node of the current call (LibCST
 positions are computed only then).
@@ -50,7 +54,13 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.declaration import Declaration, Field, Part, Row
+    from semantics_lint.lint.declaration import (
+        Declaration,
+        Field,
+        FieldStatus,
+        Part,
+        Row,
+    )
 
 FixKind = Literal["none", "safe", "unsafe"]
 
@@ -60,6 +70,7 @@ _CODE = re.compile(r"^SEM(\d)\d\d$")
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
 _REQUIRED_SECTIONS = ("## What it does", "## Why is this bad?")
 _HOOKS = ("visit_declaration", "visit_part", "visit_field", "visit_row")
+_ALL_HOOKS = (*_HOOKS, "visit_module")
 
 
 def _clean(source: str) -> str:
@@ -113,14 +124,26 @@ class Rule:
     fix: ClassVar[FixKind] = "none"
     calls: ClassVar[frozenset[str]] = ALL_CALL_KINDS
     """The call kinds whose declarations this rule visits."""
+    part_kinds: ClassVar[frozenset[str] | None] = None
+    """The kinds of part (``"grain"``, ``"described_result"``, ...) the batch hands to
+    ``visit_part``, and whose keys it hands to ``visit_field``; None: every kind. Set
+    it only when the hooks do nothing for the other kinds (they still see parts given
+    as a name of any kind when the rule hands those to them itself)."""
+    field_statuses: ClassVar[frozenset[FieldStatus] | None] = None
+    """The statuses of the keys the batch hands to ``visit_field``; None: every status.
+    Set it only when ``visit_field`` does nothing for the others."""
     VALID: ClassVar[tuple[Valid, ...]] = ()
     INVALID: ClassVar[tuple[Invalid, ...]] = ()
 
     context: FileContext
     call: CallSite
 
+    _own_hooks: ClassVar[frozenset[str]] = frozenset()
+    """The hooks this class overrides, worked out once when the class is made."""
+
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        cls._own_hooks = frozenset(hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook))
         if cls.__dict__.get("abstract", False):
             return
         _check_rule_class(cls)
@@ -135,11 +158,11 @@ class Rule:
     @classmethod
     def has_hook(cls, hook: str) -> bool:
         """True when the rule overrides ``hook`` (the engine calls only those)."""
-        return getattr(cls, hook) is not getattr(Rule, hook)
+        return hook in cls._own_hooks
 
     @classmethod
     def visits_calls(cls) -> bool:
-        return any(cls.has_hook(hook) for hook in _HOOKS)
+        return not cls._own_hooks.isdisjoint(_HOOKS)
 
     # -- hooks (override what the rule needs) --------------------------------------
 
@@ -252,9 +275,16 @@ def _check_rule_class(cls: type[Rule]) -> None:
         raise TypeError(f"{where}: shows a fixed form but declares fix = 'none'")
 
 
+# What the batch does with one rule: the rule, whether it visits the declaration,
+# its parts, its fields, its rows, and which part kinds and field statuses it is
+# handed (None: all).
+_Plan = tuple[Rule, bool, bool, bool, bool, frozenset[str] | None, frozenset[str] | None]
+
+
 class Batch:
     """Every enabled rule over one declaration: the model is built once and shared, and
-    each rule's hooks run over it (only the hooks a rule defines).
+    each rule's hooks run over it (only the hooks a rule defines, and only on the parts
+    and fields its ``part_kinds`` and ``field_statuses`` admit).
 
     A rule that meets a piece LibCST cannot parse, or recursion too deep, stops for
     that call only: the other rules still judge it, and :meth:`run` says what went
@@ -265,39 +295,51 @@ class Batch:
     def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
         self.rules = rules
         self.timings = timings
-        self._plans = [
-            (
-                rule,
-                rule.has_hook("visit_declaration"),
-                rule.has_hook("visit_part"),
-                rule.has_hook("visit_field"),
-                rule.has_hook("visit_row"),
-            )
-            for rule in rules
-        ]
+        self._plans: dict[str, list[_Plan]] = {}
+
+    def _plans_for(self, kind: str) -> list[_Plan]:
+        """The plans of the rules that visit calls of ``kind``, in the rules' order."""
+        plans = self._plans.get(kind)
+        if plans is None:
+            plans = self._plans[kind] = [
+                (
+                    rule,
+                    rule.has_hook("visit_declaration"),
+                    rule.has_hook("visit_part"),
+                    rule.has_hook("visit_field"),
+                    rule.has_hook("visit_row"),
+                    rule.part_kinds,
+                    rule.field_statuses,
+                )
+                for rule in self.rules
+                if kind in rule.calls
+            ]
+        return plans
 
     def run(self, declaration: Declaration) -> str | None:
         """Run every rule on ``declaration``; the first problem met, or None."""
         from semantics_lint.lint.context import CallParseError
 
-        kind = declaration.kind
         problem: str | None = None
         clock = time.perf_counter if self.timings is not None else None
-        for rule, on_declaration, on_part, on_field, on_row in self._plans:
-            if kind not in rule.calls:
-                continue
-            rule.call = declaration.call
+        call = declaration.call
+        parts = declaration.parts
+        for rule, on_declaration, on_part, on_field, on_row, kinds, statuses in self._plans_for(declaration.kind):
+            rule.call = call
             started = clock() if clock is not None else 0.0
             try:
                 if on_declaration:
                     rule.visit_declaration(declaration)
                 if on_part or on_field:
-                    for part in declaration.parts:
+                    for part in parts:
+                        if kinds is not None and part.kind not in kinds:
+                            continue
                         if on_part:
                             rule.visit_part(part)
                         if on_field:
                             for item in part.fields:
-                                rule.visit_field(item)
+                                if statuses is None or item.status in statuses:
+                                    rule.visit_field(item)
                 if on_row:
                     for row in declaration.rows:
                         rule.visit_row(row)

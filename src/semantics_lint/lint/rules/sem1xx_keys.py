@@ -44,6 +44,10 @@ _HOME_OF_FIELD: dict[str, dict[str, str]] = {
 }
 
 
+# The key of the key rules' shared answer in ``Declaration.memo``.
+_MAY_MISSPELL = ("named parts may misspell",)
+
+
 def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
@@ -59,7 +63,11 @@ class KeyRule(Rule):
     abstract = True
 
     def visit_declaration(self, declaration: Declaration) -> None:
-        if not named_parts_may_misspell(declaration):
+        # The three key rules ask the same of one declaration: answered once.
+        may_misspell = declaration.memo.get(_MAY_MISSPELL)
+        if may_misspell is None:
+            may_misspell = declaration.memo[_MAY_MISSPELL] = named_parts_may_misspell(declaration)
+        if not may_misspell:
             return
         for part in declaration.named_parts():
             for item in part.fields:
@@ -87,6 +95,7 @@ class UnknownDeclarationKey(KeyRule):
     code = "SEM101"
     name = "unknown-declaration-key"
     fix = "unsafe"
+    field_statuses = frozenset({"unknown"})
 
     VALID = (
         Valid(
@@ -235,6 +244,7 @@ class SnakeCaseDeclarationKey(KeyRule):
     code = "SEM102"
     name = "snake-case-declaration-key"
     fix = "safe"
+    field_statuses = frozenset({"snake"})
 
     VALID = (
         Valid(
@@ -426,6 +436,7 @@ class DerivedFieldDeclared(KeyRule):
 
     code = "SEM103"
     name = "derived-field-declared"
+    field_statuses = frozenset({"derived"})
 
     VALID = (
         Valid(
@@ -590,6 +601,7 @@ class EmptyDataLiteral(Rule):
     code = "SEM105"
     name = "empty-data-literal"
     calls = frozenset({"described_result"})
+    part_kinds = frozenset({"described_result"})
 
     VALID = (
         Valid(

@@ -155,6 +155,7 @@ class CounterAggregationUnstated(FollowingRule):
     code = "SEM302"
     name = "counter-aggregation-unstated"
     calls = frozenset({"described_result"})
+    part_kinds = _GRAIN
 
     VALID = (
         Valid(
@@ -304,6 +305,7 @@ class GrainSaysNothing(FollowingRule):
     code = "SEM303"
     name = "grain-says-nothing"
     calls = frozenset({"described_result"})
+    part_kinds = frozenset({"described_result", "grain"})
 
     VALID = (
         Valid(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
@@ -174,6 +174,27 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
             )
 
 
+def shared_item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
+    """:func:`item_problems`, worked out once per field for the rules that ask
+    (SEM401 and SEM405 judge the same items, each keeping its own code's problems).
+
+    The problems are given as they are found, and remembered in the declaration's memo
+    only once all are found: a look cut short by an exception is made again by the
+    next rule that asks, as if nothing were shared.
+    """
+    memo = field.part.declaration.memo
+    key = ("coverage item problems", field)
+    known = memo.get(key)
+    if known is not None:
+        yield from cast("list[ItemProblem]", known)
+        return
+    found: list[ItemProblem] = []
+    for problem in item_problems(call, field):
+        found.append(problem)
+        yield problem
+    memo[key] = found
+
+
 def _says_nothing(node: ast.expr) -> bool:
     kind = literal_kind(node)
     return kind is not None and (kind != "str" or is_blank_text(node))
@@ -207,6 +228,7 @@ class CannotCoverWithoutWhy(FollowingRule):
 
     code = "SEM401"
     name = "cannot-cover-without-why"
+    part_kinds = _ITEM_LIST_PARTS
 
     VALID = (
         Valid(
@@ -304,7 +326,7 @@ class CannotCoverWithoutWhy(FollowingRule):
     def visit_field(self, field: Field) -> None:
         if not _is_item_list(field) or field.name != _WHY_REQUIRED:
             return
-        for problem in item_problems(self.call, field):
+        for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
 
@@ -325,6 +347,7 @@ class ItemNamesNoGround(FollowingRule):
 
     code = "SEM405"
     name = "coverage-item-names-no-ground"
+    part_kinds = _ITEM_LIST_PARTS
 
     VALID = (
         Valid(
@@ -391,7 +414,7 @@ class ItemNamesNoGround(FollowingRule):
     def visit_field(self, field: Field) -> None:
         if not _is_item_list(field):
             return
-        for problem in item_problems(self.call, field):
+        for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
 
@@ -425,6 +448,7 @@ class CoverageNamesNoGround(FollowingRule):
     code = "SEM402"
     name = "coverage-names-no-ground"
     calls = frozenset({"described_result", "coverage"})
+    part_kinds = frozenset({"described_result", "described_result.coverage"})
 
     VALID = (
         Valid(
@@ -827,6 +851,7 @@ class BadPeriodOrInProgress(FollowingRule):
     code = "SEM406"
     name = "bad-period-or-in-progress"
     calls = frozenset({"coverage"})
+    part_kinds = _PERIOD
 
     VALID = (
         Valid(

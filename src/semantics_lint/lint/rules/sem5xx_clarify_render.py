@@ -56,6 +56,7 @@ class ClarifyWithoutQuestion(FollowingRule):
     code = "SEM501"
     name = "clarify-without-question"
     calls = frozenset({"described_result"})
+    part_kinds = frozenset({"described_result", "clarify"})
 
     VALID = (
         Valid(
@@ -134,14 +135,13 @@ class ClarifyWithoutQuestion(FollowingRule):
         if not data_field(field):
             return
         kind_of_part = field.part.kind
-        where = f"`{field.path}` in {self.call.spelled}(...)"
         if kind_of_part == "described_result" and field.name == "clarify":
             value = follow(self.call, field.value_ast, not_a_dict)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind not in ("dict", "none"):
                 self.report(
                     field.value_ast,
-                    f"{where} is {kind_word(kind)}{value.bound}: give "
+                    f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
                     "{'question': ..., 'candidates': [...]}, or None when nothing is ambiguous",
                 )
             return
@@ -153,6 +153,7 @@ class ClarifyWithoutQuestion(FollowingRule):
         kind = literal_kind(value.node)
         if kind is None:
             return
+        where = f"`{field.path}` in {self.call.spelled}(...)"
         if field.name == "question":
             if kind != "str":
                 self.report(
@@ -212,6 +213,7 @@ class RenderWithoutDefault(FollowingRule):
     code = "SEM502"
     name = "render-without-default"
     calls = frozenset({"described_result"})
+    part_kinds = frozenset({"described_result", "render"})
 
     VALID = (
         Valid(
@@ -326,14 +328,13 @@ class RenderWithoutDefault(FollowingRule):
     def visit_field(self, field: Field) -> None:
         if not data_field(field):
             return
-        where = f"`{field.path}` in {self.call.spelled}(...)"
         if field.part.kind == "described_result" and field.name == "render":
             value = follow(self.call, field.value_ast, not_a_dict)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
                 self.report(
                     field.value_ast,
-                    f"{where} is {kind_word(kind)}{value.bound}: give "
+                    f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
                     "{'default': 'table', 'columns': [...]}, or leave render out",
                 )
             return
@@ -342,6 +343,7 @@ class RenderWithoutDefault(FollowingRule):
         value = follow(self.call, field.value_ast, text_problem if field.name == "default" else is_literalish)
         if value is None:
             return
+        where = f"`{field.path}` in {self.call.spelled}(...)"
         if field.name == "default":
             kind = literal_kind(value.node)
             if kind is None:

@@ -1,0 +1,345 @@
+"""The rule batch's shortcuts give the findings the full dispatch gave.
+
+The batch hands a rule only the parts and keys its ``part_kinds`` and
+``field_statuses`` admit, works out which hooks a class defines once, and the rule
+list once per settings; the key rules share one answer to "may a named part misspell
+a key", and SEM401/SEM405 one reading of each coverage list. These tests hold each
+shortcut to the slow way it replaces, on the examples, the test data, generated
+benchmark modules and random declarations.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from semantics_lint import vocabulary
+from semantics_lint.lint import declaration as declaration_module
+from semantics_lint.lint import engine
+from semantics_lint.lint.context import CallSite, FileContext
+from semantics_lint.lint.engine import LintSettings, lint_source
+from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.model import Finding
+from semantics_lint.lint.rules import ALL_RULES, Batch, Rule, rules_for
+from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
+from semantics_lint.lint.rules.base import _ALL_HOOKS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_make_corpus() -> ModuleType:
+    bench = ROOT / "bench"
+    if str(bench) not in sys.path:
+        sys.path.insert(0, str(bench))
+    existing = sys.modules.get("make_corpus")
+    if existing is not None:
+        return existing
+    spec = importlib.util.spec_from_file_location("make_corpus", bench / "make_corpus.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_corpus"] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- inputs -------------------------------------------------------------------------------
+
+_VALUES = (
+    "None",
+    "True",
+    "3",
+    "''",
+    "'  '",
+    "'daily'",
+    "'2024-01-01T00:00:00Z'",
+    "[]",
+    "()",
+    "['host-a']",
+    "['']",
+    "[{'what': 'x'}]",
+    "[{'what': '', 'why': 'y'}]",
+    "[{'what': 'x', 'why': ''}]",
+    "[{'why': 'y'}]",
+    "[{'what': 'x', 'extra': 1}]",
+    "[3, None]",
+    "[*more]",
+    "{}",
+    "{'x': 1}",
+    "{**spread}",
+    "dict(question='')",
+    "rows",
+    "CONSTANT",
+    "module.CONSTANT",
+    "now()",
+    "datetime.now()",
+    "[{'entity': 'a', 'value': 1}]",
+    "[{'entity': '', 't': True}]",
+    "[r for r in rows]",
+    "[{'from': 'a', 'to': 'b'}]",
+)
+
+
+def _keys() -> list[str]:
+    names: set[str] = set()
+    for fields in vocabulary.PART_FIELDS.values():
+        names.update(fields)
+    spelled = {vocabulary.to_declaration(name) for name in names}
+    snake = {name for name in (_snake(n) for n in names) if name}
+    return sorted(names | spelled | snake | {"note", "notCovered", "not_covered", "bogus", "measuredat"})
+
+
+def _snake(camel: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in camel)
+
+
+def _value(rng: random.Random, keys: list[str], depth: int) -> str:
+    if depth < 2 and rng.random() < 0.4:
+        return _dict(rng, keys, depth + 1)
+    if depth < 2 and rng.random() < 0.15:
+        return "[" + ", ".join(_dict(rng, keys, depth + 1) for _ in range(rng.randint(1, 2))) + "]"
+    return rng.choice(_VALUES)
+
+
+def _dict(rng: random.Random, keys: list[str], depth: int) -> str:
+    items = [f"{key!r}: {_value(rng, keys, depth)}" for key in rng.sample(keys, rng.randint(0, 4))]
+    if rng.random() < 0.1:
+        items.append("**extra")
+    return "{" + ", ".join(items) + "}"
+
+
+def random_module(seed: int) -> str:
+    """A module of random calls of ours: every key in every part, values of every shape,
+    parts given as names bound to dicts."""
+    rng = random.Random(seed)
+    keys = _keys()
+    lines = [
+        "from semantics_lint.runtime import absent, coverage, described_result",
+        f"CONSTANT = {_dict(rng, keys, 1)}",
+        f"rows = {rng.choice(_VALUES)}",
+        "",
+        "def tool(export, more, extra, spread):",
+    ]
+    for index in range(rng.randint(2, 5)):
+        name = f"part{index}"
+        lines.append(f"    {name} = {_dict(rng, keys, 1)}")
+        function = rng.choice(("described_result", "described_result", "absent", "coverage"))
+        arguments = [f"{key}={_value(rng, keys, 0) if rng.random() < 0.8 else name}" for key in rng.sample(keys, rng.randint(1, 6)) if key.isidentifier()]
+        if function == "coverage" and rng.random() < 0.7:
+            arguments.insert(0, rng.choice(("verdict", "described_result(facts=rows)")))
+        lines.append(f"    result{index} = {function}({', '.join(arguments)})")
+    lines.append("    return result0")
+    return "\n".join(lines) + "\n"
+
+
+def _examples() -> Iterator[tuple[str, str]]:
+    for rule in ALL_RULES:
+        for index, case in enumerate((*rule.VALID, *rule.INVALID)):
+            yield f"{rule.code}-{index}.py", case.source
+
+
+def _sources() -> list[tuple[str, bytes]]:
+    found = [(name, text.encode("utf-8")) for name, text in _examples()]
+    found += [(str(path), path.read_bytes()) for path in sorted((ROOT / "testdata").rglob("*.py"))]
+    make_corpus = _load_make_corpus()
+    for index in range(80):
+        text, _ = make_corpus.render_module(make_corpus.DEFAULT_SEED, index)
+        found.append((f"pkg/tools/module_{index}.py", text.encode("utf-8")))
+    for seed in range(RANDOM_MODULES):
+        found.append((f"random_{seed}.py", random_module(seed).encode("utf-8")))
+    return found
+
+
+RANDOM_MODULES = 200
+SOURCES = _sources()
+
+
+def _lint_all(settings: LintSettings = engine.DEFAULT_SETTINGS) -> list[list[Finding]]:
+    return [lint_source(data, name, settings) for name, data in SOURCES]
+
+
+# -- the batch hands a rule only what it judges -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def narrow() -> list[list[Finding]]:
+    """The findings on every source, as the engine lints."""
+    return _lint_all()
+
+
+def test_random_modules_parse_and_draw_findings(narrow: list[list[Finding]]) -> None:
+    codes: set[str] = set()
+    for (name, data), findings in zip(SOURCES, narrow):
+        if name.startswith("random_"):
+            ast.parse(data)
+            codes.update(f.code for f in findings)
+    # The random declarations reach the rules that narrow what they are handed.
+    narrowing = {rule.code for rule in ALL_RULES if rule.part_kinds is not None or rule.field_statuses is not None}
+    assert narrowing - {"SEM406", "SEM302"} <= codes, sorted(narrowing - codes)
+
+
+def test_narrow_batch_finds_what_the_full_dispatch_finds(
+    narrow: list[list[Finding]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for rule in ALL_RULES:  # every part and key to every hook
+        monkeypatch.setattr(rule, "part_kinds", None)
+        monkeypatch.setattr(rule, "field_statuses", None)
+    wide = _lint_all()
+    assert sum(map(len, wide)) > 1000
+    for (name, _), got, expected in zip(SOURCES, narrow, wide):
+        assert got == expected, name
+
+
+def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
+    class Spy(Rule):
+        abstract = True
+        part_kinds = frozenset({"grain"})
+        field_statuses = frozenset({"snake"})
+
+        def __init__(self) -> None:
+            self.parts: list[str] = []
+            self.fields: list[str] = []
+
+        def visit_part(self, part: declaration_module.Part) -> None:
+            self.parts.append(part.kind)
+
+        def visit_field(self, field: declaration_module.Field) -> None:
+            self.fields.append(field.spelled)
+
+    Spy.code = "SEM999"
+    text = (
+        "def tool(e):\n"
+        "    return described_result(series=e.s, grain={'interval': 'daily', 'is_counter': False},\n"
+        "                            provenance={'measured_at': e.at, 'source': 's'})\n"
+    )
+    tree = ast.parse(text)
+    settings = LintSettings()
+    context = FileContext(filename="tool.py", text=text, tree=tree, settings=settings)
+    context.calls = [
+        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
+        for found in locate_calls(tree, settings.call_names, settings.api_modules)
+    ]
+    declaration = declaration_module.build_declaration(context.calls[0])
+    assert [part.kind for part in declaration.parts] == ["described_result", "grain", "provenance"]
+    spy = Spy()
+    spy.begin_file(context, [])
+    assert Batch([spy]).run(declaration) is None
+    assert spy.parts == ["grain"]
+    assert spy.fields == ["is_counter"]
+
+
+def test_timings_name_every_enabled_call_rule() -> None:
+    timings: dict[str, float] = {}
+    for name, data in SOURCES[:200]:
+        lint_source(data, name, timings=timings)
+    call_rules, _ = rules_for(engine.DEFAULT_SETTINGS)
+    assert {rule.code for rule in call_rules} <= set(timings)
+
+
+# -- hooks and rule lists worked out once -------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_has_hook_is_the_override_test(rule: type[Rule]) -> None:
+    for hook in _ALL_HOOKS:
+        assert rule.has_hook(hook) is (getattr(rule, hook) is not getattr(Rule, hook))
+    assert rule.visits_calls() is any(
+        rule.has_hook(hook) for hook in ("visit_declaration", "visit_part", "visit_field", "visit_row")
+    )
+
+
+def test_has_hook_of_a_subclass_follows_its_own_overrides() -> None:
+    class Base(Rule):
+        abstract = True
+
+        def visit_field(self, field: declaration_module.Field) -> None:
+            pass
+
+    class Child(Base):
+        abstract = True
+
+        def visit_module(self, context: object) -> None:  # type: ignore[override]
+            pass
+
+    assert Base.has_hook("visit_field") and not Base.has_hook("visit_module")
+    assert Child.has_hook("visit_field") and Child.has_hook("visit_module")
+    assert not Rule.has_hook("visit_field")
+
+
+def test_rules_for_gives_fresh_instances_of_the_enabled_rules() -> None:
+    settings = LintSettings(enabled=frozenset({"SEM101", "SEM303", "SEM601"}))
+    first = rules_for(settings)
+    second = rules_for(LintSettings(enabled=frozenset({"SEM101", "SEM303", "SEM601"})))
+    assert [type(r).__name__ for r in first[0]] == ["UnknownDeclarationKey", "GrainSaysNothing"]
+    assert [r.code for r in first[1]] == ["SEM601"]
+    assert all(a is not b for a, b in zip((*first[0], *first[1]), (*second[0], *second[1])))
+    everything = rules_for(LintSettings())
+    assert [r.code for r in (*everything[0], *everything[1])] == [
+        r.code for r in ALL_RULES if r.visits_calls() or r.has_hook("visit_module")
+    ]
+
+
+# -- answers shared between rules ----------------------------------------------------------
+
+
+def test_key_rules_ask_once_per_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
+    from semantics_lint.lint.rules import sem1xx_keys
+
+    asked: list[declaration_module.Declaration] = []  # kept alive: ids stay unique
+    real = sem1xx_keys.named_parts_may_misspell
+
+    def counting(declaration: declaration_module.Declaration) -> bool:
+        asked.append(declaration)
+        return real(declaration)
+
+    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", counting)
+    before = [lint_source(data, name) for name, data in SOURCES[:150]]
+    assert asked and len(asked) == len({id(declaration) for declaration in asked})
+    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", real)
+    assert before == [lint_source(data, name) for name, data in SOURCES[:150]]
+
+
+def test_shared_item_problems_are_the_item_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = 0
+    real = coverage_rules.shared_item_problems
+
+    def checking(call: object, field: declaration_module.Field) -> Iterator[coverage_rules.ItemProblem]:
+        nonlocal seen
+        shared = list(real(call, field))  # type: ignore[arg-type]
+        assert shared == list(coverage_rules.item_problems(call, field))  # type: ignore[arg-type]
+        seen += 1
+        return iter(shared)
+
+    monkeypatch.setattr(coverage_rules, "shared_item_problems", checking)
+    _lint_all()
+    assert seen > 100
+
+
+def test_a_reading_cut_short_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (
+        "from semantics_lint.runtime import absent\n"
+        "def tool():\n"
+        "    return absent(what='x', cannotCover=['b'])\n"
+    )
+    calls = 0
+
+    def failing(call: object, field: declaration_module.Field) -> Iterator[coverage_rules.ItemProblem]:
+        nonlocal calls
+        calls += 1
+        yield coverage_rules.ItemProblem("SEM401", field.value_ast, f"first, reading {calls}")
+        if calls == 1:
+            raise RecursionError
+        yield coverage_rules.ItemProblem("SEM405", field.value_ast, f"second, reading {calls}")
+
+    monkeypatch.setattr(coverage_rules, "item_problems", failing)
+    findings = lint_source(text.encode("utf-8"), "tool.py")
+    messages = sorted(f.message for f in findings if f.code in ("SEM401", "SEM405"))
+    # SEM401 read first and was cut short: it keeps what it found; SEM405 read again.
+    assert messages == ["first, reading 1", "second, reading 2"]
+    assert any(f.code == "SEM001" and "nested too deeply" in f.message for f in findings)
