@@ -80,16 +80,33 @@ import ast
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
-
-import libcst as cst
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import lines_spelling, statements, walk_lines
 
 if TYPE_CHECKING:
+    import libcst as cst
     from libcst.metadata import Access, BaseAssignment, CodeRange, Scope
+else:
+
+    class _LibCST:
+        """``libcst``, imported the first time one of its names is read.
+
+        Values read from ``ast`` need no LibCST node unless a rule asks for one
+        (:attr:`Resolved.node`), so a run whose names are all followed that way never
+        pays for importing LibCST. After the first use the module global ``cst`` is
+        LibCST itself.
+        """
+
+        def __getattr__(self, name: str) -> Any:
+            import libcst
+
+            globals()["cst"] = libcst
+            return getattr(libcst, name)
+
+    cst = _LibCST()
 
     from semantics_lint.lint.context import CallSite, FileContext
     from semantics_lint.lint.resolve_astroid import ImportRequest
@@ -103,7 +120,6 @@ MAX_MODULE_BYTES = 2_000_000
 _MAX_CACHED_MODULES = 256
 
 
-@dataclass(frozen=True, slots=True)
 class Resolved:
     """A provable value: ``node`` holds it; ``origin`` says where it was bound.
 
@@ -113,12 +129,39 @@ class Resolved:
     followed, as written at the use (``EXPORT_DATE``, ``constants.EXPORT_DATE``), and
     ``code`` a one-line excerpt of the bound expression. The finding itself is still
     reported at the use in the call.
+
+    A value read from ``ast`` gets its LibCST ``node`` on first access (parsed from its
+    own source); rules that judge ``ast`` (:meth:`Resolver.value_ast`) never pay for it.
     """
 
-    node: cst.BaseExpression
-    origin: str | None
-    name: str | None = None
-    code: str | None = None
+    __slots__ = ("_held", "code", "name", "origin")
+
+    def __init__(
+        self,
+        node: cst.BaseExpression | _Detached,
+        origin: str | None,
+        name: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        self._held = node
+        self.origin = origin
+        self.name = name
+        self.code = code
+
+    @property
+    def node(self) -> cst.BaseExpression:
+        """The value as a LibCST node (parsed now if it was read from ``ast``)."""
+        held = self._held
+        return held.node() if isinstance(held, _Detached) else held
+
+    @property
+    def detached(self) -> _Detached | None:
+        """The value's ``ast`` reading, when it was read that way."""
+        held = self._held
+        return held if isinstance(held, _Detached) else None
+
+    def __repr__(self) -> str:
+        return f"Resolved({self._held!r}, {self.origin!r}, {self.name!r}, {self.code!r})"
 
     def describe(self) -> str:
         """``EXPORT_DATE = '2024-05-01' (pkg/constants.py:3)``; empty for a literal."""
@@ -214,7 +257,7 @@ class Resolver:
             return None
         if value is None:
             return None
-        return Resolved(value.node, value.origin, name, value.code)
+        return Resolved(value.held, value.origin, name, value.code)
 
 
     def resolve_ast(self, expr: ast.expr) -> Resolved | None:
@@ -261,7 +304,7 @@ class Resolver:
             return None
         if value is None:
             return None
-        return Resolved(value.node, value.origin, name, value.code)
+        return Resolved(value.held, value.origin, name, value.code)
 
     def value_ast(self, resolved: Resolved, anchor: ast.expr | None = None) -> ast.expr | None:
         """A followed value as an ``ast`` expression whose names this resolver follows.
@@ -281,9 +324,16 @@ class Resolver:
             outer = state.pieces.get(id(anchor))
             if outer is not None and outer.anchor is not None:
                 anchor = outer.anchor  # a value inside a value: the use in the call
+        detached = resolved.detached
         for analysis in state.touched:
-            if analysis.owns(resolved.node):
-                return state.parse_value(analysis, resolved.node, anchor, resolved)
+            if detached is not None:
+                if analysis.holds(detached):
+                    return state.parse_value(analysis, detached.where, detached.scope, anchor, resolved)
+            elif analysis.owns(resolved.node):
+                where = analysis.range_of(resolved.node)
+                if where is None:
+                    return None
+                return state.parse_value(analysis, where, FALLBACK, anchor, resolved)
         return None
 
     def anchor_of(self, node: ast.AST) -> tuple[ast.expr, Resolved] | None:
@@ -409,14 +459,13 @@ class _FileState:
     def parse_value(
         self,
         analysis: ModuleAnalysis,
-        node: cst.CSTNode,
+        where: _Range,
+        scope: ast.AST | None | _Fallback,
         anchor: ast.expr | None,
         resolved: Resolved,
     ) -> ast.expr | None:
-        """The ``ast`` of a value bound in ``analysis``, its names registered as pieces."""
-        where = analysis.range_of(node)
-        if where is None:
-            return None
+        """The ``ast`` of a value bound in ``analysis`` at ``where`` (written in ``scope``:
+        a def, the module (None), or FALLBACK: unknown), its names registered as pieces."""
         (start_line, start_column), (end_line, end_column) = where
         lines = analysis.lines
         first = lines[start_line - 1]
@@ -437,7 +486,7 @@ class _FileState:
             head,
             anchor,
             resolved,
-            analysis.scope_of_value(node),
+            scope,
             _ids_in_nested_scopes(tree),
         )
         for inner in ast.walk(tree):
@@ -548,9 +597,72 @@ class _Use:
 
 @dataclass(frozen=True, slots=True)
 class _Value:
-    node: cst.BaseExpression
+    """A value followed to: its LibCST node, or its ``ast`` reading (``_Detached``)."""
+
+    held: cst.BaseExpression | _Detached
     origin: str
     code: str
+
+    @property
+    def node(self) -> cst.BaseExpression:
+        held = self.held
+        return held.node() if isinstance(held, _Detached) else held
+
+    def mutable(self) -> bool:
+        """A dict, list or set (literal, comprehension or call): it may change in place."""
+        held = self.held
+        return _mutable_ast(held.value) if isinstance(held, _Detached) else _mutable(held)
+
+
+class _Detached:
+    """A value read from ``ast``: where it is written, and its LibCST node on demand.
+
+    ``value`` is the ``ast`` expression in its module's tree, ``where`` its range
+    ((line, column), (line, column), columns in characters), ``text`` its source and
+    ``scope`` the def it is written in (None: the module). The LibCST node is parsed
+    from ``text`` alone, once, the first time :meth:`node` is called, and entered in
+    ``registry`` (its module's, so that the module owns it). Holds no reference to the
+    module's analysis: the analysis keeps these in a cache, and a cycle would outlive
+    the file.
+    """
+
+    __slots__ = ("_node", "registry", "scope", "text", "value", "where")
+
+    def __init__(
+        self,
+        value: ast.expr,
+        text: str,
+        where: _Range,
+        scope: ast.AST | None,
+        registry: dict[int, tuple[cst.BaseExpression, _Range, ast.AST | None]],
+    ) -> None:
+        self.value = value
+        self.text = text
+        self.where = where
+        self.scope = scope
+        self.registry = registry
+        self._node: cst.BaseExpression | None = None
+
+    def node(self) -> cst.BaseExpression:
+        """The LibCST node of the value (raises what LibCST raises when it cannot
+        parse it; :func:`_libcst_reads` keeps those values from being deferred)."""
+        if self._node is None:
+            node = _parse_detached(self.text)
+            self.registry[id(node)] = (node, self.where, self.scope)
+            self._node = node
+        return self._node
+
+    def __repr__(self) -> str:
+        return f"_Detached({self.text!r})"
+
+
+def _parse_detached(text: str) -> cst.BaseExpression:
+    """``text``, an expression's source, parsed with LibCST on its own."""
+    node = cst.parse_expression(f"({text})")
+    if node.lpar and node.rpar:
+        # Drop the pair added above, and only that one: ``()`` keeps its own.
+        node = node.with_changes(lpar=node.lpar[1:], rpar=node.rpar[:-1])
+    return node
 
 
 class _Fallback:
@@ -609,7 +721,7 @@ class ModuleAnalysis:
         self._plain_functions: set[int] | None = None
         # Values read without LibCST: node -> (range, scope where written).
         self._detached: dict[int, tuple[cst.BaseExpression, _Range, ast.AST | None]] = {}
-        self._detached_values: dict[int, cst.BaseExpression] = {}
+        self._detached_values: dict[int, _Detached] = {}
 
     # LibCST, once, and only when a name is followed in this module.
     def _build(self) -> bool:
@@ -636,12 +748,6 @@ class ModuleAnalysis:
 
     def owns(self, node: cst.CSTNode) -> bool:
         return id(node) in self._detached or (self._built and node in self._positions)
-
-    def scope_of_value(self, node: cst.CSTNode) -> ast.AST | None | _Fallback:
-        """Where a value this analysis returned is written: a ``def``, the module (None),
-        or FALLBACK when it came from LibCST's reading."""
-        detached = self._detached.get(id(node))
-        return detached[2] if detached is not None else FALLBACK
 
     @property
     def lines(self) -> list[str]:
@@ -835,7 +941,7 @@ class ModuleAnalysis:
         if request is None:
             return None
         value = self._follow_request(request, walk)
-        if value is not None and _mutable(value.node) and not self._only_read_spelled(dotted):
+        if value is not None and value.mutable() and not self._only_read_spelled(dotted):
             return None
         return value
 
@@ -851,15 +957,15 @@ class ModuleAnalysis:
             inner = self.fast_value(scope, inner_name, self._start(value), walk)
             if inner is None or isinstance(inner, _Fallback):
                 return inner
-            if _mutable(inner.node) and not self._only_read_spelled(name):
+            if inner.mutable() and not self._only_read_spelled(name):
                 return None  # the alias itself may be changed in place
-            return _Value(inner.node, inner.origin, f"{inner_name} = {inner.code}")
-        node = self._detach(value, scope)
-        if node is None:
+            return _Value(inner.held, inner.origin, f"{inner_name} = {inner.code}")
+        detached = self._detach(value, scope)
+        if detached is None:
             return None
-        if _mutable(node) and not self._only_read_spelled(name):
+        if _mutable_ast(value) and not self._only_read_spelled(name):
             return None
-        return _Value(node, self._origin_line(statement.lineno), _shorten(self._text_of(value)))
+        return _Value(detached, self._origin_line(statement.lineno), _shorten(detached.text))
 
     def fast_qualified(self, scope: ast.AST | None, dotted: str) -> str | None | _Fallback:
         """What a name written in ``scope`` stands for when an import binds it."""
@@ -954,28 +1060,33 @@ class ModuleAnalysis:
             + [self.lines[end_line - 1][:end_column]]
         )
 
-    def _detach(self, value: ast.expr, scope: ast.AST | None) -> cst.BaseExpression | None:
-        """A LibCST node for a value read from ``ast``: its own source, parsed alone.
+    def _detach(self, value: ast.expr, scope: ast.AST | None) -> _Detached | None:
+        """A value read from ``ast``, whose LibCST node (its own source, parsed alone) is
+        made when someone asks; None when LibCST cannot parse it (unknown, as ever).
 
-        Once per value: a constant many calls use is parsed one time.
+        Once per value: a constant many calls use is read one time. A value of a kind
+        LibCST always reads (:func:`_libcst_reads`) is not parsed now; any other is
+        parsed at once, so that a value LibCST refuses stays unknown.
         """
         known = self._detached_values.get(id(value))
         if known is not None:
             return known
         text = self._text_of(value)
-        try:
-            node = cst.parse_expression(f"({text})")
-            if node.lpar and node.rpar:
-                # Drop the pair added above, and only that one: ``()`` keeps its own.
-                node = node.with_changes(lpar=node.lpar[1:], rpar=node.rpar[:-1])
-        except (cst.ParserSyntaxError, cst.CSTValidationError, RecursionError, MemoryError):
-            return None
         start = self._start(value)
         end_line = value.end_lineno or value.lineno
         end = (end_line, _char_column(self.lines[end_line - 1], value.end_col_offset or 0))
-        self._detached[id(node)] = (node, (start, end), scope)
-        self._detached_values[id(value)] = node  # ``value`` lives as long as the tree
-        return node
+        detached = _Detached(value, text, (start, end), scope, self._detached)
+        if not _libcst_reads(value, text):
+            try:
+                detached.node()
+            except (cst.ParserSyntaxError, cst.CSTValidationError, RecursionError, MemoryError):
+                return None
+        self._detached_values[id(value)] = detached  # ``value`` lives as long as the tree
+        return detached
+
+    def holds(self, detached: _Detached) -> bool:
+        """True for a value this module's ``ast`` reading returned."""
+        return self._detached_values.get(id(detached.value)) is detached
 
     def _origin_line(self, line: int) -> str:
         return f"line {line}" if self.display is None else f"{self.display}:{line}"
@@ -1030,7 +1141,7 @@ class ModuleAnalysis:
             return None  # a star import may rebind any module-level name
         if isinstance(assignment, ImportAssignment):
             value = self._follow_import(assignment, rest, walk)
-            if value is not None and _mutable(value.node) and not self._only_read(assignment, rest):
+            if value is not None and value.mutable() and not self._only_read(assignment, rest):
                 return None
             return value
         if not isinstance(assignment, Assignment) or not isinstance(assignment.node, cst.Name):
@@ -1054,7 +1165,7 @@ class ModuleAnalysis:
             inner = self.follow(use, walk) if use is not None else None
             if inner is None:
                 return None
-            return _Value(inner.node, inner.origin, f"{dotted_name(value_node)} = {inner.code}")
+            return _Value(inner.held, inner.origin, f"{dotted_name(value_node)} = {inner.code}")
         return _Value(value_node, self._origin(assignment.node), self._excerpt(value_node))
 
     def _follow_import(
@@ -1288,6 +1399,41 @@ def _mutable(node: cst.BaseExpression) -> bool:
         and isinstance(node.func, cst.Name)
         and node.func.value in ("dict", "list", "set")
     )
+
+
+def _mutable_ast(node: ast.expr) -> bool:
+    """:func:`_mutable` for the ``ast`` reading of the same source."""
+    if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("dict", "list", "set")
+    )
+
+
+# The node types of values whose source LibCST's parser always reads (they are in its
+# grammar whatever their spelling, at any depth CPython's parser accepts): a value made
+# of these alone need not be parsed with LibCST to know it would be. f-strings are not
+# among them: their grammar changed with CPython 3.12, and LibCST may lag behind.
+_LIBCST_READS: frozenset[type[ast.AST]] = frozenset(
+    {
+        ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.Dict, ast.List, ast.Tuple,
+        ast.Set, ast.Call, ast.keyword, ast.Starred, ast.Subscript, ast.Slice,
+        ast.UnaryOp, ast.UAdd, ast.USub, ast.Not, ast.Invert,
+        ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+        ast.BoolOp, ast.And, ast.Or,
+    }
+)
+
+
+def _libcst_reads(value: ast.expr, text: str) -> bool:
+    """True when LibCST surely parses ``text``, the source of ``value``: ASCII with no
+    backslash or form feed, and every node of ``value`` of a type in
+    :data:`_LIBCST_READS`. False says nothing: parse to know."""
+    if not text.isascii() or "\\" in text or "\f" in text:
+        return False
+    return all(type(node) in _LIBCST_READS for node in ast.walk(value))
 
 
 def _import_request(
