@@ -249,9 +249,9 @@ def test_timings_name_every_enabled_call_rule() -> None:
 def test_has_hook_is_the_override_test(rule: type[Rule]) -> None:
     for hook in _ALL_HOOKS:
         assert rule.has_hook(hook) is (getattr(rule, hook) is not getattr(Rule, hook))
-    assert rule.visits_calls() is any(
-        rule.has_hook(hook) for hook in ("visit_declaration", "visit_part", "visit_field", "visit_row")
-    )
+    call_hooks = ("visit_declaration", "visit_part", "visit_field", "visit_row")
+    assert rule.visits_calls() is any(rule.has_hook(hook) for hook in call_hooks)
+    assert rule._call_hooks == tuple(rule.has_hook(hook) for hook in call_hooks)
 
 
 def test_has_hook_of_a_subclass_follows_its_own_overrides() -> None:
@@ -269,6 +269,7 @@ def test_has_hook_of_a_subclass_follows_its_own_overrides() -> None:
 
     assert Base.has_hook("visit_field") and not Base.has_hook("visit_module")
     assert Child.has_hook("visit_field") and Child.has_hook("visit_module")
+    assert Child._call_hooks == (False, False, True, False)
     assert not Rule.has_hook("visit_field")
 
 
@@ -343,3 +344,43 @@ def test_a_reading_cut_short_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> N
     # SEM401 read first and was cut short: it keeps what it found; SEM405 read again.
     assert messages == ["first, reading 1", "second, reading 2"]
     assert any(f.code == "SEM001" and "nested too deeply" in f.message for f in findings)
+
+
+# -- SEM106 reads a row's values without asking literal_eval the hopeless --------------------
+
+_ODD_EXPRESSIONS = (
+    "x", "a.b.c", "f'{x}'", "f'plain'", "rows[0]", "d['k']", "-1", "+2.5", "1 + 2j", "(1, 'a')",
+    "[1, [2]]", "{'a': 1}", "set()", "{1, 2}", "dict(a=1)", "dict(a=x)", "list()", "tuple()",
+    "None", "True", "b'bytes'", "...", "not x", "x if y else z", "lambda: 0", "[r for r in rows]",
+    "f(x)", "'a' 'b'", "(-(1))", "~1", "2 ** 3", "x[1:2]", "*x",
+)
+
+
+def _expressions() -> Iterator[ast.expr]:
+    for text in _ODD_EXPRESSIONS:
+        tree = ast.parse(f"({text},)" if text.startswith("*") else text, mode="eval")
+        yield from (node for node in ast.walk(tree) if isinstance(node, ast.expr))
+    for _, data in SOURCES:
+        try:
+            tree = ast.parse(data)
+        except SyntaxError:
+            continue  # SEM001's examples
+        for node in ast.walk(tree):  # the values of dict literals: where rows keep theirs
+            if isinstance(node, ast.Dict):
+                yield from node.values
+
+
+def test_row_values_are_the_literal_values() -> None:
+    from semantics_lint.lint.rules.sem1xx_keys import _row_value
+
+    unknown = declaration_module.UNKNOWN
+    compared = 0
+    for node in _expressions():
+        fast = _row_value(node)
+        slow = declaration_module.literal_value(node)
+        if slow is unknown:
+            assert fast is unknown, ast.dump(node)
+        else:
+            assert fast is not unknown and type(fast) is type(slow) and fast == slow, ast.dump(node)
+        compared += 1
+    assert compared > 5_000

@@ -140,10 +140,14 @@ class Rule:
 
     _own_hooks: ClassVar[frozenset[str]] = frozenset()
     """The hooks this class overrides, worked out once when the class is made."""
+    _call_hooks: ClassVar[tuple[bool, bool, bool, bool]] = (False, False, False, False)
+    """Whether it overrides visit_declaration, visit_part, visit_field, visit_row."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._own_hooks = frozenset(hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook))
+        on_declaration, on_part, on_field, on_row = (hook in cls._own_hooks for hook in _HOOKS)
+        cls._call_hooks = (on_declaration, on_part, on_field, on_row)
         if cls.__dict__.get("abstract", False):
             return
         _check_rule_class(cls)
@@ -278,7 +282,7 @@ def _check_rule_class(cls: type[Rule]) -> None:
 # What the batch does with one rule: the rule, whether it visits the declaration,
 # its parts, its fields, its rows, and which part kinds and field statuses it is
 # handed (None: all).
-_Plan = tuple[Rule, bool, bool, bool, bool, frozenset[str] | None, frozenset[str] | None]
+_Plan = tuple[Rule, tuple[bool, bool, bool, bool], frozenset[str] | None, frozenset[str] | None]
 
 
 class Batch:
@@ -302,15 +306,7 @@ class Batch:
         plans = self._plans.get(kind)
         if plans is None:
             plans = self._plans[kind] = [
-                (
-                    rule,
-                    rule.has_hook("visit_declaration"),
-                    rule.has_hook("visit_part"),
-                    rule.has_hook("visit_field"),
-                    rule.has_hook("visit_row"),
-                    rule.part_kinds,
-                    rule.field_statuses,
-                )
+                (rule, rule._call_hooks, rule.part_kinds, rule.field_statuses)
                 for rule in self.rules
                 if kind in rule.calls
             ]
@@ -324,7 +320,7 @@ class Batch:
         clock = time.perf_counter if self.timings is not None else None
         call = declaration.call
         parts = declaration.parts
-        for rule, on_declaration, on_part, on_field, on_row, kinds, statuses in self._plans_for(declaration.kind):
+        for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses in self._plans_for(declaration.kind):
             rule.call = call
             started = clock() if clock is not None else 0.0
             try:
