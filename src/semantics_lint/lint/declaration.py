@@ -261,6 +261,7 @@ class Declaration:
     content: ast.expr | None = None
     """The value ``coverage(content, ...)`` covers (``ast``); None for other calls."""
     _named: list[Part] | None = field(default=None, repr=False)
+    _by_name: list[tuple[Field, str]] | None = field(default=None, repr=False)
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     """Answers the rules share about this declaration, computed once (keys name the
     question, e.g. ``("named parts may matter", kinds)``)."""
@@ -274,6 +275,7 @@ class Declaration:
         self.parts = []
         self.rows = []
         self._named = None
+        self._by_name = None
         self.memo.clear()
         if hasattr(self, "top"):
             del self.top  # the top part refers back to the declaration
@@ -301,6 +303,30 @@ class Declaration:
         if self._named is None:
             self._named = _read_named_parts(self)
         return self._named
+
+    def parts_given_by_name(self) -> list[tuple[Field, str]]:
+        """The fields that hold a nested part and give it as a name or an attribute
+        (``provenance=prov``, ``grain=constants.GRAIN``), with the kind of that part,
+        in the order of :attr:`parts` and their fields. Only a field spelled as a field
+        (camelCase or snake_case) counts. Computed once per declaration: every rule
+        that looks for named parts starts from this list, which is usually empty.
+        """
+        if self._by_name is None:
+            found: list[tuple[Field, str]] = []
+            for parent in self.parts:
+                nested = _NESTED_PARTS.get(parent.kind)
+                if nested is None:
+                    continue
+                for item in parent.fields:
+                    kind = nested.get(item.name)
+                    if (
+                        kind is not None
+                        and item.status in ("field", "snake")
+                        and isinstance(item.value_ast, (ast.Name, ast.Attribute))
+                    ):
+                        found.append((item, kind))
+            self._by_name = found
+        return self._by_name
 
 
 def build_declaration(call: CallSite) -> Declaration:
@@ -556,51 +582,42 @@ def named_parts_may_misspell(declaration: Declaration) -> bool:
     Lets the key rules skip the resolver (a LibCST parse of the module) for the
     common ``provenance=prov`` whose dict is written right there, all fields.
     """
-    for parent in declaration.parts:
-        nested = _NESTED_PARTS.get(parent.kind, {})
-        for item in parent.fields:
-            kind = nested.get(item.name)
-            if kind is None or item.status not in ("field", "snake"):
-                continue
-            allowed = vocabulary.PART_FIELDS[kind]
+    # A value that is neither a name nor an attribute resolves to nothing here.
+    for item, kind in declaration.parts_given_by_name():
+        allowed = vocabulary.PART_FIELDS[kind]
 
-            def misspells(value: ast.expr, allowed: tuple[str, ...] = allowed) -> bool:
-                if not _is_dict_form(value):
-                    return False
-                return any(entry is None or entry[0] not in allowed for entry in iter_dict_items(value))
+        def misspells(value: ast.expr, allowed: tuple[str, ...] = allowed) -> bool:
+            if not _is_dict_form(value):
+                return False
+            return any(entry is None or entry[0] not in allowed for entry in iter_dict_items(value))
 
-            if may_resolve_to(declaration.call, item.value_ast, misspells):
-                return True
+        if may_resolve_to(declaration.call, item.value_ast, misspells):
+            return True
     return False
 
 
 def _read_named_parts(declaration: Declaration) -> list[Part]:
     found: list[Part] = []
+    by_name = declaration.parts_given_by_name()
+    if not by_name:
+        return found
     resolver = declaration.call.resolver
-    for parent in declaration.parts:
-        nested = _NESTED_PARTS.get(parent.kind, {})
-        for item in parent.fields:
-            kind = nested.get(item.name)
-            if kind is None or item.status not in ("field", "snake"):
-                continue
-            if not isinstance(item.value_ast, (ast.Name, ast.Attribute)):
-                continue
-            resolved = resolver.resolve_ast(item.value_ast)
-            if resolved is None or resolved.origin is None:
-                continue
-            tree = resolver.value_ast(resolved, anchor=item.value_ast)
-            if tree is None or not _is_dict_form(tree):
-                continue
-            path = f"{parent.path}.{item.spelled}" if parent.path else item.spelled
-            part = Part(
-                kind=kind,
-                path=path,
-                node=tree,
-                declaration=declaration,
-                parent=item,
-                anchor=item.value_ast,
-                via=resolved,
-            )
-            _read_keys(part, tree)
-            found.append(part)
+    for item, kind in by_name:
+        resolved = resolver.resolve_ast(item.value_ast)
+        if resolved is None or resolved.origin is None:
+            continue
+        tree = resolver.value_ast(resolved, anchor=item.value_ast)
+        if tree is None or not _is_dict_form(tree):
+            continue
+        part = Part(
+            kind=kind,
+            path=item.path,
+            node=tree,
+            declaration=declaration,
+            parent=item,
+            anchor=item.value_ast,
+            via=resolved,
+        )
+        _read_keys(part, tree)
+        found.append(part)
     return found

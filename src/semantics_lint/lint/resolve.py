@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import ast
 import os
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -523,6 +524,13 @@ class _FileState:
 _STATES: WeakKeyDictionary[FileContext, _FileState] = WeakKeyDictionary()
 
 
+def is_followed(context: FileContext, node: ast.AST) -> bool:
+    """True for a node of a tree :meth:`Resolver.value_ast` made for ``context``'s file
+    (a value followed before), False for any other node."""
+    state = _STATES.get(context)
+    return state is not None and id(node) in state.pieces
+
+
 def _file_state(context: FileContext) -> _FileState:
     state = _STATES.get(context)
     if state is None:
@@ -719,6 +727,7 @@ class ModuleAnalysis:
         # The ast reading of scopes (see ``fast_value``), built on first use.
         self._blocks: dict[int, _Block] = {}
         self._plain_functions: set[int] | None = None
+        self._for_lines: list[int] | None | bool = False  # False: not computed yet
         # Values read without LibCST: node -> (range, scope where written).
         self._detached: dict[int, tuple[cst.BaseExpression, _Range, ast.AST | None]] = {}
         self._detached_values: dict[int, _Detached] = {}
@@ -1032,16 +1041,24 @@ class ModuleAnalysis:
         known = self._blocks.get(key)
         if known is None:
             if isinstance(scope, _FunctionDef):
-                known = _bindings_of_block(scope.body)
+                known = _bindings_of_block(scope.body, self._comprehension_lines())
                 arguments = scope.args
                 for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                             arguments.vararg, arguments.kwarg):
                     if arg is not None:
                         known[0].setdefault(arg.arg, []).append(arg)
             else:
-                known = _bindings_of_block(self._tree.body)
+                known = _bindings_of_block(self._tree.body, self._comprehension_lines())
             self._blocks[key] = known
         return known
+
+    def _comprehension_lines(self) -> list[int] | None:
+        """The lines an expression binding a name or holding a comprehension can span:
+        those spelling ``for`` (sorted); None when any line may (a walrus in the text,
+        or a text that cannot answer). See :func:`_bindings_of_block`."""
+        if self._for_lines is False:
+            self._for_lines = None if ":=" in self.text else lines_spelling(self.text, ("for",))
+        return self._for_lines
 
     def _start(self, node: ast.AST) -> tuple[int, int]:
         line = node.lineno  # type: ignore[attr-defined]
@@ -1326,7 +1343,7 @@ def _assignment_of(body: list[ast.stmt], target: ast.AST) -> ast.Assign | ast.An
 
 
 def _bindings_of_block(
-    body: list[ast.stmt],
+    body: list[ast.stmt], lines: list[int] | None = None
 ) -> tuple[dict[str, list[ast.AST]], list[tuple[int, int]]]:
     """Every node binding a name in one scope's body, by name; and the line ranges of
     the class bodies and comprehensions in it (scopes that see their own names first).
@@ -1335,6 +1352,14 @@ def _bindings_of_block(
     their names are not this scope's, except the ``def``/``class`` name itself, what
     their decorators, defaults and bases bind, and a walrus in a comprehension, which
     binds in the enclosing scope (PEP 572). ``global``/``nonlocal`` count as bindings.
+
+    The order of the nodes under one name is unspecified. ``lines``, when given, are
+    the only lines (sorted) on which an expression that is not an assignment target
+    can bind a name or hold a comprehension: those spelling ``for``, in a text with
+    no walrus (a name is bound in an expression only by a walrus, a target, or a
+    comprehension's own ``for``). An expression written directly in a statement, off
+    those lines and not a target, is then not entered; the answer is that of the
+    walk of every node (None).
     """
     found: dict[str, list[ast.AST]] = {}
     classes: list[tuple[int, int]] = []
@@ -1343,21 +1368,31 @@ def _bindings_of_block(
     def add(name: str, node: ast.AST) -> None:
         found.setdefault(name, []).append(node)
 
+    def enter(expressions: Iterable[ast.expr]) -> None:
+        """Push the expressions of a statement that may bind or hold a comprehension."""
+        if lines is None:
+            stack.extend(expressions)
+            return
+        for expression in expressions:
+            index = bisect_left(lines, expression.lineno)
+            if index < len(lines) and lines[index] <= (expression.end_lineno or expression.lineno):
+                stack.append(expression)
+
     while stack:
         node = stack.pop()
         if isinstance(node, _FunctionDef):
             add(node.name, node)
             arguments = node.args
-            stack.extend(node.decorator_list)
-            stack.extend(arguments.defaults)
-            stack.extend(d for d in arguments.kw_defaults if d is not None)
+            enter(node.decorator_list)
+            enter(arguments.defaults)
+            enter(d for d in arguments.kw_defaults if d is not None)
             continue
         if isinstance(node, ast.ClassDef):
             add(node.name, node)
             classes.append((node.lineno, node.end_lineno or node.lineno))
-            stack.extend(node.decorator_list)
-            stack.extend(node.bases)
-            stack.extend(keyword.value for keyword in node.keywords)
+            enter(node.decorator_list)
+            enter(node.bases)
+            enter(keyword.value for keyword in node.keywords)
             continue
         if isinstance(node, ast.Lambda):
             stack.extend(node.args.defaults)
@@ -1382,8 +1417,28 @@ def _bindings_of_block(
             add(node.name, node)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             add(node.rest, node)
+        if lines is not None and isinstance(node, _STATEMENT_LEVEL):
+            for name, value in ast.iter_fields(node):
+                children = value if isinstance(value, list) else (value,)
+                if name in _TARGET_FIELDS:
+                    stack.extend(child for child in children if isinstance(child, ast.AST))
+                    continue
+                for child in children:
+                    if isinstance(child, ast.expr):
+                        enter((child,))
+                    elif isinstance(child, ast.AST):
+                        stack.append(child)
+            continue
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return found, classes
+
+
+# Nodes never found inside an expression: an expression child of one is written
+# directly in a statement (its positions can be trusted, unlike those inside f-strings).
+_STATEMENT_LEVEL = (ast.stmt, ast.excepthandler, ast.withitem, ast.match_case)
+# Fields whose expressions are assignment targets (``type X = ...`` names one in
+# ``name``): the names stored there are bindings, whatever the line says.
+_TARGET_FIELDS = frozenset({"target", "targets", "optional_vars", "name"})
 
 
 def _shorten(text: str) -> str:

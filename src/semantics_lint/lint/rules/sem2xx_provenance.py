@@ -137,10 +137,17 @@ def follow(
 
 
 def _in_call(call: CallSite, node: ast.expr) -> bool:
-    """True for a node of the call's own ``ast`` (not of a value followed before)."""
-    from semantics_lint.lint.context import contains
+    """True for a node of the call's own ``ast``, False for a node of a value followed
+    before.
 
-    return contains(call.node, node)
+    Rules hand :func:`follow` nodes of one of the two, so a node that is not of a
+    followed value is taken for the call's own: that is a dictionary look-up, where
+    finding the node in the call is a descent. (Any other node would resolve to
+    nothing either way: the resolver knows no place for it.)
+    """
+    from semantics_lint.lint.resolve import is_followed
+
+    return not is_followed(call.context, node)
 
 
 def _bound_here(call: CallSite, node: ast.expr) -> bool:
@@ -292,17 +299,6 @@ def data_field(field: Field) -> bool:
 # -- parts given as a name --------------------------------------------------------------
 
 
-# Which nested part a field holds, by the kind of the part that holds the field.
-_PART_OF_FIELD: Final[dict[str, dict[str, str]]] = {
-    "described_result": {
-        "grain": "grain",
-        "provenance": "provenance",
-        "coverage": "described_result.coverage",
-        "clarify": "clarify",
-        "render": "render",
-    },
-    "coverage": {"period": "period"},
-}
 # The fields a part must have: a bound dict without one of them is worth reading.
 _REQUIRED_OF_PART: Final[dict[str, tuple[str, ...]]] = {
     "provenance": ("measuredAt", "source"),
@@ -411,18 +407,15 @@ def _named_part_may_matter(declaration: Declaration, kinds: frozenset[str]) -> b
     from semantics_lint.lint.declaration import may_resolve_to
 
     call = declaration.call
-    for parent in declaration.parts:
-        nested = _PART_OF_FIELD.get(parent.kind, {})
-        for field in parent.fields:
-            kind = nested.get(field.name)
-            if kind not in kinds or not data_field(field):
-                continue
-            value = field.value_ast
-            if isinstance(value, ast.Attribute):
-                if _worth_following(call, value, is_literalish):
-                    return True
-            elif isinstance(value, ast.Name) and may_resolve_to(call, value, _dict_may_matter(call, kind)):
+    for field, kind in declaration.parts_given_by_name():
+        if kind not in kinds:
+            continue
+        value = field.value_ast
+        if isinstance(value, ast.Attribute):
+            if _worth_following(call, value, is_literalish):
                 return True
+        elif isinstance(value, ast.Name) and may_resolve_to(call, value, _dict_may_matter(call, kind)):
+            return True
     return False
 
 
