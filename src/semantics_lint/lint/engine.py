@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
     from semantics_lint.lint.declaration import Declaration
 
-__all__ = ["SYNTAX_CODE", "LintSettings", "lint_file", "lint_source", "might_contain_calls"]
+__all__ = ["SYNTAX_CODE", "LintSettings", "lint_file", "lint_parsed", "lint_source", "might_contain_calls"]
 
 SYNTAX_CODE = "SEM001"
 
@@ -126,6 +126,28 @@ def lint_source(
         return []
     with _collector_paused():
         return _parse_and_lint(decoded, filename, settings, timings)
+
+
+def lint_parsed(
+    tree: ast.Module,
+    text: str,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    timings: dict[str, float] | None = None,
+) -> list[Finding]:
+    """The raw findings of a file that is already decoded and parsed, without parsing
+    it again (flake8 hands a plugin both).
+
+    ``text`` is the file's text as :func:`decode_source` gives it and ``tree`` is
+    ``ast.parse(text)``. The findings are those :func:`lint_source` gives for the
+    file's bytes when the prefilter passes the bytes as it passes the text (any
+    encoding that keeps ASCII as is). ``timings`` as for :func:`lint_source`.
+    """
+    if not might_contain_calls(text, settings):
+        return []
+    with _collector_paused():
+        return _lint_tree(text, tree, filename, settings, timings)
 
 
 @contextmanager
