@@ -5,12 +5,15 @@ Flow, per run:
 1. discovery (``discovery.py``) lists the files; the configuration governing each
    file's folder (``config.py``) gives its settings: which codes run (select,
    extend-select, ignore, per-file-ignores), the API modules and call names;
-2. each file is read and put through the engine's textual prefilter here, in the
-   parent process, so a file that cannot hold a call of ours never costs a parse
-   or a pickle round-trip to a worker;
-3. the files that pass are linted (or fixed) in-process or in a process pool
-   (``--jobs``); the engine's findings are filtered by the selected codes and by
-   ``# noqa`` in the same step, so fixes never touch a suppressed finding;
+2. each file is read and put through the engine's textual prefilter, so a file
+   that cannot hold a call of ours never costs a parse. The parent reads files
+   until enough pass for a process pool to start (``--jobs``); the pool's workers
+   then read and prefilter the rest themselves, so the parent neither reads nor
+   sends their bytes. Without a pool, every file is read and prefiltered in-process;
+3. the files that pass are linted (or fixed) in-process or in the pool, whose
+   workers are forked from a parent that has imported what the engine needs
+   (:func:`import_for_pool`); the engine's findings are filtered by the selected
+   codes and by ``# noqa`` in the same step, so fixes never touch a suppressed finding;
 4. fixed files are written atomically here, in the parent, and every finding is
    sorted by (filename, line, column, code), so the output is the same whatever
    ``--jobs`` is.
@@ -26,7 +29,9 @@ from __future__ import annotations
 import codecs
 import difflib
 import gc
+import importlib
 import io
+import multiprocessing
 import os
 import sys
 import tokenize
@@ -55,8 +60,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
 
 # Below this many files that pass the prefilter, a pool costs more than it saves:
-# each worker pays for starting and importing libcst (~0.2 s) before its first file,
-# while one file costs a few tens of milliseconds in-process.
+# the parent imports the engine and starts the workers before their first file,
+# while one file costs a few milliseconds in-process.
 MIN_FILES_FOR_POOL = 8
 
 PRE_COMMIT_ENV = "PRE_COMMIT"
@@ -99,6 +104,9 @@ class FileOutcome:
     original: bytes | None = None
     fix_error: str | None = None
     internal_error: bool = False
+    linted: bool = True
+    """False when the file was not linted: it could not be read, or the prefilter found
+    no call of ours in it."""
 
 
 @dataclass(slots=True)
@@ -237,13 +245,18 @@ def decode_for_noqa(source: bytes) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One file's work, sent to a worker: everything is picklable."""
+    """One file's work, sent to a worker: everything is picklable.
+
+    ``source`` None means the file has not been read yet: whoever runs the job reads
+    ``path`` and puts it through the prefilter first (see :func:`run_job`).
+    """
 
     display: str
-    source: bytes
+    source: bytes | None
     settings: LintSettings
     mode: Mode
     unsafe: bool
+    path: str | None = None
 
 
 def _filtered_linter(
@@ -276,8 +289,17 @@ def crash_finding(display: str, what: str) -> Finding:
 
 
 def run_job(job: Job) -> FileOutcome:
-    """Lint or fix one file. Never raises: a failure becomes a finding for the file."""
+    """Lint or fix one file. Never raises: a failure becomes a finding for the file.
+
+    A job that carries no source is read and prefiltered here first, as
+    :func:`run_sources` does for the files it reads itself.
+    """
     try:
+        if job.source is None:
+            loaded = _load(job)
+            if isinstance(loaded, FileOutcome):
+                return loaded
+            job = loaded
         return _run_job(job)
     except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
         outcome = FileOutcome(job.display, [crash_finding(job.display, _describe(error))])
@@ -290,25 +312,49 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _load(job: Job) -> Job | FileOutcome:
+    """``job`` with its file's bytes, or the outcome of a file that is not linted.
+
+    The same steps and answers as :func:`run_sources` for a file it reads: an
+    unreadable file is the engine's SEM001 for it (when selected), a file the
+    prefilter rules out (or one with no code selected) has no findings.
+    """
+    from semantics_lint.lint import engine
+
+    assert job.path is not None, "a job without source names its file"
+    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
+    data = _read(Path(job.path))
+    if isinstance(data, OSError):
+        findings = [
+            _renamed(f, job.display)
+            for f in engine.lint_file(job.path, job.settings)
+            if f.code in codes
+        ]
+        return FileOutcome(job.display, findings, linted=False)
+    if not codes or not engine.might_contain_calls(data, job.settings):
+        return FileOutcome(job.display, linted=False)
+    return Job(job.display, data, job.settings, job.mode, job.unsafe)
+
+
 def _run_job(job: Job) -> FileOutcome:
+    source = job.source
+    assert source is not None, "run_job reads a job's file before it runs"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     lint = _filtered_linter(frozenset(codes))
     if job.mode == "lint":
-        return FileOutcome(job.display, lint(job.source, job.display, job.settings))
+        return FileOutcome(job.display, lint(source, job.display, job.settings))
     from semantics_lint.lint import fix
 
     try:
-        result = fix.fix_source(
-            job.source, job.display, job.settings, unsafe=job.unsafe, lint=lint
-        )
+        result = fix.fix_source(source, job.display, job.settings, unsafe=job.unsafe, lint=lint)
     except fix.FixError as error:
         return FileOutcome(
-            job.display, lint(job.source, job.display, job.settings), fix_error=str(error)
+            job.display, lint(source, job.display, job.settings), fix_error=str(error)
         )
     outcome = FileOutcome(job.display, list(result.remaining), applied=result.applied)
     if result.changed:
         outcome.fixed_source = result.source
-        outcome.original = job.source
+        outcome.original = source
     return outcome
 
 
@@ -346,6 +392,10 @@ def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
     # together.
     size = chunk_size(len(jobs), workers)
     chunks = [list(range(start, min(start + size, len(jobs)))) for start in range(0, len(jobs), size)]
+    if multiprocessing.get_start_method() == "fork":
+        # Forked workers start with what this process has imported; workers started
+        # any other way import what they need themselves.
+        import_for_pool()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures: list[tuple[list[int], Future[list[FileOutcome]]]] = []
         try:
@@ -373,6 +423,37 @@ def chunk_size(work: int, workers: int) -> int:
     """How many files one pool task lints: about eight tasks a worker, at most 32
     files a task (a slow file then holds up little), at least one."""
     return max(1, min(32, work // (max(1, workers) * 8)))
+
+
+POOL_IMPORTS: tuple[str, ...] = (
+    "semantics_lint.lint.engine",
+    "semantics_lint.lint.locate",
+    "semantics_lint.lint.context",
+    "semantics_lint.lint.declaration",
+    "semantics_lint.lint.rules",
+    "semantics_lint.lint.resolve",
+    "semantics_lint.lint.resolve_astroid",
+    "semantics_lint.lint.fix",
+)
+"""The linter's own modules that linting or fixing a file imports, which the parent
+imports before it starts a pool. LibCST and astroid stay lazy: they are imported
+by the workers that meet a file which needs them, as in a run without a pool."""
+
+
+def import_for_pool() -> None:
+    """Import :data:`POOL_IMPORTS` in this process, before it starts a pool.
+
+    A forked worker starts with what its parent has imported. When the parent had
+    not imported them, every worker imported (and, without cached bytecode,
+    compiled) the engine, the rules and the resolver itself before its first file:
+    the same wait for the first results, but that CPU paid once per worker instead
+    of once. What the imports made is then moved to the collector's permanent
+    generation (see :func:`_settle_imports`), so the workers' collections do not
+    walk it again.
+    """
+    for name in POOL_IMPORTS:
+        importlib.import_module(name)
+    _settle_imports()
 
 
 def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
@@ -480,6 +561,11 @@ def run_sources(
     targets: list[SourceFile] = []
     unreadable: list[Finding] = []
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
+    jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
+    # Files are read here until enough pass the prefilter for a pool to start; the
+    # workers read and prefilter the rest themselves, so the parent neither reads
+    # nor sends their bytes. When no pool can start, every file is read here.
+    read_until = max(2, MIN_FILES_FOR_POOL) if pool_size(jobs_wanted, len(sources)) else None
     for source in sources:
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)
@@ -487,6 +573,10 @@ def run_sources(
         settings = settings_cache.get(key)
         if settings is None:
             settings = settings_cache[key] = settings_for(config, codes)
+        if read_until is not None and len(jobs) >= read_until:
+            jobs.append(Job(source.display, None, settings, mode, unsafe, os.fspath(source.path)))
+            targets.append(source)
+            continue
         data = _read(source.path)
         if isinstance(data, OSError):
             # The engine names the OS error in its SEM001; let it word the finding.
@@ -501,13 +591,13 @@ def run_sources(
         jobs.append(Job(source.display, data, settings, mode, unsafe))
         targets.append(source)
 
-    jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
     workers = pool_size(jobs_wanted, len(jobs))
     outcomes = run_jobs(jobs, workers)
 
-    result = RunResult(findings=list(unreadable), files=len(sources), linted=len(jobs))
+    result = RunResult(findings=list(unreadable), files=len(sources), linted=0)
     result.used_pool = workers > 0
     for source, job, outcome in zip(targets, jobs, outcomes):
+        result.linted += outcome.linted
         _collect(result, source, outcome, job)
     result.findings.sort(key=_order)
     return result
@@ -559,7 +649,10 @@ def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome,
                     f"({error.strerror or error}); it was left unchanged"
                 )
                 # What remains is what the unchanged file holds, not the fixed text.
-                findings = run_job(Job(job.display, job.source, job.settings, "lint", False)).findings
+                unchanged = outcome.original if outcome.original is not None else job.source
+                findings = run_job(
+                    Job(job.display, unchanged, job.settings, "lint", False, job.path)
+                ).findings
         if written:
             result.fixed += outcome.applied
             result.changed_files += 1
