@@ -507,3 +507,34 @@ def test_bindings_read_on_the_lines_that_can_bind_are_those_of_every_node(name: 
                               "L", "M", "N", "O", "P", "Q", "S", "T", "U", "AA", "CC"}
         assert not set(found) & {"i", "R", "V", "W", "X", "Y", "Z", "BB", "DD", "EE", "FF"}
         assert len(classes) >= 6
+
+
+# -- nested scopes of a call, known without a walk when its text has none ---------------
+
+NESTED = """\
+from semantics_lint.runtime import described_result
+
+def tool(rows, export):
+    a = described_result(facts=rows, provenance=PROV)
+    b = described_result(facts=[r for r in rows], provenance=PROV)
+    c = described_result(facts=rows, render={"default": lambda: "t"})
+    d = described_result(facts=rows,
+                         clarify={"question": f"{[q for q in export.q]}"})
+    e = described_result(facts=rows, provenance={"source": "café"})
+    f = described_result(facts=rows, provenance={"source": "information"})
+    return a, b, c, d, e, f
+"""
+
+
+def test_a_calls_nested_scopes_are_those_a_walk_finds() -> None:
+    sources = [NESTED] + [source for _, source in _sources()]
+    empty = walked = 0
+    for source in sources:
+        for site in call_sites(source):
+            expected = resolve._ids_in_nested_scopes(site.node)
+            assert site.resolver._nested_ids() == expected
+            if site.resolver._nested_ids():
+                walked += 1
+            else:
+                empty += 1
+    assert empty > 100 and walked >= 3

@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import lines_spelling, statements, walk_lines
+from semantics_lint.lint.context import contains, lines_spelling, statements, walk_lines
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -230,7 +230,6 @@ class Resolver:
 
     def __init__(self, call: CallSite) -> None:
         self.call = call
-        self._ids: frozenset[int] | None = None
         self._nested: frozenset[int] | None = None
 
     def resolve(self, expr: cst.BaseExpression) -> Resolved | None:
@@ -272,7 +271,7 @@ class Resolver:
         """
         state = _file_state(self.call.context)
         piece = state.pieces.get(id(expr))
-        if piece is None and id(expr) not in self._call_ids():
+        if piece is None and not contains(self.call.node, expr):
             return None
         if not isinstance(expr, (ast.Name, ast.Attribute)):
             if piece is not None:
@@ -389,13 +388,15 @@ class Resolver:
 
     def _nested_ids(self) -> frozenset[int]:
         if self._nested is None:
-            self._nested = _ids_in_nested_scopes(self.call.node)
+            node = self.call.node
+            lines = self.call.context.lines[node.lineno - 1 : node.end_lineno or node.lineno]
+            if all(line.isascii() and "lambda" not in line and "for" not in line for line in lines):
+                # A lambda or a comprehension spells its keyword within the call's
+                # lines: without one, nothing of the call is in a nested scope.
+                self._nested = frozenset()
+            else:
+                self._nested = _ids_in_nested_scopes(node)
         return self._nested
-
-    def _call_ids(self) -> frozenset[int]:
-        if self._ids is None:
-            self._ids = frozenset(id(node) for node in ast.walk(self.call.node))
-        return self._ids
 
     def _parse_piece(self, expr: ast.expr) -> cst.BaseExpression | None:
         from semantics_lint.lint.context import CallParseError
