@@ -384,3 +384,40 @@ def test_row_values_are_the_literal_values() -> None:
             assert fast is not unknown and type(fast) is type(slow) and fast == slow, ast.dump(node)
         compared += 1
     assert compared > 5_000
+
+
+# -- the tool rules' shared view of a file ----------------------------------------------------
+
+_TOOLS = '''
+from semantics_lint.runtime import define_tool
+
+def run(vm, export):
+    return described_result(
+        facts=[{"entity": vm, "backed_up": True}],
+        provenance={"measuredAt": export.at, "source": export.source},
+    )
+
+backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+report = define_tool(name="vm_report", resultClass="report", execute=run)
+'''
+
+
+def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(monkeypatch: pytest.MonkeyPatch) -> None:
+    import weakref
+
+    from semantics_lint.lint.rules import sem6xx_tools
+
+    contexts: list[weakref.ref[FileContext]] = []
+    real = sem6xx_tools._read_module
+
+    def reading(context: FileContext) -> object:
+        contexts.append(weakref.ref(context))
+        return real(context)
+
+    monkeypatch.setattr(sem6xx_tools, "_read_module", reading)
+    findings = lint_source(_TOOLS.encode("utf-8"), "tool.py")
+    assert {"SEM601", "SEM602"} <= {f.code for f in findings}
+    assert len(contexts) == 1  # one view of the file, shared by the rules
+    assert contexts[0]() is None  # the file, its trees and the view went with its lint
+    findings_again = lint_source(_TOOLS.encode("utf-8"), "tool.py")
+    assert findings_again == findings and len(contexts) == 2

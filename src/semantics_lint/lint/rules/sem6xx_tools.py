@@ -159,18 +159,34 @@ class _Module:
     """ids of described_result calls written as the content of a ``coverage(...)``."""
 
 
-# The four rules of this family run one after the other on one file, so one entry is
-# enough; a weak-keyed map would keep every file alive (its value holds the call sites,
-# and they hold the file context).
-_LAST: tuple[weakref.ref[FileContext], _Module] | None = None
+# The rules of this family run one after the other on one file, so one entry is
+# enough. It holds the file's view weakly: each rule that reads the view keeps it
+# (the rule lives as long as the file's lint), so the view, its call sites and the
+# file's trees go when the file's lint ends, not when the next file's view is made.
+_LAST: tuple[weakref.ref[FileContext], weakref.ref[_Module]] | None = None
+
+
+class _ModuleRule(Rule):
+    """A tool rule that reads the file's shared view (:func:`_module`)."""
+
+    abstract = True
+    _view: _Module | None = None
+
+    def module(self, context: FileContext) -> _Module:
+        """The view of ``context``, made once for the rules of this family."""
+        view = _module(context)
+        self._view = view  # keeps the view alive for the next rule of this file
+        return view
 
 
 def _module(context: FileContext) -> _Module:
     global _LAST
     if _LAST is not None and _LAST[0]() is context:
-        return _LAST[1]
+        known = _LAST[1]()
+        if known is not None:
+            return known
     known = _read_module(context)
-    _LAST = (weakref.ref(context), known)
+    _LAST = (weakref.ref(context), weakref.ref(known))
     return known
 
 
@@ -278,7 +294,7 @@ def _tool_label(tool: _Tool) -> str:
 # -- the rules ---------------------------------------------------------------------------
 
 
-class UnknownResultClass(Rule):
+class UnknownResultClass(_ModuleRule):
     """
     ## What it does
     Reports `define_tool(..., resultClass=...)` whose class is not one of the closed
@@ -348,7 +364,7 @@ class UnknownResultClass(Rule):
     )
 
     def visit_module(self, context: FileContext) -> None:
-        for tool in _module(context).tools:
+        for tool in self.module(context).tools:
             value = tool.result_class
             if tool.class_node is None or value is _UNKNOWN or value is None:
                 continue
@@ -363,7 +379,7 @@ class UnknownResultClass(Rule):
             )
 
 
-class ClassedResultWithoutCoverage(Rule):
+class ClassedResultWithoutCoverage(_ModuleRule):
     """
     ## What it does
     Reports a `described_result(...)` returned by the `execute` function of a tool
@@ -453,7 +469,7 @@ class ClassedResultWithoutCoverage(Rule):
     )
 
     def visit_module(self, context: FileContext) -> None:
-        module = _module(context)
+        module = self.module(context)
         for tool in module.tools:
             if tool.result_class not in vocabulary.CLASSES_NEEDING_COVERAGE:
                 continue
@@ -470,7 +486,7 @@ class ClassedResultWithoutCoverage(Rule):
                 )
 
 
-class InventoryFactsWithoutRender(Rule):
+class InventoryFactsWithoutRender(_ModuleRule):
     """
     ## What it does
     Reports a `described_result(...)` with `facts` and no `render` hint, returned by
@@ -562,7 +578,7 @@ class InventoryFactsWithoutRender(Rule):
     )
 
     def visit_module(self, context: FileContext) -> None:
-        module = _module(context)
+        module = self.module(context)
         for tool in module.tools:
             if tool.result_class != vocabulary.CLASS_NEEDING_RENDER:
                 continue
