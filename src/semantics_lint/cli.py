@@ -10,13 +10,26 @@ from __future__ import annotations
 
 import click
 
-from semantics_lint import __version__
 from semantics_lint.lint.cli import check_command, rule_command
 from semantics_lint.runtime.cli import check_semantics_command
 
 
+def _print_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
+    # click's own version option wants the version when the command is built; read
+    # it only when asked for (see ``semantics_lint.__getattr__``).
+    if not value or context.resilient_parsing:
+        return
+    import semantics_lint
+
+    click.echo(f"semantics-lint, version {semantics_lint.__version__}")
+    context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="semantics-lint")
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """Lint and check the honesty declarations of agent tool results."""
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from semantics_lint import __version__
+import semantics_lint
 from semantics_lint.lint.model import Applicability, Finding, Severity
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif")
@@ -205,7 +205,7 @@ def sarif_log(findings: Sequence[Finding]) -> dict[str, Any]:
                 "tool": {
                     "driver": {
                         "name": TOOL_NAME,
-                        "version": __version__,
+                        "version": semantics_lint.__version__,
                         "informationUri": TOOL_URI,
                         "rules": rules,
                     }
