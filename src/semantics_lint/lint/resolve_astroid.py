@@ -50,6 +50,11 @@ MAX_HOPS = 8
 MAX_INFERRED = 16
 """Inferred values read for one name; more than one distinct value is unknown anyway."""
 
+requests = 0
+"""Questions about another module asked in this process so far, answered from the
+cache or not. The results cache reads it around each file: a file whose lint asked
+any depends on other files, and its findings are not stored."""
+
 
 @dataclass(frozen=True, slots=True)
 class ImportRequest:
@@ -242,6 +247,8 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     The answer is a module-level name in one file of the project. The caller still has to
     check that name in that file (bound once, not mutated) before trusting its value.
     """
+    global requests
+    requests += 1
     layout = project_layout(request.importer)
     target = absolute_module(layout, request.module, request.level)
     if target is None or not request.names:
@@ -255,25 +262,46 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     if session.lookups >= MAX_LOOKUPS:
         return None
     session.lookups += 1
-    answer = _find(target, request.names, layout.source_root)
-    session.answers[key] = answer
+    found, answer = _find(target, request.names, layout.source_root)
+    # The answer (a binding, or "unknown") holds while every module of the project that
+    # astroid read for it is unchanged: the target, the modules re-exports led to, those
+    # inference looked into. A module that was not found at all may appear later, so
+    # that "unknown" is not kept.
+    _watch_project_modules(session, layout.source_root)
+    if found:
+        session.answers[key] = answer
     if answer is not None:
-        session.signatures[answer.path] = _signature(answer.path)
+        session.signatures.setdefault(answer.path, _signature(answer.path))
     return answer
 
 
-def _find(target: str, names: tuple[str, ...], root: str) -> ModuleBinding | None:
+def _watch_project_modules(session: _Session, root: str) -> None:
+    """Record the file signature of every module of ``root`` astroid holds, once each."""
+    from astroid import MANAGER
+
+    prefix = os.path.join(os.path.abspath(root), "")
+    for module in list(MANAGER.astroid_cache.values()):
+        place = module.file
+        if place and place not in session.signatures and os.path.abspath(place).startswith(prefix):
+            session.signatures[place] = _signature(place)
+
+
+def _find(target: str, names: tuple[str, ...], root: str) -> tuple[bool, ModuleBinding | None]:
+    """(whether the target module was read, the binding or None)."""
     from astroid import MANAGER
     from astroid.exceptions import AstroidError
 
     with _search_path(root):
         try:
             module = MANAGER.ast_from_module_name(target)
-            return _follow(module, names, root, set())
         except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):
-            # astroid's "cannot know" (a missing or broken module, an inference error,
-            # inference recursing through a cycle): unknown, never a finding.
-            return None
+            return False, None  # missing or broken: unknown, and asked again next time
+        try:
+            return True, _follow(module, names, root, set())
+        except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):
+            # astroid's "cannot know" (an inference error, inference recursing through
+            # a cycle): unknown, never a finding.
+            return True, None
 
 
 def _follow(
