@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -72,24 +71,29 @@ def build_fingerprint(package: Path | None = None) -> str:
 
     The package's own files (``package``: this one by default) are named by size and
     modification time, so a change to a rule in an editable install invalidates the
-    cache as surely as a new release or another Python.
+    cache as surely as a new release, another Python or another LibCST does. (Files,
+    not the version number: the metadata lookup costs more than the whole check.)
     """
+    import importlib.util
+
     import semantics_lint
 
     digest = hashlib.sha256()
-    digest.update(f"{_FORMAT}|{semantics_lint.__version__}|{sys.implementation.name}|{sys.version}".encode())
+    digest.update(f"{_FORMAT}|{sys.implementation.name}|{sys.version}".encode())
     if package is None:
         package = Path(semantics_lint.__file__).resolve().parent
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".json") and path.is_file():
             status = path.stat()
             digest.update(f"|{path.relative_to(package)}:{status.st_size}:{status.st_mtime_ns}".encode())
+    spec = importlib.util.find_spec("libcst")  # finds it without importing it
+    origin = spec.origin if spec is not None else None
     try:
-        from importlib.metadata import version
-
-        digest.update(f"|libcst {version('libcst')}".encode())
-    except Exception:  # noqa: BLE001 - no metadata: the package fingerprint still holds
-        digest.update(b"|libcst ?")
+        status = os.stat(origin) if origin else None
+    except OSError:
+        status = None
+    if status is not None:
+        digest.update(f"|libcst {origin}:{status.st_size}:{status.st_mtime_ns}".encode())
     return digest.hexdigest()[:20]
 
 
@@ -170,6 +174,8 @@ class ResultCache:
             # A file deleted or renamed since loses its entry.
             entries = {name: entry for name, entry in entries.items() if os.path.exists(name)}
             text = json.dumps({"format": _FORMAT, "entries": entries}, separators=(",", ":"))
+            import tempfile
+
             handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:

@@ -101,6 +101,15 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
     "--force-exclude", is_flag=True,
     help="Apply exclude and extend-exclude to files named explicitly too (for pre-commit).",
 )
+@click.option(
+    "--no-cache", "no_cache", is_flag=True, envvar="SEMANTICS_LINT_NO_CACHE",
+    help="Lint every file afresh; do not read or write the results cache.",
+)
+@click.option(
+    "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Where the results cache lives (default: $SEMANTICS_LINT_CACHE_DIR, else "
+    ".semantics-lint-cache in the current folder).",
+)
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
 def check_command(
     paths: tuple[str, ...],
@@ -118,10 +127,13 @@ def check_command(
     stdin_filename: str | None,
     no_gitignore: bool,
     force_exclude: bool,
+    no_cache: bool,
+    cache_dir: Path | None,
     show_settings: bool,
 ) -> None:
     """Lint tool modules for mistakes in their semantics declarations."""
     from semantics_lint.lint import runner
+    from semantics_lint.lint.cache import default_cache_dir
 
     options = runner.RunOptions(
         select=_split_codes(select) if select else None,
@@ -134,6 +146,7 @@ def check_command(
         diff=diff,
         respect_gitignore=not no_gitignore,
         force_exclude=force_exclude,
+        cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
     )
     arguments = paths or (".",)
     from_stdin = STDIN_PATH in arguments

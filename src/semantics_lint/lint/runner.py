@@ -52,6 +52,7 @@ from semantics_lint.lint.config import (
     known_codes,
     load_config,
 )
+from semantics_lint.lint.cache import ResultCache, lookups_so_far
 from semantics_lint.lint.discovery import SourceFile, discover, matches_any
 from semantics_lint.lint.model import Finding, Position, Severity
 from semantics_lint.lint.suppress import filter_noqa, physical_lines
@@ -91,6 +92,8 @@ class RunOptions:
     diff: bool = False
     respect_gitignore: bool = True
     force_exclude: bool = False
+    cache_dir: Path | None = None
+    """Where the results cache lives; None lints every file afresh."""
 
 
 @dataclass(slots=True)
@@ -107,6 +110,9 @@ class FileOutcome:
     linted: bool = True
     """False when the file was not linted: it could not be read, or the prefilter found
     no call of ours in it."""
+    self_contained: bool = False
+    """True when the findings came from the file alone: linted (not fixed), without a
+    failure, and without asking about any other module. Only such findings are cached."""
 
 
 @dataclass(slots=True)
@@ -123,6 +129,8 @@ class RunResult:
     internal_error: bool = False
     used_pool: bool = False
     fixed_stdin: bytes | None = None
+    cached: int = 0
+    """Files whose findings came from the results cache."""
 
 
 # ---------------------------------------------------------------------------
@@ -342,7 +350,10 @@ def _run_job(job: Job) -> FileOutcome:
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     lint = _filtered_linter(frozenset(codes))
     if job.mode == "lint":
-        return FileOutcome(job.display, lint(source, job.display, job.settings))
+        before = lookups_so_far()
+        outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
+        outcome.self_contained = lookups_so_far() == before
+        return outcome
     from semantics_lint.lint import fix
 
     try:
@@ -562,10 +573,17 @@ def run_sources(
     unreadable: list[Finding] = []
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
+    cache = _open_cache(options, mode)
+    hits: list[tuple[SourceFile, FileOutcome]] = []
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
-    # nor sends their bytes. When no pool can start, every file is read here.
-    read_until = max(2, MIN_FILES_FOR_POOL) if pool_size(jobs_wanted, len(sources)) else None
+    # nor sends their bytes. When no pool can start, every file is read here, and so
+    # is every file when the cache, which knows a file by its bytes, is on.
+    read_until = (
+        max(2, MIN_FILES_FOR_POOL)
+        if cache is None and pool_size(jobs_wanted, len(sources))
+        else None
+    )
     for source in sources:
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)
@@ -588,6 +606,11 @@ def run_sources(
             continue
         if not codes or not engine.might_contain_calls(data, settings):
             continue
+        if cache is not None:
+            known = cache.get(source.path, source.display, data, settings)
+            if known is not None:
+                hits.append((source, FileOutcome(source.display, known)))
+                continue
         jobs.append(Job(source.display, data, settings, mode, unsafe))
         targets.append(source)
 
@@ -599,8 +622,23 @@ def run_sources(
     for source, job, outcome in zip(targets, jobs, outcomes):
         result.linted += outcome.linted
         _collect(result, source, outcome, job)
+        if cache is not None and outcome.self_contained and job.source is not None:
+            cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
+    for _, outcome in hits:
+        result.linted += 1
+        result.cached += 1
+        result.findings.extend(outcome.findings)
+    if cache is not None:
+        cache.save()
     result.findings.sort(key=_order)
     return result
+
+
+def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
+    """The results cache for a lint run, or None: fixes and diffs always lint afresh."""
+    if options.cache_dir is None or mode != "lint":
+        return None
+    return ResultCache(options.cache_dir)
 
 
 def _renamed(finding: Finding, display: str) -> Finding:
