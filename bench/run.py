@@ -37,6 +37,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -81,6 +82,8 @@ class Measurement:
     """Output that means the tool broke even though its exit code looks normal."""
     expect_output: bool = False
     """The corpus holds findings for this tool: printing nothing means it linted nothing."""
+    warm_up: bool = False
+    """Run once, untimed, before the first round (to fill a cache the command reads)."""
 
 
 @dataclass
@@ -175,14 +178,20 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
         Measurement("libcst", "(b) libcst.parse_module, one process",
                     (py, parse, "libcst", target), root, frozenset({0})),
         Measurement("sl-jobs1", "(c) semantics-lint check --jobs 1",
-                    (sl, "check", "--no-respect-gitignore", "--jobs", "1", target), root, missing=sl_missing,
-                    crash_markers=crashes, expect_output=findings),
+                    (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "1", target), root,
+                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
         Measurement("sl-jobs2", "(d) semantics-lint check --jobs 2",
-                    (sl, "check", "--no-respect-gitignore", "--jobs", "2", target), root, missing=sl_missing,
-                    crash_markers=crashes, expect_output=findings),
+                    (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "2", target), root,
+                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
         Measurement("sl-default", "semantics-lint check (default --jobs)",
-                    (sl, "check", "--no-respect-gitignore", target), root, missing=sl_missing,
-                    crash_markers=crashes, expect_output=findings),
+                    (sl, "check", "--no-cache", "--no-respect-gitignore", target), root,
+                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
+        # The results cache, warm: every file unchanged since the untimed first run.
+        Measurement("sl-cached", "semantics-lint check --jobs 1, results cache warm",
+                    (sl, "check", "--cache-dir", str(root.parent / f".cache-{root.name}"),
+                     "--no-respect-gitignore", "--jobs", "1", target), root,
+                    missing=sl_missing, crash_markers=crashes, expect_output=findings,
+                    warm_up=True),
         # A local Fixit rule is found relative to the working folder (the leading dot).
         # Fixit adds 2 to its exit code for a file it cannot parse; the stdlib holds a
         # few on purpose (test data), which is no failure of the measurement.
@@ -207,7 +216,22 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
         everything = [m for m in everything if m.key not in slow]
     if corpus == "synthetic":
         everything = [m for m in everything if m.key not in ("sl-default", "read")]
+    else:
+        everything = [m for m in everything if m.key != "sl-cached"]  # nothing to cache
     return everything
+
+
+def _compile_linter() -> None:
+    """Write the linter's bytecode first, as installing a package does.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set (or a read-only checkout) an editable install
+    would compile every module of the linter in every timed process, which no
+    installed copy does.
+    """
+    import semantics_lint
+
+    package = Path(semantics_lint.__file__).resolve().parent
+    subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(package)], check=False)
 
 
 def startup_measurements() -> list[Measurement]:
@@ -262,6 +286,7 @@ RATIOS: tuple[Ratio, ...] = (
     Ratio("stdlib", "flake8-plugin", "flake8-alone",
           "stdlib: flake8 + plugin / flake8 alone (target <= 1.5)", 1.5),
     Ratio("synthetic", "sl-jobs1", "ruff", "synthetic: --jobs 1 / ruff"),
+    Ratio("synthetic", "sl-cached", "sl-jobs1", "synthetic: results cache warm / --jobs 1 afresh"),
 )
 MEMORY_KEYS = ("sl-jobs1", "sl-jobs2", "sl-default")
 MEMORY_LIMIT_MB = 100.0
@@ -373,6 +398,9 @@ def run_all(
     results = [
         Result(corpus, m.key, m.label, " ".join(m.argv), error=m.missing) for corpus, m in plan
     ]
+    for (corpus, m), result in zip(plan, results):
+        if m.warm_up and result.error is None:
+            _sample(m, out_dir, f"{corpus}.{m.key}.warm-up")
     for round_no in range(runs):
         for (corpus, m), result in zip(plan, results):
             if result.error is not None:
@@ -442,18 +470,20 @@ def planted_vs_found(manifest: dict[str, object], out_text: str) -> list[tuple[s
 
 
 def same_findings(results: Sequence[Result]) -> str:
-    """A warning when ``--jobs 1`` and ``--jobs 2`` printed different findings."""
+    """A warning when ``--jobs 2`` or a warm cache printed other findings than ``--jobs 1``."""
     found = _by_key(results)
     problems = []
     for corpus in ("synthetic", "stdlib"):
-        one, two = found.get((corpus, "sl-jobs1")), found.get((corpus, "sl-jobs2"))
-        if one is None or two is None or not (one.ok and two.ok):
-            continue
-        if one.stdout != two.stdout:
-            problems.append(corpus)
+        one = found.get((corpus, "sl-jobs1"))
+        for other in ("sl-jobs2", "sl-cached"):
+            two = found.get((corpus, other))
+            if one is None or two is None or not (one.ok and two.ok):
+                continue
+            if one.stdout != two.stdout:
+                problems.append(f"{corpus} ({other})")
     if not problems:
         return ""
-    return f"WARNING: --jobs 1 and --jobs 2 printed different findings on: {', '.join(problems)}"
+    return f"WARNING: printed other findings than --jobs 1 on: {', '.join(problems)}"
 
 
 def render_markdown(
@@ -655,6 +685,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not only or m.key in only:
             plan.append(("startup", m))
 
+    _compile_linter()
+    for corpus, m in plan:
+        if m.warm_up and "--cache-dir" in m.argv:
+            # A cache the previous benchmark (another build) left: start from nothing.
+            shutil.rmtree(m.argv[m.argv.index("--cache-dir") + 1], ignore_errors=True)
     print(f"{len(plan)} measurements x {runs} runs", file=sys.stderr)
     load_before = _load_average()
     source_before = _source_state()
