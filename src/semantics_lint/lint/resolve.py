@@ -456,6 +456,9 @@ class _FileState:
         )
         self.touched: list[ModuleAnalysis] = [self.main]
         self.pieces: dict[int, _Piece] = {}
+        # Distinct questions about other modules, bounded per file (a question asked
+        # again, by another rule, costs nothing and is answered alike).
+        self.asked: set[tuple[str, str, int, tuple[str, ...]]] = set()
         self._trees: list[ast.AST] = []  # keeps the ids in ``pieces`` alive and unique
 
     def parse_value(
@@ -1201,6 +1204,12 @@ class ModuleAnalysis:
         from semantics_lint.lint import resolve_astroid
 
         assert isinstance(request, resolve_astroid.ImportRequest)
+        question = (request.importer, request.module, request.level, request.names)
+        asked = walk.state.asked
+        if question not in asked:
+            if len(asked) >= resolve_astroid.MAX_LOOKUPS:
+                return None
+            asked.add(question)
         binding = resolve_astroid.find_binding(request)
         if binding is None:
             return None

@@ -22,8 +22,10 @@ Never guess:
   ``always_load_extensions`` stays off and the extension allow-list stays empty, as pylint
   keeps them, because loading one may run arbitrary code), and no user module is imported.
 
-Work is bounded: every answer (also "unknown") is cached for the run, a run answers at
-most ``MAX_LOOKUPS`` questions, a chain of re-exports is followed at most ``MAX_HOPS``
+Work is bounded: every answer (also "unknown") is cached for the run, one linted file
+asks at most ``MAX_LOOKUPS`` questions (counted per file, so that a file's findings do
+not depend on which other files the same process linted before it: ``--jobs``, the
+results cache and the order of files change nothing), a chain of re-exports is followed at most ``MAX_HOPS``
 modules deep, inference stops after ``MAX_INFERRED`` values, and a ``RecursionError``
 inside astroid is an unknown. Exceptions that are not astroid's way of saying "I don't
 know" are bugs and surface.
@@ -43,8 +45,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes
 
-MAX_LOOKUPS = 2000
-"""Questions one run may ask astroid; after that every cross-module name is unknown."""
+MAX_LOOKUPS = 256
+"""Questions the lint of one file may ask; after that its cross-module names are unknown.
+(Counted by the resolver, per linted file.)"""
 MAX_HOPS = 8
 """Re-exports (``from .base import X`` in ``constants.py``) followed for one name."""
 MAX_INFERRED = 16
@@ -149,7 +152,6 @@ class _Session:
         self.root: str | None = None
         self.answers: dict[tuple[str, str, tuple[str, ...]], ModuleBinding | None] = {}
         self.signatures: dict[str, tuple[int, int]] = {}
-        self.lookups = 0
 
     def reset(self, root: str) -> None:
         if self.root is not None:
@@ -159,7 +161,6 @@ class _Session:
         self.root = root
         self.answers.clear()
         self.signatures.clear()
-        self.lookups = 0
 
     def stale(self) -> bool:
         for path, signature in self.signatures.items():
@@ -259,9 +260,6 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     key = (layout.source_root, target, request.names)
     if key in session.answers:
         return session.answers[key]
-    if session.lookups >= MAX_LOOKUPS:
-        return None
-    session.lookups += 1
     found, answer = _find(target, request.names, layout.source_root)
     # The answer (a binding, or "unknown") holds while every module of the project that
     # astroid read for it is unchanged: the target, the modules re-exports led to, those
