@@ -61,16 +61,32 @@ def statements(body: Iterable[ast.stmt], skip: tuple[type[ast.AST], ...] = ()) -
     first) with the expressions left out.
     """
     stack: list[ast.AST] = list(body)
+    lists_of = _LISTS_IN_FIELD_ORDER.get
     while stack:
         node = stack.pop()
         yield node
         if skip and isinstance(node, skip):
             continue
-        for name in node._fields:
-            if name in STATEMENT_LISTS:
-                children = getattr(node, name)
-                if isinstance(children, list):
-                    stack.extend(children)
+        kind = type(node)
+        names = lists_of(kind)
+        if names is None:
+            names = _LISTS_IN_FIELD_ORDER[kind] = _statement_lists(kind)
+        for name in names:
+            children = getattr(node, name)
+            if isinstance(children, list):
+                stack.extend(children)
+
+
+def _statement_lists(kind: type) -> tuple[str, ...]:
+    """The fields of ``kind`` that may hold statement lists, in ``_fields`` order."""
+    return tuple(name for name in getattr(kind, "_fields", ()) if name in STATEMENT_LISTS)
+
+
+# The statement lists of each node type, worked out once per type rather than by
+# reading every field name of every statement (most statements hold none).
+_LISTS_IN_FIELD_ORDER: dict[type, tuple[str, ...]] = {
+    kind: _statement_lists(kind) for kind in vars(ast).values() if isinstance(kind, type) and issubclass(kind, ast.AST)
+}
 
 
 def lines_spelling(text: str, names: Iterable[str]) -> list[int] | None:
