@@ -112,7 +112,7 @@ def lint_source(
 ) -> list[Finding]:
     """The raw findings of one file, sorted by position then code. Never raises on input.
 
-    ``timings``, when given, collects seconds per rule code (and ``"locate"`` for
+    ``timings``, when given, collects CPU seconds per rule code (and ``"locate"`` for
     finding the calls) for the benchmark; it changes nothing else.
     """
     if not source.strip():
@@ -240,14 +240,14 @@ def _lint_tree(
     from semantics_lint.lint.context import CallSite, FileContext
     from semantics_lint.lint.locate import locate_calls
 
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         located = locate_calls(tree, settings.call_names, settings.api_modules, text)
     except RecursionError:
         message = "the file cannot be analysed: it is nested too deeply"
         return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
     if timings is not None:
-        timings["locate"] = timings.get("locate", 0.0) + time.perf_counter() - started
+        timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
     if not located:
         return []
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings)
@@ -298,7 +298,7 @@ def _run_rules(
                 )
             )
     for rule in module_rules:
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             rule.visit_module(context)
         except (CallParseError, RecursionError) as exc:
@@ -307,7 +307,7 @@ def _run_rules(
                     _syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
                 )
         if timings is not None:
-            timings[rule.code] = timings.get(rule.code, 0.0) + time.perf_counter() - started
+            timings[rule.code] = timings.get(rule.code, 0.0) + time.process_time() - started
     return sort_findings(findings)
 
 

@@ -276,6 +276,8 @@ def _filtered_linter(
     def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
         raw = engine.lint_source(source, filename, settings or engine.LintSettings())
         findings = [f for f in raw if f.code in codes]
+        if not findings:
+            return findings  # nothing to suppress: the text need not be decoded again
         return filter_noqa(decode_for_noqa(source), findings)
 
     return lint

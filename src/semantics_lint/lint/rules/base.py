@@ -317,7 +317,7 @@ class Batch:
         from semantics_lint.lint.context import CallParseError
 
         problem: str | None = None
-        clock = time.perf_counter if self.timings is not None else None
+        clock = time.process_time if self.timings is not None else None
         call = declaration.call
         parts = declaration.parts
         for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses in self._plans_for(declaration.kind):
