@@ -100,6 +100,9 @@ def _reference_locate(
         node, chain = stack.pop()
         if lines is not None:
             first = getattr(node, "lineno", None)
+            decorators = getattr(node, "decorator_list", None)
+            if decorators:
+                first = decorators[0].lineno  # a decorated def starts at its decorator
             if first is not None:
                 index = bisect_left(lines, first)
                 if index == len(lines) or lines[index] > (node.end_lineno or first):  # type: ignore[attr-defined]
@@ -287,10 +290,41 @@ def test_long_statement_lists_are_searched_as_a_walk_tests_them() -> None:
     body = ast.parse(text).body
     assert len(body) > locate._SHORT_LIST
     last = text.count("\n") + 1
+    def start(s: ast.stmt) -> int:
+        decorators = getattr(s, "decorator_list", None)
+        return decorators[0].lineno if decorators else s.lineno
+
     for line in range(1, last + 1):
-        expected = [s for s in body if s.lineno <= line <= (s.end_lineno or s.lineno)]
+        expected = [s for s in body if start(s) <= line <= (s.end_lineno or s.lineno)]
         assert locate._statements_holding(body, [line]) == expected, line
     for step in (2, 3, 5):
         lines = list(range(1, last + 1, step))
-        expected = [s for s in body if any(s.lineno <= n <= (s.end_lineno or s.lineno) for n in lines)]
+        expected = [s for s in body if any(start(s) <= n <= (s.end_lineno or s.lineno) for n in lines)]
         assert locate._statements_holding(body, lines) == expected, step
+
+
+DECORATED = """\
+from semantics_lint.runtime import absent, described_result
+
+@register(empty=absent(what="backups", checked=["vm-1"]))
+def tool(rows):
+    return rows
+
+class Tools:
+    @register(result=described_result(facts=[], grain={"unit": "vm"}))
+    @staticmethod
+    def other(rows):
+        return rows
+"""
+
+
+@pytest.mark.parametrize("size", [1, 3 * locate._SHORT_LIST])
+def test_a_call_in_a_decorator_is_found_with_the_text_too(size: int) -> None:
+    # A decorated def's ``lineno`` is its ``def`` line; its decorators sit above, and a
+    # call there is found whether or not the walk is limited to the lines that matter
+    # (short statement lists and bisected long ones alike).
+    text = DECORATED + "".join(f"x{i} = {i}\n" for i in range(size))
+    tree = ast.parse(text)
+    found = locate_calls(tree, *SETTINGS[0], text)
+    assert [(c.kind, c.node.lineno) for c in found] == [("absent", 3), ("described_result", 8)]
+    assert _shape(found) == _shape(locate_calls(tree, *SETTINGS[0], None))

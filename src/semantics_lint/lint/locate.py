@@ -25,7 +25,6 @@ import ast
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import lines_of, word_lines
@@ -297,7 +296,14 @@ _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 # The statement lists whose items all carry positions ("cases" holds match_case
 # nodes, which have none, and is tested item by item).
 _STATEMENT_LIST_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers"))
-_LINENO = attrgetter("lineno")
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """Where a statement's text starts: a decorated def or class starts at its first
+    decorator, above the line ``lineno`` names."""
+    decorators = getattr(statement, "decorator_list", None)
+    return decorators[0].lineno if decorators else statement.lineno
+
 _LISTED_STATEMENTS = (ast.stmt, ast.excepthandler)
 
 
@@ -315,20 +321,20 @@ def _statements_holding(body: list[ast.stmt], lines: list[int]) -> list[ast.stmt
     if len(body) <= _SHORT_LIST:
         chosen = []
         for statement in body:
-            first = statement.lineno
+            first = _first_line(statement)
             index = bisect_left(lines, first)
             if index != count and lines[index] <= (statement.end_lineno or first):
                 chosen.append(statement)
         return chosen
-    lo = bisect_left(lines, body[0].lineno)
+    lo = bisect_left(lines, _first_line(body[0]))
     last = body[-1]
     hi = bisect_right(lines, last.end_lineno or last.lineno, lo)
     chosen = []
     taken = -1  # the index of the last statement chosen
     for line in lines[lo:hi]:
-        index = bisect_right(body, line, taken + 1, key=_LINENO) - 1
+        index = bisect_right(body, line, taken + 1, key=_first_line) - 1
         start = index
-        while start > taken and (body[start].end_lineno or body[start].lineno) >= line:
+        while start > taken and (body[start].end_lineno or _first_line(body[start])) >= line:
             start -= 1
         if start < index:
             chosen.extend(body[start + 1 : index + 1])
