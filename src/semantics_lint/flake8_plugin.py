@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import ast
 import codecs
-import gc
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -83,10 +81,6 @@ class SemanticsLintPlugin:
     _api_modules: ClassVar[tuple[str, ...]] = vocabulary.DEFAULT_API_MODULES
     _call_names: ClassVar[tuple[str, ...]] = vocabulary.DESCRIBED_RESULT_NAMES
     _settings: ClassVar[LintSettings | None] = None
-
-    # How many modules were loaded after the last file: more after a file means that
-    # file imported something (see the module's docstring).
-    _modules_settled: ClassVar[int] = 0
 
     __slots__ = ("_filename", "_lines", "_tree")
 
@@ -162,10 +156,7 @@ class SemanticsLintPlugin:
             from flake8.exceptions import PluginExecutionFailed
 
             raise PluginExecutionFailed(self._filename, self.name, exc) from exc
-        cls = type(self)
-        if len(sys.modules) != cls._modules_settled:
-            cls._modules_settled = len(sys.modules)
-            gc.freeze()
+        engine.settle_imports()
         for finding in findings:
             yield (
                 finding.start.line,

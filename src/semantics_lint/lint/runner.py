@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import codecs
 import difflib
-import gc
 import importlib
 import io
 import multiprocessing
 import os
-import sys
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -343,7 +341,7 @@ def _load(job: Job) -> Job | FileOutcome:
         return FileOutcome(job.display, findings, linted=False)
     if not codes or not engine.might_contain_calls(data, job.settings):
         return FileOutcome(job.display, linted=False)
-    return Job(job.display, data, job.settings, job.mode, job.unsafe)
+    return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 
 
 def _run_job(job: Job) -> FileOutcome:
@@ -461,42 +459,25 @@ def import_for_pool() -> None:
     compiled) the engine, the rules and the resolver itself before its first file:
     the same wait for the first results, but that CPU paid once per worker instead
     of once. What the imports made is then moved to the collector's permanent
-    generation (see :func:`_settle_imports`), so the workers' collections do not
-    walk it again.
+    generation (see :func:`engine.settle_imports`), so the workers' collections do
+    not walk it again.
     """
     for name in POOL_IMPORTS:
         importlib.import_module(name)
-    _settle_imports()
+    from semantics_lint.lint import engine
+
+    engine.settle_imports()
 
 
 def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
     """Run ``jobs`` one after the other (in-process or in a worker); outcomes in their order."""
+    from semantics_lint.lint import engine
+
     outcomes: list[FileOutcome] = []
     for job in jobs:
         outcomes.append(run_job(job))
-        _settle_imports()
+        engine.settle_imports()
     return outcomes
-
-
-_modules_settled = 0
-
-
-def _settle_imports() -> None:
-    """Keep the cyclic garbage collector off what the imports made, once they are done.
-
-    The rules, LibCST and astroid are imported by the first file that needs them, and
-    their modules, classes and functions then live as long as the process. Each
-    collection walked them all again (about a tenth of a run's time on the
-    benchmark's corpus): after a file that imported something, everything alive is
-    moved to the collector's permanent generation (``gc.freeze``). Reference counting
-    still frees those objects; what the lint of a file allocates is collected as
-    before.
-    """
-    global _modules_settled
-    loaded = len(sys.modules)
-    if loaded != _modules_settled:
-        _modules_settled = loaded
-        gc.freeze()
 
 
 def _run_one_by_one(jobs: Sequence[Job]) -> list[FileOutcome]:
@@ -566,7 +547,6 @@ def run_sources(
     sources: Sequence[SourceFile], resolver: ConfigResolver, options: RunOptions
 ) -> RunResult:
     """Lint the discovered ``sources`` (see :func:`run`)."""
-    from semantics_lint.lint import engine
 
     mode = _mode(options)
     unsafe = options.unsafe_fixes
@@ -576,7 +556,7 @@ def run_sources(
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
     cache = _open_cache(options, mode)
-    hits: list[tuple[SourceFile, FileOutcome]] = []
+    cached: list[list[Finding]] = []
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
@@ -593,27 +573,20 @@ def run_sources(
         settings = settings_cache.get(key)
         if settings is None:
             settings = settings_cache[key] = settings_for(config, codes)
-        if read_until is not None and len(jobs) >= read_until:
-            jobs.append(Job(source.display, None, settings, mode, unsafe, os.fspath(source.path)))
-            targets.append(source)
-            continue
-        data = _read(source.path)
-        if isinstance(data, OSError):
-            # The engine names the OS error in its SEM001; let it word the finding.
-            unreadable.extend(
-                _renamed(f, source.display)
-                for f in engine.lint_file(source.path, settings)
-                if f.code in codes
-            )
-            continue
-        if not codes or not engine.might_contain_calls(data, settings):
-            continue
-        if cache is not None:
-            known = cache.get(source.path, source.display, data, settings)
-            if known is not None:
-                hits.append((source, FileOutcome(source.display, known)))
+        job = Job(source.display, None, settings, mode, unsafe, os.fspath(source.path))
+        if read_until is None or len(jobs) < read_until:
+            loaded = _load(job)
+            if isinstance(loaded, FileOutcome):
+                unreadable.extend(loaded.findings)  # none when the prefilter ruled it out
                 continue
-        jobs.append(Job(source.display, data, settings, mode, unsafe))
+            job = loaded
+            if cache is not None:
+                assert job.source is not None
+                known = cache.get(source.path, source.display, job.source, settings)
+                if known is not None:
+                    cached.append(known)
+                    continue
+        jobs.append(job)
         targets.append(source)
 
     workers = pool_size(jobs_wanted, len(jobs))
@@ -626,10 +599,10 @@ def run_sources(
         _collect(result, source, outcome, job)
         if cache is not None and outcome.self_contained and job.source is not None:
             cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
-    for _, outcome in hits:
+    for findings in cached:
         result.linted += 1
         result.cached += 1
-        result.findings.extend(outcome.findings)
+        result.findings.extend(findings)
     if cache is not None:
         cache.save()
     result.findings.sort(key=_order)
