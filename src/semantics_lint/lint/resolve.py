@@ -1575,23 +1575,25 @@ class _AstFacts:
 
 # -- imported modules, cached for the run ----------------------------------------------
 
-_MODULES: dict[str, tuple[tuple[int, int], ModuleAnalysis | None]] = {}
+_MODULES: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleAnalysis | None]] = {}
 
 
 def _module_analysis(path: str, api_names: frozenset[str]) -> ModuleAnalysis | None:
-    """The analysis of an imported project module, read from disk once per version."""
+    """The analysis of an imported project module, read from disk once per version and
+    per set of declaration names (which decide whether a dict there is only read)."""
     try:
         status = os.stat(path)
     except OSError:
         return None
     signature = (status.st_mtime_ns, status.st_size)
-    cached = _MODULES.get(path)
+    key = (path, api_names)
+    cached = _MODULES.get(key)
     if cached is not None and cached[0] == signature:
         return cached[1]
     if len(_MODULES) >= _MAX_CACHED_MODULES:
         _MODULES.clear()
     analysis = _read_module(path, status.st_size, api_names)
-    _MODULES[path] = (signature, analysis)
+    _MODULES[key] = (signature, analysis)
     return analysis
 
 

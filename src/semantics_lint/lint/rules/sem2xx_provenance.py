@@ -1447,7 +1447,10 @@ def _number(node: ast.expr) -> float | complex | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, complex)):
         return None
     if isinstance(value, int):
-        return float(value) if abs(value) < 2**1000 else math.copysign(math.inf, value)
+        # An integer too large for a float is read as JSON reads it: infinite.
+        if abs(value) < 2**1000:
+            return float(value)
+        return math.inf if value > 0 else -math.inf
     return value
 
 
