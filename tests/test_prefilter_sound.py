@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.engine import LintSettings, might_contain_calls
-from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.engine import LintSettings, file_context, might_contain_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))
@@ -52,7 +51,7 @@ def test_a_file_with_a_call_passes_the_prefilter(label: str, text: str) -> None:
     except SyntaxError:
         pytest.skip("not valid Python")
     for settings in SETTINGS:
-        if locate_calls(tree, settings.call_names, settings.api_modules, text):
+        if file_context(text, tree, label, settings).calls:
             assert might_contain_calls(text, settings), settings
             assert might_contain_calls(text.encode("utf-8"), settings), settings
 
@@ -62,7 +61,7 @@ def test_snippets_hold_calls() -> None:
     found = 0
     for text in SNIPPETS:
         tree = ast.parse(text)
-        found += any(locate_calls(tree, s.call_names, s.api_modules, text) for s in SETTINGS)
+        found += any(file_context(text, tree, "snippet.py", s).calls for s in SETTINGS)
     assert found == len(SNIPPETS)
 
 

@@ -23,9 +23,10 @@ import pytest
 from semantics_lint import vocabulary
 from semantics_lint.lint import declaration as declaration_module
 from semantics_lint.lint import engine
-from semantics_lint.lint.context import CallSite, FileContext
-from semantics_lint.lint.engine import LintSettings, lint_source
-from semantics_lint.lint.locate import locate_calls
+
+from semantics_lint.lint.context import FileContext
+from semantics_lint.lint.engine import LintSettings, file_context, lint_source
+
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.rules import ALL_RULES, Batch, Rule, rules_for
 from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
@@ -220,11 +221,7 @@ def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     )
     tree = ast.parse(text)
     settings = LintSettings()
-    context = FileContext(filename="tool.py", text=text, tree=tree, settings=settings)
-    context.calls = [
-        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
-        for found in locate_calls(tree, settings.call_names, settings.api_modules)
-    ]
+    context = file_context(text, tree, "tool.py", settings)
     declaration = declaration_module.build_declaration(context.calls[0])
     assert [part.kind for part in declaration.parts] == ["described_result", "grain", "provenance"]
     spy = Spy()

@@ -16,10 +16,8 @@ same way (SPEC section 4, "How findings count"):
   rules leave to the resolver.
 
 The model is read from the ``ast`` tree the engine already has, which costs next to
-nothing. A field's value is also available as a LibCST node (:attr:`Field.value`),
-parsed from that value's source alone the first time a rule asks; use the ``ast``
-side (:attr:`Field.value_ast`, :meth:`Field.literal`) for shape checks, and the LibCST
-side for the resolver and for what only a concrete syntax tree shows.
+nothing; a field's value is :attr:`Field.value_ast` (:meth:`Field.literal` for its
+Python value when it is written as a literal).
 """
 
 from __future__ import annotations
@@ -31,17 +29,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import (
-    CallSite,
-    FileContext,
-    ScopeAssignments,
-    statements,
-)
+from semantics_lint.lint.context import CallSite
+from semantics_lint.lint.index import ANNOTATED, ASSIGN, WALRUS
 from semantics_lint.lint.model import Position
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from semantics_lint.lint.resolve import Resolved
 
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
@@ -160,19 +152,6 @@ class Field:
             return None
         inner = len(match.group("prefix")) + 1
         return Position(start.line, start.column + inner), Position(end.line, end.column - 1)
-
-    @property
-    def value(self) -> cst.BaseExpression:
-        """The value as a LibCST node, parsed from its own source on first access.
-
-        Only for the call's own fields; a borrowed field's value (a part given as a
-        name) is an ``ast`` tree from the resolver: use ``value_ast`` and ``resolve_ast``.
-        """
-        if self.borrowed:
-            from semantics_lint.lint.context import CallParseError
-
-            raise CallParseError("a value bound elsewhere has no LibCST node in the call")
-        return self.call.cst_of(self.value_ast)
 
     def literal(self) -> object:
         """The value as a Python object when it is written as a literal, else UNKNOWN."""
@@ -484,80 +463,28 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
 
 
 def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
-    """What plain assignments bind ``name`` to, in the call's function and at module
-    level: a cheap ``ast`` look a rule can take before paying for the resolver.
+    """What plain assignments bind ``name`` to where the call reads it (the scope
+    Python finds it in): a cheap look a rule can take before following it.
 
     None when an import binds ``name`` there (it may bring anything). An empty list
-    when nothing assigns it (a parameter, a loop variable): the resolver could not
-    prove a value either. Assignments inside other functions and classes are skipped;
-    over-counting is harmless, the answer only says whether asking may pay off.
+    when no assignment does (a parameter, a loop variable, nothing at all): the
+    resolver could not prove a value either.
     """
-    context = call.context
-    scopes = [_scope_assignments(context, 0, context.tree.body, skip_scopes=True)]
-    function = call.function
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        scopes.append(_scope_assignments(context, id(function), function.body, skip_scopes=False))
+    found = call.context.index.lookup(name, call.scope)
+    if found is None:
+        return []
     values: list[ast.expr] = []
-    for scope in scopes:
-        if name in scope.imported:
+    for binding in found[1]:
+        if binding.is_import:
             return None
-        values.extend(scope.values.get(name, ()))
+        statement = binding.statement
+        if binding.kind == WALRUS:
+            values.append(statement.value)  # type: ignore[union-attr]
+        elif binding.kind in (ASSIGN, ANNOTATED) and statement is not None:
+            value = statement.value  # type: ignore[attr-defined]
+            if value is not None and not any(v is value for v in values):
+                values.append(value)
     return values
-
-
-_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def _scope_assignments(
-    context: FileContext, key: int, body: list[ast.stmt], *, skip_scopes: bool
-) -> ScopeAssignments:
-    """The plain assignments and imports of ``body``, walked once per file and cached.
-
-    ``skip_scopes`` leaves out nested functions, classes and lambdas (for the module
-    level: their names are not what a module-level name holds).
-    """
-    cached = context.scope_assignments.get(key)
-    if cached is not None:
-        return cached
-    found = ScopeAssignments(values={}, imported=set())
-    nodes: Iterable[ast.AST]
-    if ":=" in context.text:
-        nodes = _every_node(body, skip_scopes)
-    else:
-        # Without a walrus no expression binds a name: the statements are enough.
-        nodes = statements(body, _NESTED_SCOPES if skip_scopes else ())
-    for node in nodes:
-        if skip_scopes and isinstance(node, _NESTED_SCOPES):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
-            continue
-        targets: list[ast.expr] = []
-        value: ast.expr | None = None
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
-            targets, value = [node.target], node.value
-        if value is not None:
-            # One entry per statement, however many of its targets spell the name.
-            for target_name in dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)):
-                found.values.setdefault(target_name, []).append(value)
-    context.scope_assignments[key] = found
-    return found
-
-
-def _every_node(body: list[ast.stmt], skip_scopes: bool) -> Iterator[ast.AST]:
-    """Every node of ``body``, depth first; with ``skip_scopes``, nested functions,
-    classes and lambdas are given but not entered (the caller skips them)."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if skip_scopes and isinstance(node, _NESTED_SCOPES):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
 
 
 def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
@@ -603,11 +530,11 @@ def _read_named_parts(declaration: Declaration) -> list[Part]:
         return found
     resolver = declaration.call.resolver
     for item, kind in by_name:
-        resolved = resolver.resolve_ast(item.value_ast)
-        if resolved is None or resolved.origin is None:
+        resolved = resolver.value_of(item.value_ast)
+        if resolved is None:
             continue
-        tree = resolver.value_ast(resolved, anchor=item.value_ast)
-        if tree is None or not _is_dict_form(tree):
+        tree = resolved.value
+        if not _is_dict_form(tree):
             continue
         part = Part(
             kind=kind,

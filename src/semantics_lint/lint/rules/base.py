@@ -18,12 +18,10 @@ for the statuses of the keys its ``visit_field`` judges): the batch then hands i
 those, which saves a call for every other part and key of every declaration.
 
 A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
-a part or row, an ``ast`` node, or a LibCST node of the current call (LibCST
-positions are computed only then).
+a part or row, or an ``ast`` node of the file.
 
-The declaration model is read from ``ast``; a field's LibCST node (``field.value``) is
-parsed on first access, piece by piece. Prefer the ``ast`` side for shape checks:
-the LibCST parse costs about ten times the ``ast`` one.
+The declaration model is read from ``ast``; a value a rule judges through a name is
+asked of the file's resolver (``rules.values.follow``).
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
@@ -48,19 +46,12 @@ from semantics_lint.lint.model import (
     Severity,
 )
 
+from semantics_lint.lint.declaration import Declaration, Field, FieldStatus, Part, Row
+
 if TYPE_CHECKING:
     import ast
 
-    import libcst as cst
-
     from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.declaration import (
-        Declaration,
-        Field,
-        FieldStatus,
-        Part,
-        Row,
-    )
 
 FixKind = Literal["none", "safe", "unsafe"]
 
@@ -187,22 +178,10 @@ class Rule:
 
     # -- reporting ------------------------------------------------------------------
 
-    def report(
-        self,
-        where: Field | Part | Row | ast.AST | cst.CSTNode,
-        message: str,
-        *,
-        fix: Fix | None = None,
-        call: CallSite | None = None,
-    ) -> None:
-        """Report ``message`` at ``where``.
-
-        ``where`` is a :class:`Field` (its key), a :class:`Part` or :class:`Row` (the
-        dict), an ``ast`` node of the file, or a LibCST node of ``call`` (default: the
-        current call), e.g. ``field.value`` or a node inside it.
-        """
-        from semantics_lint.lint.declaration import Field, Part, Row
-
+    def report(self, where: Field | Part | Row | ast.expr, message: str, *, fix: Fix | None = None) -> None:
+        """Report ``message`` at ``where``: a :class:`Field` (its key), a :class:`Part`
+        or :class:`Row` (the dict; a part given as a name: that name), or an ``ast``
+        expression of the file."""
         if isinstance(where, Field):
             start, end = where.range
         elif isinstance(where, Part):
@@ -210,8 +189,7 @@ class Rule:
         elif isinstance(where, Row):
             start, end = self.context.ast_range(where.node)
         else:
-            site = call if call is not None else self.call
-            start, end = site.range_of(where)
+            start, end = self.context.ast_range(where)
         self._emit(message, start, end, fix)
 
     def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
@@ -290,8 +268,7 @@ class Batch:
     each rule's hooks run over it (only the hooks a rule defines, and only on the parts
     and fields its ``part_kinds`` and ``field_statuses`` admit).
 
-    A rule that meets a piece LibCST cannot parse, or recursion too deep, stops for
-    that call only: the other rules still judge it, and :meth:`run` says what went
+    A rule that meets recursion too deep stops for that call only: the other rules still judge it, and :meth:`run` says what went
     wrong so the engine can report it once. With ``timings``, each rule's time is
     added under its code (seconds), for the benchmark.
     """
@@ -314,8 +291,6 @@ class Batch:
 
     def run(self, declaration: Declaration) -> str | None:
         """Run every rule on ``declaration``; the first problem met, or None."""
-        from semantics_lint.lint.context import CallParseError
-
         problem: str | None = None
         clock = time.process_time if self.timings is not None else None
         call = declaration.call
@@ -339,8 +314,6 @@ class Batch:
                 if on_row:
                     for row in declaration.rows:
                         rule.visit_row(row)
-            except CallParseError as exc:
-                problem = problem or f"LibCST cannot parse part of it ({exc})"
             except RecursionError:
                 problem = problem or "it is nested too deeply"
             if clock is not None and self.timings is not None:

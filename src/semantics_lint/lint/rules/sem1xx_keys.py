@@ -24,8 +24,6 @@ from semantics_lint.lint.declaration import (
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.runtime.refusal import meant_key
 
-if TYPE_CHECKING:
-    import libcst as cst
 
 # Which nested part holds a field that was written one level too high.
 _HOME_OF_FIELD: dict[str, dict[str, str]] = {
@@ -565,17 +563,6 @@ class EmptyDeclaration(Rule):
         )
 
 
-def _is_empty_literal(expr: cst.BaseExpression) -> bool:
-    """``[]``, ``()``, ``list()`` or ``tuple()`` (LibCST), as a resolved value may be."""
-    import libcst as cst
-
-    if isinstance(expr, (cst.List, cst.Tuple)):
-        return not expr.elements
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
-        return expr.func.value in ("list", "tuple") and not expr.args
-    return False
-
-
 def _is_empty_literal_ast(node: ast.expr) -> bool:
     if isinstance(node, (ast.List, ast.Tuple)):
         return not node.elts
@@ -646,10 +633,10 @@ class EmptyDataLiteral(Rule):
             # may be an empty literal: the resolver parses the module to follow it.
             if not may_resolve_to(self.call, field.value_ast, _is_empty_literal_ast):
                 return
-            resolved = self.call.resolver.resolve_ast(field.value_ast)
-            if resolved is None or not _is_empty_literal(resolved.node):
+            resolved = self.call.resolver.value_of(field.value_ast)
+            if resolved is None or not _is_empty_literal_ast(resolved.value):
                 return
-            where = f" ({resolved.describe()})" if resolved.origin else ""
+            where = f" ({resolved.describe()})"
         self.report(
             field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "

@@ -22,15 +22,25 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
-from weakref import WeakKeyDictionary
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.index import (
+    ANNOTATED,
+    ASSIGN,
+    AUGMENTED,
+    CLASS_DEF,
+    DEF,
+    DELETE,
+    IMPORT,
+    IMPORT_FROM,
+    PARAMETER,
+    STORE,
+    WALRUS,
+)
 from semantics_lint.lint.model import Severity
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from semantics_lint.lint.context import CallSite, FileContext
     from semantics_lint.lint.declaration import Declaration, Field, Part, Row
     from semantics_lint.lint.model import Fix
@@ -63,8 +73,7 @@ class Value:
     def same_file(self) -> bool:
         """True unless the value was bound in another module: its callees then mean what
         that module imports, which the resolver qualifies (``Resolver.qualified_name``)."""
-        origin = self.via.origin if self.via is not None else None
-        return origin is None or origin.startswith("line ")
+        return self.via is None or self.via.same_file
 
 
 def is_literalish(node: ast.expr) -> bool:
@@ -119,39 +128,19 @@ def follow(
         # The standard library holds no constant of the project (``os.sep``); asking
         # would only load astroid to say "unknown".
         return None
-    if _in_call(call, node):
+    if call.holds(node):
         if not _worth_following(call, node, wanted):
             return None
         if not imports and not _bound_here(call, node):
             return None
-    resolver = call.resolver
-    resolved = resolver.resolve_ast(node)
+    resolved = call.resolver.value_of(node)
     if resolved is None:
         return None
-    if resolved.origin is None:
-        return Value(node)
-    converted = resolver.value_ast(resolved, anchor=node)
-    if converted is None:
-        return None
-    return Value(converted, resolved)
-
-
-def _in_call(call: CallSite, node: ast.expr) -> bool:
-    """True for a node of the call's own ``ast``, False for a node of a value followed
-    before.
-
-    Rules hand :func:`follow` nodes of one of the two, so a node that is not of a
-    followed value is taken for the call's own: that is a dictionary look-up, where
-    finding the node in the call is a descent. (Any other node would resolve to
-    nothing either way: the resolver knows no place for it.)
-    """
-    from semantics_lint.lint.resolve import is_followed
-
-    return not is_followed(call.context, node)
+    return Value(resolved.value, resolved)
 
 
 def _bound_here(call: CallSite, node: ast.expr) -> bool:
-    """True for a name assigned in the module or the call's function, not imported."""
+    """True for a name the call reads that no import binds where it is read."""
     from semantics_lint.lint.declaration import assigned_values
 
     return isinstance(node, ast.Name) and assigned_values(call, node.id) is not None
@@ -452,125 +441,64 @@ class FollowingRule(Rule):
             finally:
                 self._anchor = None
 
-    def report(
-        self,
-        where: Field | Part | Row | ast.AST | cst.CSTNode,
-        message: str,
-        *,
-        fix: Fix | None = None,
-        call: CallSite | None = None,
-    ) -> None:
+    def report(self, where: Field | Part | Row | ast.expr, message: str, *, fix: Fix | None = None) -> None:
         if self._anchor is not None:
             node, note = self._anchor
             super().report(node, f"{message} ({note})")
             return
-        super().report(where, message, fix=fix, call=call)
+        super().report(where, message, fix=fix)
 
 
 # -- imports: the qualified name of a callee --------------------------------------------
 
-class FileImports(Mapping[str, str]):
-    """Local name -> the module path it stands for, from one file's imports.
-
-    Whether an imported name is also bound otherwise (assigned, a parameter, a def)
-    is found out per name, on first ask, by a walk of only the lines that spell it:
-    rules ask about a few names of a file, not about every import. Holds the file's
-    text and tree, not its context, so the weak-keyed cache entry can die with it.
-    """
-
-    __slots__ = ("_bound", "_candidates", "_text", "_tree")
-
-    def __init__(self, text: str, tree: ast.Module, candidates: dict[str, str]) -> None:
-        self._text = text
-        self._tree = tree
-        self._candidates = candidates
-        self._bound: dict[str, bool] = {}
-
-    def _provable(self, name: str) -> bool:
-        bound = self._bound.get(name)
-        if bound is None:
-            bound = name in _bound_anywhere(self._text, self._tree, (name,))
-            self._bound[name] = bound
-        return not bound
-
-    def __getitem__(self, name: str) -> str:
-        target = self._candidates[name]
-        if not self._provable(name):
-            raise KeyError(name)
-        return target
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in self._candidates and self._provable(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name in self._candidates if self._provable(name))
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
+# Bindings that make an imported name's meaning unprovable when the file also has one.
+_NOT_AN_IMPORT: Final = frozenset(
+    {ASSIGN, ANNOTATED, AUGMENTED, WALRUS, STORE, DELETE, PARAMETER, DEF, CLASS_DEF}
+)
 
 
-_IMPORTS: WeakKeyDictionary[FileContext, FileImports] = WeakKeyDictionary()
-
-
-def imports_of(context: FileContext) -> FileImports:
+def imports_of(context: FileContext) -> Mapping[str, str]:
     """Local name -> the module path it stands for, from the file's imports.
 
     ``import datetime as dt`` gives ``dt -> datetime``; ``from datetime import
     datetime`` gives ``datetime -> datetime.datetime``. A name imported twice as two
-    different things, or also assigned, is left out: its meaning is not provable.
+    different things, or also bound otherwise anywhere in the file (assigned, a
+    parameter, a def), is left out: its meaning is not provable. Read from the index
+    once per file.
     """
-    cached = _IMPORTS.get(context)
-    if cached is not None:
-        return cached
-    from semantics_lint.lint.context import statements
-
+    index = context.index
+    known = index.memo("imports")
+    if known is not None:
+        return known  # type: ignore[return-value]
     found: dict[str, str] = {}
     doubtful: set[str] = set()
-    # Imports are statements: found without entering an expression.
-    for node in statements(context.tree.body):
-        pairs: list[tuple[str, str]] = []
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname is not None:
-                    pairs.append((alias.asname, alias.name))
+    for scope in index.scopes.values():
+        for local, bindings in scope.bindings.items():
+            for binding in bindings:
+                alias = binding.node
+                statement = binding.statement
+                if binding.kind == IMPORT:
+                    target = alias.name if alias.asname is not None else local  # type: ignore[attr-defined]
+                elif (
+                    binding.kind == IMPORT_FROM
+                    and isinstance(statement, ast.ImportFrom)
+                    and statement.module
+                    and not statement.level
+                ):
+                    target = f"{statement.module}.{alias.name}"  # type: ignore[attr-defined]
                 else:
-                    top = alias.name.split(".")[0]
-                    pairs.append((top, top))
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                if alias.name != "*":
-                    pairs.append((alias.asname or alias.name, f"{node.module}.{alias.name}"))
-        for local, target in pairs:
-            if found.get(local, target) != target:
-                doubtful.add(local)
-            found[local] = target
-    result = FileImports(
-        context.text, context.tree, {k: v for k, v in found.items() if k not in doubtful}
-    )
-    _IMPORTS[context] = result
+                    continue
+                if found.get(local, target) != target:
+                    doubtful.add(local)
+                found[local] = target
+    result = {
+        local: target
+        for local, target in found.items()
+        if local not in doubtful
+        and not any(binding.kind in _NOT_AN_IMPORT for binding in index.bindings_anywhere(local))
+    }
+    index.remember("imports", result)
     return result
-
-
-def _bound_anywhere(text: str, tree: ast.Module, names: Iterable[str]) -> set[str]:
-    """The names among ``names`` that something in the file binds other than an
-    import: an assignment or deletion, a parameter, a function or class.
-
-    Only the parts of the tree on lines that spell one of the names are walked (a
-    binding spells its name); the answer is that of a walk of the whole tree.
-    """
-    from semantics_lint.lint.context import lines_spelling, walk_lines
-
-    lines = lines_spelling(text, names)
-    nodes = ast.walk(tree) if lines is None else walk_lines(tree, lines)
-    assigned: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            assigned.add(node.id)
-        elif isinstance(node, ast.arg):
-            assigned.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            assigned.add(node.name)
-    return assigned
 
 
 def qualified_name(context: FileContext, node: ast.expr) -> str | None:
