@@ -9,6 +9,8 @@ input error (unreadable file, invalid JSON, unknown shape, unknown
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from semantics_lint.runtime.gate import SemanticsCliIO, run_check_semantics
@@ -23,8 +25,8 @@ def _echo_stderr(text: str) -> None:
 
 
 def _read_stdin() -> str:
-    stream = click.get_binary_stream("stdin")
-    return stream.read().decode("utf-8", errors="replace")
+    # The bytes under sys.stdin (click.get_binary_stream is deprecated since click 8.5).
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
 
 
 @click.command("check-semantics")
