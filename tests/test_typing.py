@@ -306,8 +306,10 @@ def test_typed_dict_keys_are_the_vocabulary_s(typed_dict: object, fields: tuple[
 def test_every_public_typed_dict_is_held_to_the_vocabulary() -> None:
     held = {getattr(typed_dict, "__name__") for typed_dict, _ in KEYS}
     shapes = {"ClarifyDeclaration", "EdgesDeclaration", "FactsDeclaration"}
-    declared = {name for name in types.__all__ if hasattr(getattr(types, name), "__required_keys__")}
-    assert declared - held == shapes
+    typed_dicts = {
+        name for name in types.__all__ if hasattr(getattr(types, name), "__required_keys__")
+    }
+    assert typed_dicts - held == shapes
 
 
 def test_the_described_result_shapes_are_the_declaration_s_fields() -> None:
@@ -326,6 +328,10 @@ def test_the_described_result_shapes_are_the_declaration_s_fields() -> None:
     assert "series" not in _keys(types.FactsDeclaration)
     assert not {"series", "facts"} & _keys(types.EdgesDeclaration)
     assert not set(vocabulary.DATA_FIELDS) & _keys(types.ClarifyDeclaration)
+
+
+def test_the_result_class_literal_is_the_vocabulary_s() -> None:
+    assert typing.get_args(types.ToolResultClass) == vocabulary.RESULT_CLASSES
 
 
 def test_required_keys_follow_the_reference() -> None:
@@ -348,7 +354,8 @@ def test_the_types_are_exported_and_loaded_only_when_asked_for() -> None:
         "import sys, semantics_lint.runtime\n"
         "from semantics_lint.runtime import absent\n"
         "absent(what='w', checked=['c'])\n"
-        "print('typing_extensions' in sys.modules, 'semantics_lint.runtime.types' in sys.modules)\n"
+        "print('typing_extensions' in sys.modules)\n"
+        "print('semantics_lint.runtime.types' in sys.modules)\n"
         "from semantics_lint.runtime import Provenance\n"
         "print(Provenance.__module__)\n"
     )

@@ -102,6 +102,13 @@ def stricter_series_point_with_another_key() -> ToolSemantics:
     )
 
 
+def stricter_part_in_an_unannotated_variable() -> ToolSemantics:
+    # A dict literal kept in a variable is a dict[str, str] to both checkers, whatever
+    # it holds: annotate it (provenance: Provenance = {...}).
+    provenance = {"measuredAt": EXPORT.exported_at, "source": EXPORT.source}
+    return described_result(facts=ROWS, provenance=provenance)  # type-error
+
+
 def stricter_clarify_without_candidates() -> ToolSemantics:
     return described_result(clarify={"question": "which one?"})  # type-error
 

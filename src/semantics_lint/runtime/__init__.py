@@ -90,6 +90,7 @@ if TYPE_CHECKING:
         SeriesDeclaration,
         SeriesPoint,
         ToolAbsence,
+        ToolResultClass,
         ToolSemantics,
     )
 
@@ -134,6 +135,7 @@ __all__ = [
     "SeriesDeclaration",
     "SeriesPoint",
     "ToolAbsence",
+    "ToolResultClass",
     "ToolSemantics",
     "absent",
     "check_semantics",

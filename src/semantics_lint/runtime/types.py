@@ -91,6 +91,7 @@ __all__ = [
     "SeriesDeclaration",
     "SeriesPoint",
     "ToolAbsence",
+    "ToolResultClass",
     "ToolSemantics",
 ]
 
@@ -320,6 +321,9 @@ class CoverageDeclaration(TypedDict, total=False):
     period: Period
     inProgress: Sequence[str | InProgressItem]
 
+
+ToolResultClass: TypeAlias = Literal["triage", "inventory"]
+"""The closed set of a tool's ``resultClass``, as ``vocabulary.RESULT_CLASSES`` lists it."""
 
 # ---------------------------------------------------------------------------
 # The wire (snake_case): what the mints return
