@@ -24,6 +24,7 @@ buffer's own text: 0-based lines, code-point columns.
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import os
 import tokenize
@@ -232,6 +233,7 @@ def fix_one(text: str, path: str, located: Located) -> str:
     return _decode(result.source, encoded)
 
 
+@functools.lru_cache(maxsize=None)
 def rule_url(code: str) -> str | None:
     """Where the rule ``code`` is documented (its section of ``docs/rules.md``)."""
     from semantics_lint.lint.output import TOOL_URI, rule_info

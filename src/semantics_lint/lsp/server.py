@@ -270,7 +270,8 @@ class SemanticsLintServer:
             self.ls.window_show_message(
                 types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {linted.error}")
             )
-        self.publish(buffer.uri, version, [self.diagnostic(found, text) for found in linted.findings])
+        index = LineIndex(text)
+        self.publish(buffer.uri, version, [self.diagnostic(found, index) for found in linted.findings])
 
     async def _on_worker(
         self, current: Callable[[], bool], function: Callable[..., _T], *args: Any
@@ -301,11 +302,11 @@ class SemanticsLintServer:
             end=types.Position(line=end_line, character=end_character),
         )
 
-    def diagnostic(self, found: Located, text: str, index: LineIndex | None = None) -> types.Diagnostic:
+    def diagnostic(self, found: Located, index: LineIndex) -> types.Diagnostic:
         finding = found.finding
         url = lint_adapter.rule_url(finding.code)
         return types.Diagnostic(
-            range=self._range(index or LineIndex(text), found.start, found.end),
+            range=self._range(index, found.start, found.end),
             message=finding.message,
             severity=(
                 types.DiagnosticSeverity.Warning
@@ -395,7 +396,7 @@ class SemanticsLintServer:
         return types.CodeAction(
             title=title,
             kind=types.CodeActionKind.QuickFix,
-            diagnostics=[self.diagnostic(found, snapshot.text, index)],
+            diagnostics=[self.diagnostic(found, index)],
             is_preferred=not found.unsafe,
             edit=self._workspace_edit(buffer.uri, snapshot.version, snapshot.text, fixed),
         )
