@@ -277,6 +277,33 @@ def test_configuration_and_noqa_come_from_each_documents_own_project(
     assert client.stop() == 0
 
 
+def test_documents_that_are_not_python_are_left_alone(client: LspClient, project: Path) -> None:
+    client.initialize(project)
+    notes = file_uri(project / "notes.md")
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": notes, "languageId": "markdown", "version": 1, "text": DEFECTIVE}},
+    )
+    uri = client.open(project / "tools.py", DEFECTIVE)
+    assert codes(client.diagnostics(uri, version=1)) == ["SEM102", "SEM203"]
+    assert all(m["params"]["uri"] == uri for m in client.notifications(PUBLISH))
+    assert client.stop() == 0
+
+
+def test_an_untitled_buffer_is_linted_with_the_workspace_configuration(
+    client: LspClient, project: Path
+) -> None:
+    (project / "pyproject.toml").write_text('[tool.semantics-lint]\nignore = ["SEM203"]\n')
+    client.initialize(project)
+    uri = "untitled:Untitled-1"
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": DEFECTIVE}},
+    )
+    assert codes(client.diagnostics(uri, version=1)) == ["SEM102"]
+    assert client.stop() == 0
+
+
 def test_excluded_files_get_no_diagnostics(client: LspClient, project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.semantics-lint]\nextend-exclude = ["generated"]\n')
     (project / "generated").mkdir()

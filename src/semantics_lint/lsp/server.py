@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 NAME = "semantics-lint"
 SOURCE = "semantics-lint"
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{NAME}"
+PYTHON_SUFFIXES = (".py", ".pyi")
 DEFAULT_LINT_DELAY = 0.15
 """Seconds a buffer must stay unchanged before it is linted (typing pauses)."""
 
@@ -186,9 +187,12 @@ class SemanticsLintServer:
     # -- documents ----------------------------------------------------------------
 
     def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        self.buffers[uri] = Buffer(uri, self._path_of(uri))
-        self.schedule(uri, delay=0.0)
+        document = params.text_document
+        path = self._path_of(document.uri)
+        if document.language_id != "python" and not path.endswith(PYTHON_SUFFIXES):
+            return  # a client that sends every document: only Python is ours
+        self.buffers[document.uri] = Buffer(document.uri, path)
+        self.schedule(document.uri, delay=0.0)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         self.schedule(params.text_document.uri, delay=self.options.lint_delay)
@@ -222,7 +226,8 @@ class SemanticsLintServer:
             if uri == saved:
                 continue  # already scheduled
             snapshot = buffer.snapshot
-            if configuration or (snapshot is not None and snapshot.linted.uses_other_modules):
+            # A buffer not linted yet may be reading the old file right now.
+            if configuration or snapshot is None or snapshot.linted.uses_other_modules:
                 self.schedule(uri, delay=0.0)
 
     def _path_of(self, uri: str) -> str:
@@ -232,7 +237,7 @@ class SemanticsLintServer:
         # An unsaved, untitled buffer: configured as a file in the workspace's root.
         root = self.ls.workspace.root_path or os.getcwd()
         name = os.path.basename(uri.split(":", 1)[-1]) or "untitled"
-        return os.path.join(root, name if name.endswith((".py", ".pyi")) else f"{name}.py")
+        return os.path.join(root, name if name.endswith(PYTHON_SUFFIXES) else f"{name}.py")
 
     # -- linting ------------------------------------------------------------------
 
