@@ -32,9 +32,6 @@ import stat
 import sys
 from dataclasses import dataclass
 
-MAX_MODULE_BYTES = 2_000_000
-"""A module larger than this is not read (the in-file resolver refuses it too)."""
-
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 _SOURCE_SUFFIX = ".py"
 _STANDARD_LIBRARY = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
@@ -135,9 +132,11 @@ def _inside(real_root: str, path: str) -> bool:
 
 
 def read_source(path: str) -> bytes | None:
-    """The bytes of the source file ``path``: a regular file of at most
-    :data:`MAX_MODULE_BYTES`, opened without blocking (a FIFO put in its place since
-    :func:`locate` looked is refused, not waited on)."""
+    """The bytes of the source file ``path``: a regular file no larger than the in-file
+    resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
+    in its place since :func:`locate` looked is refused, not waited on)."""
+    from semantics_lint.lint.resolve import MAX_MODULE_BYTES
+
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         descriptor = os.open(path, flags)

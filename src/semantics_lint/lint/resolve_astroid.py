@@ -159,8 +159,8 @@ def absolute_module(layout: ProjectLayout, module: str, level: int) -> str | Non
 class _Session:
     """One project's astroid modules, built by us from its source files, and the answers.
 
-    The modules live in a manager of their own (:class:`_ProjectManager`), never in
-    astroid's process-wide cache: another project, or another user of astroid in the
+    The modules live in the session, and are built by a manager of our own
+    (:func:`_project_manager`), never in astroid's process-wide cache: another project, or another user of astroid in the
     same process (a flake8 plugin, pylint), never sees them, and they never see that
     cache. They are built without astroid's transforms, so no brain runs on them (some
     brains import the module they describe, ``gi`` and ``numpy`` among them). The
@@ -174,8 +174,8 @@ class _Session:
         self.root = root
         self.answers: dict[tuple[str, str, tuple[str, ...]], ModuleBinding | None] = {}
         self.signatures: dict[str, tuple[int, int]] = {}
+        self.modules: dict[str, nodes.Module] = {}
         self.manager = _project_manager()
-        self.manager.astroid_cache = {}  # the modules of this session only
         self.builder = AstroidBuilder(self.manager, apply_transforms=False)
 
     def stale(self) -> bool:
@@ -198,7 +198,7 @@ class _Session:
 
         if name == "builtins":
             return AstroidManager().builtins_module
-        cached = self.manager.astroid_cache.get(name)
+        cached = self.modules.get(name)
         if cached is not None:
             return cached
         located = project_modules.locate(self.root, name)
@@ -211,7 +211,7 @@ class _Session:
 
             assert located.folder is not None
             module = build_namespace_package_module(name, [located.folder])
-            self.manager.cache_module(module)
+            self.modules[name] = module
             return module
         return self._build(name, located.path)
 
@@ -226,8 +226,9 @@ class _Session:
         if not isinstance(text, str):
             raise AstroidImportError("{modname} cannot be read", modname=name, path=path)
         self.signatures.setdefault(path, signature)
-        # The builder caches the module in our manager before it resolves the star
-        # imports of the module, so a cycle of them ends.
+        # The builder caches the module in our manager (``self.modules``, while the
+        # session answers) before it resolves the module's star imports, so a cycle of
+        # them ends.
         return self.builder.string_build(text, name, path)
 
 
@@ -238,7 +239,7 @@ def _project_manager() -> Any:
     astroid's ``AstroidManager`` is a borg: every instance shares one state. This one
     takes the shared settings (read through the class) but keeps the parts that hold
     modules and brains per instance, so building our modules changes nothing shared.
-    One per process: each session gives it a module cache of its own.
+    One per process; while a session answers, its module cache is the session's.
     """
     from astroid.manager import AstroidManager
     from astroid.transforms import TransformVisitor
@@ -265,9 +266,8 @@ def _signature(path: str) -> tuple[int, int]:
     return (status.st_mtime_ns, status.st_size)
 
 
-_GUARD = threading.Lock()
-_GUARD_DEPTH = 0
-_SAVED_LOOKUP: Any = None
+_QUESTIONS = threading.RLock()
+"""One question at a time in a process: they share :func:`_project_manager`."""
 _ACTIVE = threading.local()
 
 
@@ -280,17 +280,16 @@ def _source_only(session: _Session) -> Iterator[None]:
     ``importlib.util.find_spec`` (importing parent packages), may load a C extension,
     and runs the failed-import hooks of brains. For the time of one question that
     method is replaced by one that asks the session (the project's source files, read
-    by us, and nothing else); other threads still reach astroid's own. The original
-    method is put back when the last question in the process ends: nothing of
-    astroid's is left changed between questions.
+    by us, and nothing else); other threads still reach astroid's own, and the
+    original is put back when the question is answered: nothing of astroid's is left
+    changed between questions.
     """
     from astroid.manager import AstroidManager
 
-    global _GUARD_DEPTH, _SAVED_LOOKUP
-    with _GUARD:
-        if _GUARD_DEPTH == 0:
-            original = AstroidManager.__dict__["ast_from_module_name"]
-            _SAVED_LOOKUP = original
+    with _QUESTIONS:
+        previous = getattr(_ACTIVE, "session", None)
+        original = AstroidManager.__dict__["ast_from_module_name"]
+        if previous is None:
 
             def ast_from_module_name(
                 self: Any, modname: str | None, context_file: str | None = None,
@@ -306,18 +305,17 @@ def _source_only(session: _Session) -> Iterator[None]:
                 return active.module(modname)
 
             AstroidManager.ast_from_module_name = ast_from_module_name
-        _GUARD_DEPTH += 1
-    previous = getattr(_ACTIVE, "session", None)
-    _ACTIVE.session = session
-    try:
-        yield
-    finally:
-        _ACTIVE.session = previous
-        with _GUARD:
-            _GUARD_DEPTH -= 1
-            if _GUARD_DEPTH == 0:
-                AstroidManager.ast_from_module_name = _SAVED_LOOKUP
-                _SAVED_LOOKUP = None
+        _ACTIVE.session = session
+        session.manager.astroid_cache = session.modules
+        try:
+            yield
+        finally:
+            _ACTIVE.session = previous
+            if previous is None:
+                AstroidManager.ast_from_module_name = original
+                session.manager.astroid_cache = {}
+            else:
+                previous.manager.astroid_cache = previous.modules
 
 
 def clear() -> None:
@@ -335,7 +333,7 @@ def _forget_inferences(session: _Session) -> None:
     from astroid import context
 
     memo = getattr(context, "_INFERENCE_CACHE", None)  # private to astroid: if it exists
-    modules = {id(module) for module in session.manager.astroid_cache.values()}
+    modules = {id(module) for module in session.modules.values()}
     if not isinstance(memo, dict) or not modules:
         return
     for key in list(memo):
