@@ -343,6 +343,8 @@ class CatalogReport:
     limited: bool = True
     findings: list[dict[str, Any]] = field(default_factory=list)
     omitted: list[dict[str, Any]] = field(default_factory=list)
+    finding_rows: list[int] = field(default_factory=list)
+    """The catalog row (0-based) each shown finding belongs to, in order."""
     tools: int = 0
     results: int = 0
     errors: int = 0
@@ -357,6 +359,7 @@ class CatalogReport:
         return self.ok and not (strict and self.warnings)
 
     def add(self, verdict: _ToolVerdict) -> None:
+        row = self.tools
         self.tools += 1
         self.results += verdict.results
         self.errors += verdict.errors
@@ -365,6 +368,7 @@ class CatalogReport:
         for finding in verdict.shown:
             if not self.limited or len(self.findings) < SHOWN_IN_ALL:
                 self.findings.append(finding)
+                self.finding_rows.append(row)
             else:
                 key = (finding["code"], finding["severity"])
                 omitted[key] = omitted.get(key, 0) + 1
@@ -460,6 +464,8 @@ def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
         if "resultIndex" in finding
         else "the tool as a whole"
     )
+    if finding.get("test"):
+        result += f" (from {finding['test']})"
     return (
         f"  {mark}: {prefix}{finding['tool']}, {result}, field {finding['field']} "
         f"[{finding['code']}]\n      {finding['message']}"
@@ -479,7 +485,8 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
     """The report as text for a terminal or a build log.
 
     One heading line with the counts, one entry per finding (each naming the tool,
-    the result and the field, the three facts a fix needs), a line per group of
+    the result and the field, the three facts a fix needs, and the ``test`` that
+    produced the sample when the finding names one), a line per group of
     findings left out of a bounded report, and a verdict line. Takes the
     reference's report (:func:`check_semantics`) or the command's
     (:func:`gate_report`); with several catalogs, each is summed up and named.
