@@ -172,7 +172,6 @@ PERIOD_HELD_UNKNOWN: Final = "unknown"
 """The literal ``period.held`` takes when the store cannot vouch for what it holds."""
 TOOL_FIELDS: Final = ("name", "description", "inputSchema", "resultClass", "execute")
 """The keys ``define_tool(...)`` takes, in the order the reference's ``defineTool`` lists them."""
-TOOL_REQUIRED_FIELDS: Final = ("name", "execute")
 COVERAGE_ITEM_FIELDS: Final = ("what", "why")
 IN_PROGRESS_ITEM_FIELDS: Final = ("what", "why", "count")
 """An ``inProgress`` item: a coverage item plus how many things it stands for."""
@@ -261,8 +260,6 @@ ABSENCE_OUTCOME: Final = "nothing_found"
 
 DESCRIBED_RESULT_NAMES: Final = ("described_result", "describedResult")
 """Recognized by name alone: the name is ours wherever it is written."""
-DEFINE_TOOL_NAMES: Final = ("define_tool", "defineTool")
-"""The tool-definition door and its camelCase alias."""
 API_FUNCTIONS: Final = ("absent", "coverage", "define_tool")
 """Common words: ours only when the name resolves to an API module."""
 DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")

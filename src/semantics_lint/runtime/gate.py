@@ -419,7 +419,9 @@ def gate_report(reports: Sequence[CatalogReport], *, strict: bool = False) -> di
     """
 
     def named(item: dict[str, Any], catalog: str) -> dict[str, Any]:
-        return {**item, "catalog": catalog}
+        # In place: a report may hold a million findings, and they are the gate's own.
+        item["catalog"] = catalog
+        return item
 
     errors = sum(report.errors for report in reports)
     warnings = sum(report.warnings for report in reports)
@@ -491,6 +493,11 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
     reference's report (:func:`check_semantics`) or the command's
     (:func:`gate_report`); with several catalogs, each is summed up and named.
     """
+    return "\n".join(_report_lines(report))
+
+
+def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
+    """The lines of :func:`format_semantics_report`, one at a time."""
     findings: Sequence[Mapping[str, Any]] = report["findings"]
     errors = report.get("errors", sum(1 for f in findings if f["severity"] == "error"))
     warnings = report.get("warnings", len(findings) - errors)
@@ -519,8 +526,9 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
     def prefix(item: Mapping[str, Any]) -> str:
         return f"{item['catalog']}: " if several and "catalog" in item else ""
 
-    lines.extend(_finding_line(finding, prefix(finding)) for finding in findings)
-    lines.extend(_omitted_line(omitted, prefix(omitted)) for omitted in report.get("omittedFindings", []))
+    yield from lines
+    yield from (_finding_line(finding, prefix(finding)) for finding in findings)
+    yield from (_omitted_line(o, prefix(o)) for o in report.get("omittedFindings", []))
     passed = report.get("passed", report["ok"])
     if passed:
         verdict = "passed"
@@ -528,8 +536,7 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
         verdict = "FAILED (--strict: warnings fail the gate)"
     else:
         verdict = "FAILED"
-    lines.append(f"{verdict}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
-    return "\n".join(lines)
+    yield f"{verdict}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
 
 
 # ---------------------------------------------------------------------------
@@ -666,10 +673,35 @@ def run_check_semantics(
 
     report = gate_report(reports, strict=strict)
     if as_json:
-        io.stdout(_encodable(json.dumps(report, indent=2, ensure_ascii=False)))
+        _write_in_blocks(io, json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(report))
     else:
-        io.stdout(_encodable(format_semantics_report(report)))
+        _write_in_blocks(io, (line + "\n" for line in _report_lines(report)))
     return EXIT_OK if report["passed"] else EXIT_FAILED
+
+
+_BLOCK: Final = 1 << 20
+
+
+def _write_in_blocks(io: SemanticsCliIO, pieces: Iterable[str]) -> None:
+    """Write text made of ``pieces`` in blocks of whole lines, never all of it at once.
+
+    A report with every finding of a huge catalog is hundreds of megabytes; built as
+    one string (and again encoded) it would cost that twice over. The writer adds a
+    newline after each block, so each block ends just before one.
+    """
+    pending: list[str] = []
+    size = 0
+    for piece in pieces:
+        pending.append(piece)
+        size += len(piece)
+        if size >= _BLOCK and "\n" in piece:
+            text = "".join(pending)
+            cut = text.rindex("\n")
+            io.stdout(_encodable(text[:cut]))
+            rest = text[cut + 1 :]
+            pending, size = [rest], len(rest)
+    text = "".join(pending)
+    io.stdout(_encodable(text[:-1] if text.endswith("\n") else text))
 
 
 def run_check_semantics_cli(argv: Sequence[str], io: SemanticsCliIO | None = None) -> int:
