@@ -34,7 +34,9 @@ SAMPLE = {
 }
 WHOLE = """
 import sys
-from semantics_lint.runtime.gate import check_semantics, format_semantics_report, load_semantics_catalog
+from semantics_lint.runtime.gate import (
+    check_semantics, format_semantics_report, load_semantics_catalog,
+)
 with open(sys.argv[1], encoding="utf-8") as handle:
     report = check_semantics(load_semantics_catalog(handle.read()))
 sys.stdout.write(format_semantics_report(report) + "\\n")
@@ -96,10 +98,14 @@ def main(argv: list[str] | None = None) -> int:
         size_mb = catalog.stat().st_size / 2**20
     print(f"catalog: {args.results} results, {size_mb:.1f} MB; medians of {args.runs} run(s)")
     for way, runs in samples.items():
-        median = {key: statistics.median(run[key] for run in runs) for key in ("cpu_s", "peak_rss_mb", "report_mb")}
+        median = {
+            key: statistics.median(run[key] for run in runs)
+            for key in ("cpu_s", "peak_rss_mb", "report_mb")
+        }
         print(
             f"  {way:9s} peak RSS {median['peak_rss_mb']:8.1f} MB   CPU {median['cpu_s']:6.1f} s   "
-            f"report {median['report_mb']:8.2f} MB   exit {runs[0]['returncode']}   {runs[0]['verdict']}"
+            f"report {median['report_mb']:8.2f} MB   "
+            f"exit {runs[0]['returncode']}   {runs[0]['verdict']}"
         )
     verdicts = {(runs[0]["returncode"], runs[0]["verdict"]) for runs in samples.values()}
     agree = len(verdicts) == 1

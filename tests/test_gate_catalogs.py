@@ -85,7 +85,8 @@ def test_the_streamed_reader_agrees_on_every_catalog_case(case: dict[str, Any]) 
 
 _value = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", " ", "x", "vm"]),
-    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["a", "entity"]), inner, max_size=2),
+    lambda inner: st.lists(inner, max_size=2)
+    | st.dictionaries(st.sampled_from(["a", "entity"]), inner, max_size=2),
     max_leaves=6,
 )
 _result = st.sampled_from([FACT, COVERED, {"af_absent": True, "checked": ["x"]}, "text"]) | _value
@@ -165,7 +166,8 @@ _F = json.dumps(FACT)
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "results": []}]',
         '[{"name": "t", "resultClass": "triage", "results": [], "results": [' + _F + "]}]",
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "name": "u"}]',
-        '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "resultClass": "inventory"}]',
+        '[{"name": "t", "resultClass": "triage", "results": [' + _F + "], "
+        '"resultClass": "inventory"}]',
         '[{"name": "t", "results": 5, "result": ' + _F + ', "result": 1}]',
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "results": 5}]',
         '{"tools": [{"name": "t", "resultClass": "triage", "results": [' + _F + ']}], "tools": []}',
@@ -173,7 +175,8 @@ _F = json.dumps(FACT)
         '{"tools": 1, "tools": [{"name": "t", "resultClass": "triage", "results": [' + _F + "]}]}",
     ],
     ids=["results-twice-last-empty", "results-twice-last-full", "name-twice", "class-twice",
-         "result-twice", "results-array-then-not", "tools-twice-last-empty", "tools-twice-last-full", "tools-not-array-first"],
+         "result-twice", "results-array-then-not", "tools-twice-last-empty",
+         "tools-twice-last-full", "tools-not-array-first"],
 )
 def test_a_repeated_key_means_what_json_parse_makes_of_it(text: str) -> None:
     assert _streamed(text) == _whole(text)
@@ -206,7 +209,10 @@ def test_errors_rank_as_the_reference_ranks_them() -> None:
 # Several catalogs, one report
 # ---------------------------------------------------------------------------
 
-GOOD = json.dumps([{"name": "inv", "resultClass": "inventory", "results": [{**COVERED, "render": {"default": "table"}}]}])
+GOOD = json.dumps(
+    [{"name": "inv", "resultClass": "inventory",
+      "results": [{**COVERED, "render": {"default": "table"}}]}]
+)
 BAD = json.dumps([{"name": "vm_backup_status", "resultClass": "triage", "results": [FACT]}])
 WARN = json.dumps([{"name": "idle", "resultClass": "triage", "results": []}])
 
@@ -240,7 +246,8 @@ def test_several_catalogs_make_one_json_document_naming_each() -> None:
 
 
 def test_a_catalog_that_cannot_be_judged_stops_the_report() -> None:
-    code, out, err = _run(["good.json", "missing.json", "broken.json"], {"good.json": GOOD, "broken.json": "[1"})
+    files = {"good.json": GOOD, "broken.json": "[1"}
+    code, out, err = _run(["good.json", "missing.json", "broken.json"], files)
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 2
     assert "missing.json" in err and "broken.json" in err
@@ -296,7 +303,8 @@ def test_a_catalog_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
 
 
 def _many(count: int) -> str:
-    return json.dumps([{"name": "vm_backup_status", "resultClass": "triage", "results": [FACT] * count}])
+    row = {"name": "vm_backup_status", "resultClass": "triage", "results": [FACT] * count}
+    return json.dumps([row])
 
 
 def test_repeated_findings_are_bounded_and_counted() -> None:

@@ -41,7 +41,8 @@ vm_backup_status = define_tool(
 '''
 BROKEN = TOOLS.replace("COVERAGE\n", "")
 FIXED = TOOLS.replace(
-    "COVERAGE", 'coverage={"checked": [f"every backup job in the export of {EXPORT[\'exported_at\']}"]},'
+    "COVERAGE",
+    'coverage={"checked": [f"every backup job in the export of {EXPORT[\'exported_at\']}"]},'
 )
 TESTS = '''
 from tools import vm_backup_status
@@ -156,7 +157,10 @@ def test_the_catalog_round_trips_through_check_semantics(
     assert [(row["name"], row["resultClass"], len(row["results"])) for row in rows] == [
         ("vm_backup_status", "triage", 2)
     ]
-    assert rows[0]["tests"] == ["test_tools.py::test_backed_up", "test_tools.py::test_not_backed_up"]
+    assert rows[0]["tests"] == [
+        "test_tools.py::test_backed_up",
+        "test_tools.py::test_not_backed_up",
+    ]
     gated = _gate(str(catalog), "--json")
     assert gated.returncode == code, gated.stderr
     report = json.loads(gated.stdout)
@@ -174,7 +178,11 @@ def test_an_ini_option_enables_it(pytester: pytest.Pytester) -> None:
 
 def test_async_tools_are_recorded(pytester: pytest.Pytester) -> None:
     tools = BROKEN.replace("def run(vm):", "async def run(vm):")
-    tests = TESTS.replace("from tools import vm_backup_status", "import asyncio\nfrom tools import vm_backup_status as _tool\n\ndef vm_backup_status(vm):\n    return asyncio.run(_tool(vm))\n")
+    tests = TESTS.replace(
+        "from tools import vm_backup_status",
+        "import asyncio\nfrom tools import vm_backup_status as _tool\n\n"
+        "def vm_backup_status(vm):\n    return asyncio.run(_tool(vm))\n",
+    )
     _project(pytester, tools, tests)
     result = _run(pytester, "--semantics")
     assert result.ret == 1
@@ -212,7 +220,8 @@ def test_xdist_workers_samples_are_merged(pytester: pytest.Pytester) -> None:
     assert (serial.ret, parallel.ret) == (1, 1)
     parallel.assert_outcomes(passed=8)
     assert "FAILED: 8 errors, 0 warnings" in parallel.stdout.str()
-    assert (pytester.path / "serial.json").read_text() == (pytester.path / "parallel.json").read_text()
+    serial_text = (pytester.path / "serial.json").read_text()
+    assert serial_text == (pytester.path / "parallel.json").read_text()
     assert "(from test_tools.py::test_more_5)" in parallel.stdout.str()
 
 

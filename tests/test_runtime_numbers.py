@@ -39,7 +39,9 @@ def _envelope(age: object) -> dict[str, Any]:
     return {
         "af_semantics": True,
         "facts": [{"entity": "vm-01"}],
-        "provenance": {"measured_at": "2026-08-19T10:20:00Z", "source": "export", "age_seconds": age},
+        "provenance": {
+            "measured_at": "2026-08-19T10:20:00Z", "source": "export", "age_seconds": age
+        },
     }
 
 
@@ -106,7 +108,9 @@ def test_a_400_digit_age_is_refused_by_the_mint_and_reported_by_the_rules() -> N
 @given(_numbers)
 def test_an_in_progress_count_is_judged_for_any_number(count: int | float) -> None:
     try:
-        ledger = coverage({"ok": 1}, checked=["fabric A"], inProgress=[{"what": "a scan", "count": count}])
+        ledger = coverage(
+            {"ok": 1}, checked=["fabric A"], inProgress=[{"what": "a scan", "count": count}]
+        )
     except Refusal as refusal:
         assert str(refusal).startswith("refused: `inProgress[0]`")
         assert not (isinstance(count, int) and 1 <= count <= 2**53 - 1)
@@ -118,9 +122,9 @@ def test_an_in_progress_count_is_judged_for_any_number(count: int | float) -> No
 @given(_numbers, _numbers)
 def test_compose_not_covered_writes_any_number_as_javascript_would(what: Any, why: Any) -> None:
     lines = compose_not_covered({"not_checked": [{"what": what, "why": why}]})
-    assert lines == [
-        f"{js_number_text(js_number(what))} \u2014 {js_number_text(js_number(why))}"  # type: ignore[arg-type]
-    ]
+    what_text = js_number_text(js_number(what))  # type: ignore[arg-type]
+    why_text = js_number_text(js_number(why))  # type: ignore[arg-type]
+    assert lines == [f"{what_text} \u2014 {why_text}"]
 
 
 @pytest.mark.parametrize("mint", [lambda: coverage(checked=["x"]), lambda: coverage()])

@@ -51,7 +51,9 @@ UNCALLED_CODE: Final = "uncalled-tool"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("semantics", "semantics-lint: the check-semantics gate over tool results")
+    group = parser.getgroup(
+        "semantics", "semantics-lint: the check-semantics gate over tool results"
+    )
     group.addoption(
         "--semantics",
         action="store_true",
@@ -222,7 +224,8 @@ class SemanticsRecorder:
         for name, result_class, text, test in self.samples:
             rows.setdefault((name, result_class), []).append((text, test))
         parts = []
-        for (name, result_class), samples in sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or "")):
+        ordered = sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or ""))
+        for (name, result_class), samples in ordered:
             samples.sort(key=lambda sample: sample[1] or "")
             head = {"name": name, **({"resultClass": result_class} if result_class else {})}
             parts.append(
@@ -256,7 +259,8 @@ class SemanticsRecorder:
         rows = json.loads(text)
         for finding, row in zip(report.findings, report.finding_rows):
             if "resultIndex" in finding:
-                finding["test"] = rows[row]["tests"][finding["resultIndex"]] or "no test (collection)"
+                test = rows[row]["tests"][finding["resultIndex"]]
+                finding["test"] = test or "no test (collection)"
         self.uncalled = [
             {
                 "tool": row["name"],
@@ -274,7 +278,8 @@ class SemanticsRecorder:
         ]
         warnings = report.warnings + len(self.uncalled)
         self.failed = not report.ok or (self.strict and warnings > 0)
-        if self.failed and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        passing = (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+        if self.failed and session.exitstatus in passing:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def summary_lines(self) -> list[str]:

@@ -34,8 +34,6 @@ from collections.abc import Callable, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any, Final, TypeVar
 
-from semantics_lint.vocabulary import js_trim
-
 __all__ = [
     "Irregular",
     "SemanticsCatalogError",
@@ -157,7 +155,7 @@ def _invalid(error: ValueError) -> SemanticsCatalogError:
 
 
 def parse_catalog_text(text: str) -> object:
-    """The JSON value of catalog text, parsed whole (strict, numbers as the reference reads them)."""
+    """The JSON value of catalog text, parsed whole: strict, numbers as the reference reads them."""
     try:
         return _DECODER.decode(_without_bom(text))
     except ValueError as error:
@@ -220,37 +218,30 @@ class _Text:
         self.take(":", "Expecting ':' delimiter")
         return key
 
-    def members(self) -> Iterator[str]:
-        """The keys of the object starting here; the caller reads each value."""
-        self.take("{", "Expecting '{'")
-        if self.peek() == "}":
-            self.at += 1
-            return
-        while True:
-            yield self.key()
-            following = self.peek()
-            self.at += 1
-            if following == "}":
-                return
-            if following != ",":
-                self.at -= 1
-                raise self._fail("Expecting ',' delimiter")
-
-    def elements(self) -> Iterator[None]:
-        """One step per element of the array starting here; the caller reads each one."""
-        self.take("[", "Expecting '['")
-        if self.peek() == "]":
+    def _items(self, opening: str, closing: str) -> Iterator[None]:
+        """One step per item of the object or array starting here; the caller reads each."""
+        self.take(opening, f"Expecting '{opening}'")
+        if self.peek() == closing:
             self.at += 1
             return
         while True:
             yield None
             following = self.peek()
             self.at += 1
-            if following == "]":
+            if following == closing:
                 return
             if following != ",":
                 self.at -= 1
                 raise self._fail("Expecting ',' delimiter")
+
+    def members(self) -> Iterator[str]:
+        """The keys of the object starting here; the caller reads each value."""
+        for _ in self._items("{", "}"):
+            yield self.key()
+
+    def elements(self) -> Iterator[None]:
+        """One step per element of the array starting here; the caller reads each one."""
+        return self._items("[", "]")
 
     def samples(self) -> Iterator[object]:
         for _ in self.elements():
@@ -308,10 +299,13 @@ def _row(
             cls = text.value()
         elif key == "results" and text.peek() == "[":
             results_at = text.at
-            known = isinstance(name, str) and name != ""
-            if known and not errors.any and check_problem(index, name, cls is not _UNSET, cls) is None:  # type: ignore[arg-type]
+            if (
+                isinstance(name, str)
+                and name != ""
+                and not errors.any
+                and check_problem(index, name, cls is not _UNSET, cls) is None
+            ):
                 # Judged now with what the row said so far; kept if nothing after changes it.
-                assert isinstance(name, str)
                 samples = text.samples()
                 verdict = judge(name, cls is not _UNSET, cls, samples)
                 for _ in samples:  # a judge that stopped early still leaves the text read

@@ -223,8 +223,10 @@ def _judge_tool(
         if cls in CLASSES_NEEDING_COVERAGE and not _declares_coverage(result, marked):
             assert isinstance(cls, str)
             emit(_class_coverage_finding(name, cls, result_index))
-        if cls == CLASS_NEEDING_RENDER and marked and "facts" in result and "render" not in result:  # type: ignore[operator]
-            emit(_render_finding(name, result_index))
+        if cls == CLASS_NEEDING_RENDER and marked:
+            assert isinstance(result, dict)
+            if "facts" in result and "render" not in result:
+                emit(_render_finding(name, result_index))
     # The reference warns before judging the samples; with no sample there is
     # nothing it could have come before.
     if has_class and count == 0:
@@ -233,7 +235,7 @@ def _judge_tool(
 
 
 class _ToolVerdict:
-    """One tool's findings: every one, or the first ``limit`` of each code and a count of the rest."""
+    """One tool's findings: all, or the first ``limit`` of each code and a count of the rest."""
 
     __slots__ = ("errors", "limit", "name", "omitted", "per_code", "results", "shown", "warnings")
 
@@ -271,7 +273,9 @@ def _judge(limit: int | None) -> Callable[[str, bool, object, Iterator[object]],
     return judge
 
 
-def _check_entries(entries: object, limit: int | None, on_tool: Callable[[_ToolVerdict], None]) -> int:
+def _check_entries(
+    entries: object, limit: int | None, on_tool: Callable[[_ToolVerdict], None]
+) -> int:
     """The reference's checker loop over parsed entries; returns the number of tools."""
     if not _is_array(entries):
         raise SemanticsCatalogError(
@@ -592,7 +596,7 @@ USAGE: Final = f"""usage: {PROG} CATALOG [CATALOG ...] [--strict] [--json] [--al
   --strict         warnings fail the gate too
   --json           print the report as JSON instead of text
   --all-findings   show every finding (by default a tool's findings of one code
-                   are shown up to {SHOWN_PER_CODE}, and {SHOWN_IN_ALL} in all; the rest are counted)
+                   are shown up to {SHOWN_PER_CODE}, {SHOWN_IN_ALL} in all; the rest counted)
 
 exit codes: 0 ok, 1 findings failed the gate, 2 usage or input error (then no report)"""
 
