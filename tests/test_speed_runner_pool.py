@@ -189,7 +189,7 @@ def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
 
 _AFTER_IMPORT_FOR_POOL = """
 import sys
-from semantics_lint.lint import runner
+from semantics_lint.lint import pool, runner
 pool.import_for_pool()
 before = set(sys.modules)
 result = runner.run(sys.argv[1:], runner.RunOptions(jobs=1))

@@ -11,6 +11,8 @@ faithful Python implementation of the reference framework's rules
   :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
   :func:`semantics_for_model`, :func:`compose_not_covered` and
   :func:`read_coverage_result`;
+* the tool-definition door :func:`define_tool` (alias ``defineTool``), whose
+  ``resultClass`` the gate's class rules are about;
 * the gate over a catalog of sample results: :func:`check_semantics`,
   :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
   :func:`run_check_semantics_cli` (``semantics-lint check-semantics``).
@@ -47,6 +49,7 @@ from semantics_lint.runtime.gate import (
 )
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.tools import AsyncTool, Tool, defineTool, define_tool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -98,6 +101,7 @@ __all__ = [
     "ABSENCE_MARKER",
     "ABSENCE_NOTE",
     "AbsenceDeclaration",
+    "AsyncTool",
     "COUNTER_AGGREGATION_WORDS",
     "COVERAGE_MARKER",
     "COVERAGE_NOTE",
@@ -134,6 +138,7 @@ __all__ = [
     "SemanticsCliIO",
     "SeriesDeclaration",
     "SeriesPoint",
+    "Tool",
     "ToolAbsence",
     "ToolResultClass",
     "ToolSemantics",
@@ -142,6 +147,8 @@ __all__ = [
     "coerce_semantics_catalog",
     "compose_not_covered",
     "coverage",
+    "defineTool",
+    "define_tool",
     "described_result",
     "explain_semantics",
     "format_semantics_report",
