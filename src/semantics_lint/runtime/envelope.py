@@ -325,7 +325,7 @@ def provenance_issues(provenance: object, spell: Spelling = WIRE_SPELLING) -> li
             }
         )
     age = provenance.get("age_seconds", _MISSING)
-    if age is not _MISSING and not (is_finite_number(age) and age >= 0):  # type: ignore[operator]
+    if age is not _MISSING and not (is_finite_number(age) and age >= 0):
         issues.append(
             _malformed(age_seconds, f"`{age_seconds}` must be a finite number >= 0, or left out.")
         )
