@@ -66,8 +66,13 @@ def marked_lines(path: Path, checker: str) -> set[int]:
 
 
 def examples(path: Path) -> list[ast.FunctionDef]:
+    """The example functions of a file (``_helpers`` are not examples)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+    ]
 
 
 def _errors_by_file(found: list[tuple[str, int]]) -> dict[Path, set[int]]:
@@ -277,6 +282,7 @@ KEYS: list[tuple[object, tuple[str, ...]]] = [
     (types.SeriesDeclaration, vocabulary.DESCRIBED_RESULT_FIELDS),
     (types.AbsenceDeclaration, vocabulary.ABSENT_FIELDS),
     (types.CoverageDeclaration, vocabulary.LEDGER_FIELDS),
+    (types.ToolDefinition, vocabulary.TOOL_FIELDS),
     (types.ToolSemantics, vocabulary.ENVELOPE_WIRE_KEYS),
     (types.SemanticGrain, vocabulary.GRAIN_WIRE_KEYS),
     (types.SemanticProvenance, vocabulary.PROVENANCE_WIRE_KEYS),
@@ -344,6 +350,7 @@ def test_required_keys_follow_the_reference() -> None:
     assert types.AbsenceDeclaration.__required_keys__ == {"what", "checked"}
     assert types.Period.__required_keys__ == {"queried", "held"}
     assert types.ToolSemantics.__required_keys__ == {vocabulary.SEMANTICS_MARKER, "note"}
+    assert types.ToolDefinition.__required_keys__ == {"name", "execute"}
 
 
 def test_the_types_are_exported_and_loaded_only_when_asked_for() -> None:

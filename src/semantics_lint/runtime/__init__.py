@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         SeriesDeclaration,
         SeriesPoint,
         ToolAbsence,
+        ToolDefinition,
         ToolResultClass,
         ToolSemantics,
     )
@@ -140,6 +141,7 @@ __all__ = [
     "SeriesPoint",
     "Tool",
     "ToolAbsence",
+    "ToolDefinition",
     "ToolResultClass",
     "ToolSemantics",
     "absent",

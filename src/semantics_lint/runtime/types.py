@@ -23,7 +23,8 @@ Two families of names:
   :class:`Fact`, :class:`Edge`, and the declarations :data:`DescribedResultDeclaration`
   (:class:`SeriesDeclaration` | :class:`FactsDeclaration` | :class:`EdgesDeclaration` |
   :class:`ClarifyDeclaration`), :class:`AbsenceDeclaration` and
-  :class:`CoverageDeclaration`;
+  :class:`CoverageDeclaration`; and :class:`ToolDefinition` (``define_tool``), whose
+  ``resultClass`` is a :data:`ToolResultClass`;
 * **wire envelopes** (what the mints return and records keep, snake_case):
   :class:`ToolSemantics` with :class:`SemanticGrain`, :class:`SemanticProvenance`,
   :class:`SemanticCoverage`, :class:`SemanticClarify`, :class:`SemanticRender`;
@@ -56,7 +57,7 @@ it with the declaration type, or pass its fields as keywords.
 # evaluated annotations, so ``__required_keys__`` tells Required from NotRequired
 # at run time too (the tests read it).
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from typing_extensions import NotRequired, Required, TypedDict
@@ -91,6 +92,7 @@ __all__ = [
     "SeriesDeclaration",
     "SeriesPoint",
     "ToolAbsence",
+    "ToolDefinition",
     "ToolResultClass",
     "ToolSemantics",
 ]
@@ -324,6 +326,20 @@ class CoverageDeclaration(TypedDict, total=False):
 
 ToolResultClass: TypeAlias = Literal["triage", "inventory"]
 """The closed set of a tool's ``resultClass``, as ``vocabulary.RESULT_CLASSES`` lists it."""
+
+
+class ToolDefinition(TypedDict):
+    """What ``define_tool()`` takes, as keyword arguments or one dict."""
+
+    name: str
+    """The tool's name, as the model will call it. Non-empty."""
+    description: NotRequired[str]
+    inputSchema: NotRequired[Mapping[str, object]]
+    """The JSON schema of the tool's arguments."""
+    resultClass: NotRequired[ToolResultClass]
+    """What kind of answer the tool gives; the gate's class rules key on it."""
+    execute: Callable[..., Any]
+    """The function that runs the tool; the tool returns its value unchanged."""
 
 # ---------------------------------------------------------------------------
 # The wire (snake_case): what the mints return
