@@ -64,7 +64,7 @@ print(json.dumps({"ast": floor, "lint": lint, "timed": timed, "findings": findin
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--corpus", default="synthetic", choices=("synthetic", "stdlib"))
+    parser.add_argument("--corpus", default="synthetic", choices=("synthetic", "names", "big", "stdlib"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work-dir", type=Path, default=BENCH / "corpus")
     options = parser.parse_args(argv)

@@ -409,36 +409,10 @@ def test_the_garbage_collector_state_is_restored(enabled: bool) -> None:
         gc.enable() if was else gc.disable()
 
 
-# -- the cheap look before the resolver ---------------------------------------------------
+# -- what the rules declare decides what the engine reads ----------------------------------
 
 
-def _first_call(source: str):  # type: ignore[no-untyped-def]
-    import ast as python_ast
-
-    from semantics_lint.lint.engine import file_context
-
-    return file_context(source, python_ast.parse(source), "t.py", LintSettings()).calls[0]
-
-
-def test_assigned_values_reads_the_scope_python_finds_the_name_in() -> None:
-    import ast as python_ast
-
-    from semantics_lint.lint.declaration import assigned_values
-
-    source = (
-        "from x import IMPORTED\n"
-        "PROV = {'source': 's'}\n"
-        "def other():\n    prov = {'measured_at': 1}\n"
-        "def tool(param):\n    prov = {'measuredAt': 1}\n    return described_result(facts=param, provenance=prov)\n"
-    )
-    call = _first_call(source)
-    assert [python_ast.unparse(v) for v in assigned_values(call, "prov") or []] == ["{'measuredAt': 1}"]
-    assert assigned_values(call, "param") == []
-    assert assigned_values(call, "IMPORTED") is None
-    assert len(assigned_values(call, "PROV") or []) == 1
-
-
-def test_the_resolver_is_not_asked_when_no_binding_can_be_bad(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(monkeypatch: pytest.MonkeyPatch) -> None:
     from semantics_lint.lint import resolve
 
     asked: list[object] = []
@@ -449,10 +423,12 @@ def test_the_resolver_is_not_asked_when_no_binding_can_be_bad(monkeypatch: pytes
         return real(self, expr)
 
     monkeypatch.setattr(resolve.Resolver, "value_of", spy)
-    clean = (
-        "def tool(rows, at):\n    prov = {'measuredAt': at, 'source': 's'}\n"
+    source = (
+        "def tool(rows, at):\n    prov = {'measured_at': at, 'source': 's'}\n"
         "    return described_result(facts=rows, provenance=prov)\n"
     )
-    assert lint(clean) == [] and asked == []
-    snake = clean.replace("'measuredAt'", "'measured_at'")
-    assert [f.code for f in lint(snake)] == ["SEM102"] and asked
+    # SEM201 judges the top level only: the dict behind ``prov`` is never read.
+    assert lint(source, LintSettings(enabled=frozenset({"SEM201"}))) == [] and asked == []
+    # SEM102 judges the keys of every part, those given as a name too.
+    assert [f.code for f in lint(source, LintSettings(enabled=frozenset({"SEM102"})))] == ["SEM102"]
+    assert asked

@@ -33,7 +33,7 @@ from semantics_lint.lint.index import (
     build_index,
     dotted_name,
 )
-from semantics_lint.lint.rules.sem2xx_provenance import imports_of
+from semantics_lint.lint.rules.values import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 REPO_FILES = sorted(

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import resolve, resolve_astroid
+from semantics_lint.lint import resolve
+from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 from semantics_lint.lint.context import CallSite
 from semantics_lint.lint.engine import LintSettings, file_context, lint_file
 from semantics_lint.lint.resolve import Resolved
-from semantics_lint.lint.resolve_astroid import (
+from semantics_lint.lint.resolve.astroid_bridge import (
     ImportRequest,
     ModuleBinding,
     absolute_module,
@@ -228,7 +229,7 @@ def test_the_search_path_is_restored(project: Path) -> None:
 def test_importing_the_module_does_not_import_astroid() -> None:
     code = (
         "import sys\n"
-        "import semantics_lint.lint.resolve_astroid\n"
+        "import semantics_lint.lint.resolve.astroid_bridge\n"
         "print('astroid' in sys.modules)\n"
     )
     result = subprocess.run(

@@ -11,7 +11,7 @@ import ast
 import pytest
 
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.lint.rules.sem2xx_provenance import (
+from semantics_lint.lint.rules.values import (
     is_blank_text,
     is_empty_sequence,
     literal_kind,

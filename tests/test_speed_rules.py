@@ -25,10 +25,10 @@ from semantics_lint.lint import declaration as declaration_module
 from semantics_lint.lint import engine
 
 from semantics_lint.lint.context import FileContext
-from semantics_lint.lint.engine import LintSettings, file_context, lint_source
+from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
 
 from semantics_lint.lint.model import Finding
-from semantics_lint.lint.rules import ALL_RULES, Batch, Rule, rules_for
+from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
 from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
 from semantics_lint.lint.rules.base import _ALL_HOOKS
 
@@ -286,23 +286,6 @@ def test_rules_for_gives_fresh_instances_of_the_enabled_rules() -> None:
 # -- answers shared between rules ----------------------------------------------------------
 
 
-def test_key_rules_ask_once_per_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    from semantics_lint.lint.rules import sem1xx_keys
-
-    asked: list[declaration_module.Declaration] = []  # kept alive: ids stay unique
-    real = sem1xx_keys.named_parts_may_misspell
-
-    def counting(declaration: declaration_module.Declaration) -> bool:
-        asked.append(declaration)
-        return real(declaration)
-
-    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", counting)
-    before = [lint_source(data, name) for name, data in SOURCES[:150]]
-    assert asked and len(asked) == len({id(declaration) for declaration in asked})
-    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", real)
-    assert before == [lint_source(data, name) for name, data in SOURCES[:150]]
-
-
 def test_shared_item_problems_are_the_item_problems(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = 0
     real = coverage_rules.shared_item_problems
@@ -370,11 +353,12 @@ def _expressions() -> Iterator[ast.expr]:
 def test_row_values_are_the_literal_values() -> None:
     from semantics_lint.lint.rules.sem1xx_keys import _row_value
 
-    unknown = declaration_module.UNKNOWN
+    from semantics_lint.lint.syntax import UNKNOWN as unknown
+    from semantics_lint.lint.syntax import literal_value
     compared = 0
     for node in _expressions():
         fast = _row_value(node)
-        slow = declaration_module.literal_value(node)
+        slow = literal_value(node)
         if slow is unknown:
             assert fast is unknown, ast.dump(node)
         else:

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite
-from semantics_lint.lint.index import ANNOTATED, ASSIGN, WALRUS
 from semantics_lint.lint.model import Position
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, literal_value
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -39,20 +39,7 @@ if TYPE_CHECKING:
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
 
 
-class _Unknown:
-    """The value of an expression that is not a literal."""
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-    def __bool__(self) -> bool:
-        raise TypeError("UNKNOWN has no truth value; compare with `is UNKNOWN`")
-
-
-UNKNOWN = _Unknown()
-
-# Which nested part a field of a part holds, by the part's kind and the field's name.
-_NESTED_PARTS: dict[str, dict[str, str]] = {
+NESTED_PARTS: dict[str, dict[str, str]] = {
     "described_result": {
         "grain": "grain",
         "provenance": "provenance",
@@ -66,26 +53,6 @@ _NESTED_PARTS: dict[str, dict[str, str]] = {
 _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"})
 # A key token the fix may respell: one plain string literal on one line.
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
-
-
-def literal_value(node: ast.expr) -> object:
-    """The Python value of a literal expression (``dict(a=1)`` included), else UNKNOWN."""
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name) and not node.args:
-            if node.func.id in ("list", "tuple") and not node.keywords:
-                return [] if node.func.id == "list" else ()
-            if node.func.id == "dict" and all(kw.arg is not None for kw in node.keywords):
-                values = {kw.arg: literal_value(kw.value) for kw in node.keywords}
-                if any(v is UNKNOWN for v in values.values()):
-                    return UNKNOWN
-                return values
-        return UNKNOWN
-    if isinstance(node, ast.Constant):
-        return node.value
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return UNKNOWN
 
 
 @dataclass(eq=False)
@@ -293,7 +260,7 @@ class Declaration:
         if self._by_name is None:
             found: list[tuple[Field, str]] = []
             for parent in self.parts:
-                nested = _NESTED_PARTS.get(parent.kind)
+                nested = NESTED_PARTS.get(parent.kind)
                 if nested is None:
                     continue
                 for item in parent.fields:
@@ -331,7 +298,7 @@ def build_declaration(call: CallSite) -> Declaration:
         top.open = True
     elif positional:
         holder = positional[0]
-        if _is_dict_form(holder):
+        if is_dict_form(holder):
             _read_keys(top, holder)
         else:
             top.open = True
@@ -342,34 +309,6 @@ def build_declaration(call: CallSite) -> Declaration:
             _add_field(top, keyword.arg, keyword, keyword.value)
     _descend(top)
     return declaration
-
-
-def _is_dict_form(node: ast.expr) -> bool:
-    if isinstance(node, ast.Dict):
-        return True
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
-
-
-def iter_dict_items(node: ast.expr) -> Iterator[tuple[str, ast.AST, ast.expr] | None]:
-    """The (key text, key node, value) of a dict literal or ``dict(...)`` call.
-
-    Yields None for anything that hides keys: ``**spread``, a computed key, a
-    positional argument of ``dict(...)``.
-    """
-    if isinstance(node, ast.Dict):
-        for key, value in zip(node.keys, node.values):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                yield key.value, key, value
-            else:
-                yield None
-    elif isinstance(node, ast.Call):
-        for _ in node.args:
-            yield None
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                yield None
-            else:
-                yield keyword.arg, keyword, keyword.value
 
 
 def _read_keys(part: Part, node: ast.expr) -> None:
@@ -398,13 +337,13 @@ def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast
 
 def _descend(part: Part) -> None:
     declaration = part.declaration
-    nested = _NESTED_PARTS.get(part.kind, {})
+    nested = NESTED_PARTS.get(part.kind, {})
     for item in list(part.fields):
         if item.status not in ("field", "snake"):
             continue
         path = f"{part.path}.{item.spelled}" if part.path else item.spelled
         kind = nested.get(item.name)
-        if kind is not None and _is_dict_form(item.value_ast):
+        if kind is not None and is_dict_form(item.value_ast):
             child = Part(kind=kind, path=path, node=item.value_ast, declaration=declaration, parent=item)
             _read_keys(child, item.value_ast)
             declaration.parts.append(child)
@@ -422,7 +361,7 @@ def _read_items(part: Part, holder: Field, path: str) -> None:
     for index, element in enumerate(value.elts):
         if isinstance(element, ast.Starred):
             return  # items after a spread have unknown indexes
-        if _is_dict_form(element):
+        if is_dict_form(element):
             child = Part(
                 kind="coverage_item",
                 path=f"{path}[{index}]",
@@ -438,7 +377,7 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
     value = holder.value_ast
     data_field = holder.name
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
-        if _is_dict_form(value.elt):
+        if is_dict_form(value.elt):
             declaration.rows.append(_row(data_field, None, value.elt))
         return
     if not isinstance(value, (ast.List, ast.Tuple)):
@@ -450,7 +389,7 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
 
 
 def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
-    if not _is_dict_form(node):
+    if not is_dict_form(node):
         return Row(data_field, index, node, mapping=False)
     row = Row(data_field, index, node, mapping=True)
     for item in iter_dict_items(node):
@@ -460,67 +399,6 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
             text, key, value = item
             row.keys.setdefault(text, (key, value))
     return row
-
-
-def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
-    """What plain assignments bind ``name`` to where the call reads it (the scope
-    Python finds it in): a cheap look a rule can take before following it.
-
-    None when an import binds ``name`` there (it may bring anything). An empty list
-    when no assignment does (a parameter, a loop variable, nothing at all): the
-    resolver could not prove a value either.
-    """
-    found = call.context.index.lookup(name, call.scope)
-    if found is None:
-        return []
-    values: list[ast.expr] = []
-    for binding in found[1]:
-        if binding.is_import:
-            return None
-        statement = binding.statement
-        if binding.kind == WALRUS:
-            values.append(statement.value)  # type: ignore[union-attr]
-        elif binding.kind in (ASSIGN, ANNOTATED) and statement is not None:
-            value = statement.value  # type: ignore[attr-defined]
-            if value is not None and not any(v is value for v in values):
-                values.append(value)
-    return values
-
-
-def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
-    """False when ``expr`` provably cannot resolve to a value ``wanted`` accepts.
-
-    True for an attribute (a module constant), an imported name, or a name some
-    assignment binds to another name or to a value ``wanted`` accepts.
-    """
-    if isinstance(expr, ast.Attribute):
-        return True
-    if not isinstance(expr, ast.Name):
-        return False
-    values = assigned_values(call, expr.id)
-    if values is None:
-        return True
-    return any(isinstance(v, (ast.Name, ast.Attribute)) or wanted(v) for v in values)
-
-
-def named_parts_may_misspell(declaration: Declaration) -> bool:
-    """False when no part given as a name can hold a key that is not a field.
-
-    Lets the key rules skip the resolver (a LibCST parse of the module) for the
-    common ``provenance=prov`` whose dict is written right there, all fields.
-    """
-    # A value that is neither a name nor an attribute resolves to nothing here.
-    for item, kind in declaration.parts_given_by_name():
-        allowed = vocabulary.PART_FIELDS[kind]
-
-        def misspells(value: ast.expr, allowed: tuple[str, ...] = allowed) -> bool:
-            if not _is_dict_form(value):
-                return False
-            return any(entry is None or entry[0] not in allowed for entry in iter_dict_items(value))
-
-        if may_resolve_to(declaration.call, item.value_ast, misspells):
-            return True
-    return False
 
 
 def _read_named_parts(declaration: Declaration) -> list[Part]:
@@ -534,7 +412,7 @@ def _read_named_parts(declaration: Declaration) -> list[Part]:
         if resolved is None:
             continue
         tree = resolved.value
-        if not _is_dict_form(tree):
+        if not is_dict_form(tree):
             continue
         part = Part(
             kind=kind,

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SYNTAX_CODE",
+    "Batch",
     "LintSettings",
     "decode_source",
     "file_context",
@@ -210,7 +211,7 @@ def _run_rules(
     context: FileContext, declarations: list[Declaration], timings: dict[str, float] | None
 ) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
-    from semantics_lint.lint.rules import Batch, rules_for
+    from semantics_lint.lint.rules import rules_for
 
     settings = context.settings
     filename = context.filename
@@ -251,6 +252,90 @@ def _run_rules(
         if timings is not None:
             timings[rule.code] = timings.get(rule.code, 0.0) + time.process_time() - started
     return sort_findings(findings)
+
+
+# -- one batched pass of the rules over a declaration -------------------------------------
+
+# What the batch does with one rule: the rule; whether it visits the declaration, its
+# parts, its fields, its rows; the part kinds and field statuses it is handed (None:
+# all); the kinds of part it also judges when given as a name.
+_Plan = tuple["Rule", tuple[bool, bool, bool, bool], "frozenset[str] | None", "frozenset[str] | None", "frozenset[str]"]
+
+
+class Batch:
+    """Every enabled rule over one declaration: the model is built once and shared, and
+    each rule's hooks run over it, on the parts and keys it declares it judges.
+
+    What a rule declares becomes the cost gates here, worked out once per call kind: a
+    rule is handed only the parts of its ``part_kinds`` and the keys of its
+    ``field_statuses``, and the parts a call gives as a name (``provenance=prov``) are
+    read, through the resolver, only for the kinds some rule's ``named_parts`` holds.
+
+    A rule that meets recursion too deep stops for that call only: the other rules still
+    judge it, and :meth:`run` says what went wrong so the engine can report it once.
+    With ``timings``, each rule's CPU time is added under its code, for the benchmark.
+    """
+
+    def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
+        self.rules = rules
+        self.timings = timings
+        self._plans: dict[str, tuple[list[_Plan], frozenset[str]]] = {}
+
+    def _plans_for(self, kind: str) -> tuple[list[_Plan], frozenset[str]]:
+        """The plans of the rules that visit calls of ``kind``, in the rules' order, and
+        the kinds of named part any of them judges."""
+        known = self._plans.get(kind)
+        if known is None:
+            plans: list[_Plan] = [
+                (rule, rule._call_hooks, rule.part_kinds, rule.field_statuses, rule.named_parts)
+                for rule in self.rules
+                if kind in rule.calls
+            ]
+            named = frozenset(part for plan in plans for part in plan[4])
+            known = self._plans[kind] = (plans, named)
+        return known
+
+    def run(self, declaration: Declaration) -> str | None:
+        """Run every rule on ``declaration``; the first problem met, or None."""
+        problem: str | None = None
+        clock = time.process_time if self.timings is not None else None
+        call = declaration.call
+        parts = declaration.parts
+        plans, named_kinds = self._plans_for(declaration.kind)
+        named = (
+            [part for part in declaration.named_parts() if part.kind in named_kinds]
+            if named_kinds and any(kind in named_kinds for _, kind in declaration.parts_given_by_name())
+            else []
+        )
+        for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses, named_parts in plans:
+            rule.call = call
+            started = clock() if clock is not None else 0.0
+            try:
+                if on_declaration:
+                    rule.visit_declaration(declaration)
+                if named_parts:
+                    for part in named:
+                        if part.kind in named_parts:
+                            rule.visit_named_part(part)
+                if on_part or on_field:
+                    for part in parts:
+                        if kinds is not None and part.kind not in kinds:
+                            continue
+                        if on_part:
+                            rule.visit_part(part)
+                        if on_field:
+                            for item in part.fields:
+                                if statuses is None or item.status in statuses:
+                                    rule.visit_field(item)
+                if on_row:
+                    for row in declaration.rows:
+                        rule.visit_row(row)
+            except RecursionError:
+                problem = problem or "it is nested too deeply"
+            if clock is not None and self.timings is not None:
+                self.timings[rule.code] = self.timings.get(rule.code, 0.0) + clock() - started
+        return problem
+
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -38,6 +38,8 @@ import ast
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
+from semantics_lint.lint.syntax import dotted_name
+
 __all__ = [
     "Binding",
     "FileIndex",
@@ -154,6 +156,7 @@ class FileIndex:
         "unstable",
         "uses",
         "_memo",
+        "_only_read",
     )
 
     def __init__(self, tree: ast.Module) -> None:
@@ -174,6 +177,7 @@ class FileIndex:
         self.star_import = False
         """Whether a ``from m import *`` appears anywhere."""
         self._memo: dict[object, object] = {}
+        self._only_read: dict[str, bool] = {}
 
     # -- questions -------------------------------------------------------------------
 
@@ -232,8 +236,11 @@ class FileIndex:
         value it names (``prov["source"] = s``, ``prov.update(...)``, ``helper(prov)`` are
         other uses). By spelling, whatever the scope: stricter than the binding's own
         uses, never looser."""
-        read = self.api_read
-        return all(id(use) in read for use in self.uses.get(spelled, ()))
+        known = self._only_read.get(spelled)
+        if known is None:
+            read = self.api_read
+            known = self._only_read[spelled] = all(id(use) in read for use in self.uses.get(spelled, ()))
+        return known
 
     def memo(self, key: object) -> object:
         """A value another layer keeps about this module (None when not yet kept)."""
@@ -241,18 +248,6 @@ class FileIndex:
 
     def remember(self, key: object, value: object) -> None:
         self._memo[key] = value
-
-
-def dotted_name(node: ast.AST) -> str | None:
-    """``a.b.c`` for a chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):  # a loop: chains can be thousands deep
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 # -- the walk ------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope, dotted_name
+from semantics_lint.lint.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
+from semantics_lint.lint.syntax import dotted_name
 
 __all__ = ["LocatedCall", "is_api_module", "iter_kinds", "locate_calls"]
 

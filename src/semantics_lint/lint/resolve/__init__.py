@@ -52,12 +52,12 @@ from semantics_lint.lint.index import (
     Binding,
     FileIndex,
     Scope,
-    dotted_name,
 )
 from semantics_lint.lint.resolve import project
 from semantics_lint.lint.resolve.project import ImportQuestion
 from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.source import Source
+from semantics_lint.lint.syntax import dotted_name
 
 __all__ = [
     "MAX_MODULE_BYTES",
@@ -257,8 +257,9 @@ class Resolver:
         else:
             if len(self._asked) >= project.max_questions():
                 return None
-            # Asked once per file: the project's files do not change during one lint.
-            found = self._asked[question] = project.imported_binding(question)
+            # Asked once per file, and the project's files checked for changes once per
+            # file: one lint reads the project as it was when it began.
+            found = self._asked[question] = project.imported_binding(question, recheck=not self._asked)
         if found is None:
             return None
         target = project.module_reading(found.path, self.declaration_names)

@@ -1,8 +1,8 @@
 """Other modules of the linted project: where an imported name is bound, and its module.
 
 Where an imported name is bound (which file, which module-level name) is asked of the
-astroid bridge (``lint.resolve_astroid``, imported here and only here, the first time a
-name crosses a module: a file whose names are all its own never pays for astroid). The
+astroid bridge (``resolve.astroid_bridge``, which imports astroid the first time a name
+crosses a module: a file whose names are all its own never pays for astroid). The
 module found is read like the linted file (:class:`ModuleReading`), once per version of
 the file and per set of declaration names (they decide which of its dicts are only read
 by declarations): the key holds everything the reading depends on, so a file's findings
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from semantics_lint.lint.resolve import astroid_bridge
 from semantics_lint.lint.resolve.reading import ModuleReading, read_module
 
 __all__ = ["MAX_CACHED_MODULES", "ImportQuestion", "clear", "imported_binding", "lookups_so_far", "module_reading"]
@@ -64,17 +65,16 @@ def module_reading(path: str, declaration_names: frozenset[str]) -> ModuleReadin
 
 def max_questions() -> int:
     """Distinct questions about other modules the lint of one file may ask."""
-    from semantics_lint.lint import resolve_astroid
-
-    return resolve_astroid.MAX_LOOKUPS
+    return astroid_bridge.MAX_LOOKUPS
 
 
-def imported_binding(question: ImportQuestion) -> ImportedBinding | None:
-    """Where the imported name is bound, when astroid can say so from source alone."""
-    from semantics_lint.lint import resolve_astroid
-
-    found = resolve_astroid.find_binding(
-        resolve_astroid.ImportRequest(question.importer, question.module, question.level, question.names)
+def imported_binding(question: ImportQuestion, *, recheck: bool = True) -> ImportedBinding | None:
+    """Where the imported name is bound, when astroid can say so from source alone.
+    ``recheck=False``: the project's files were checked for changes earlier in the same
+    file's lint."""
+    found = astroid_bridge.find_binding(
+        astroid_bridge.ImportRequest(question.importer, question.module, question.level, question.names),
+        recheck=recheck,
     )
     if found is None:
         return None
@@ -84,18 +84,11 @@ def imported_binding(question: ImportQuestion) -> ImportedBinding | None:
 def lookups_so_far() -> int:
     """How many questions about another module this process has asked so far (the
     results cache reads it around a file: a change means the file's findings depend
-    on other files). Nothing was asked while the astroid bridge is not imported."""
-    import sys
-
-    module = sys.modules.get("semantics_lint.lint.resolve_astroid")
-    return int(getattr(module, "requests", 0)) if module is not None else 0
+    on other files)."""
+    return astroid_bridge.requests
 
 
 def clear() -> None:
     """Forget every module read so far, and astroid's answers (between runs, in tests)."""
-    import sys
-
     _READINGS.clear()
-    bridge = sys.modules.get("semantics_lint.lint.resolve_astroid")
-    if bridge is not None:
-        bridge.clear()
+    astroid_bridge.clear()

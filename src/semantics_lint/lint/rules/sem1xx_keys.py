@@ -9,20 +9,12 @@ means.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import (
-    UNKNOWN,
-    Declaration,
-    Field,
-    Row,
-    literal_value,
-    may_resolve_to,
-    named_parts_may_misspell,
-)
+from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
-from semantics_lint.runtime.refusal import meant_key
+from semantics_lint.lint.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.verdicts import closest_field
 
 
 # Which nested part holds a field that was written one level too high.
@@ -42,34 +34,17 @@ _HOME_OF_FIELD: dict[str, dict[str, str]] = {
 }
 
 
-# The key of the key rules' shared answer in ``Declaration.memo``.
-_MAY_MISSPELL = ("named parts may misspell",)
-
-
 def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
 class KeyRule(Rule):
-    """A rule about one key of a part; parts given as a name are judged too.
-
-    Parts given as a name (``provenance=prov``) are judged like literal ones and
-    reported at the name; following the name is paid for only when a cheap look
-    cannot rule a bad key out.
-    """
+    """A rule about one key of a part; parts given as a name are judged too, and its
+    messages say where such a dict was bound themselves."""
 
     abstract = True
-
-    def visit_declaration(self, declaration: Declaration) -> None:
-        # The three key rules ask the same of one declaration: answered once.
-        may_misspell = declaration.memo.get(_MAY_MISSPELL)
-        if may_misspell is None:
-            may_misspell = declaration.memo[_MAY_MISSPELL] = named_parts_may_misspell(declaration)
-        if not may_misspell:
-            return
-        for part in declaration.named_parts():
-            for item in part.fields:
-                self.visit_field(item)
+    named_parts = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
+    named_part_note = False
 
 
 class UnknownDeclarationKey(KeyRule):
@@ -201,7 +176,7 @@ class UnknownDeclarationKey(KeyRule):
             return
         part = field.part
         allowed = part.allowed
-        meant = meant_key(field.spelled, allowed)
+        meant = closest_field(field.spelled, allowed)
         home = _HOME_OF_FIELD.get(part.kind, {}).get(vocabulary.to_declaration(field.spelled))
         if meant is not None:
             advice = f"did you mean `{meant}`?"
@@ -550,7 +525,7 @@ class EmptyDeclaration(Rule):
             return
         for item in top.fields:
             # A misspelled data field is one mistake, reported as SEM101 only.
-            if item.status == "unknown" and meant_key(item.spelled, top.allowed) in (
+            if item.status == "unknown" and closest_field(item.spelled, top.allowed) in (
                 *vocabulary.DATA_FIELDS,
                 "clarify",
             ):
@@ -629,9 +604,8 @@ class EmptyDataLiteral(Rule):
             return
         where = ""
         if not _is_empty_literal_ast(field.value_ast):
-            # Only a name can still be proved empty, and only when some binding of it
-            # may be an empty literal: the resolver parses the module to follow it.
-            if not may_resolve_to(self.call, field.value_ast, _is_empty_literal_ast):
+            # Only a name can still be proved empty.
+            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
                 return
             resolved = self.call.resolver.value_of(field.value_ast)
             if resolved is None or not _is_empty_literal_ast(resolved.value):

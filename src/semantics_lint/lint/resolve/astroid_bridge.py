@@ -59,7 +59,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.lint import project_modules
+from semantics_lint.lint.resolve import project_modules
+from semantics_lint.lint.source import decode_source
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes
@@ -218,8 +219,6 @@ class _Session:
     def _build(self, name: str, path: str) -> nodes.Module:
         from astroid.exceptions import AstroidImportError
 
-        from semantics_lint.lint.engine import decode_source
-
         signature = _signature(path)  # before reading: a later change is seen as one
         data = project_modules.read_source(path)
         text = decode_source(data) if data is not None else None
@@ -343,11 +342,14 @@ def _forget_inferences(session: _Session) -> None:
             del memo[key]
 
 
-def find_binding(request: ImportRequest) -> ModuleBinding | None:
+def find_binding(request: ImportRequest, *, recheck: bool = True) -> ModuleBinding | None:
     """Where the imported name of ``request`` is bound, or None when that is not provable.
 
     The answer is a module-level name in one file of the project. The caller still has to
     check that name in that file (bound once, not mutated) before trusting its value.
+    ``recheck=False`` skips checking that the files read for earlier answers are
+    unchanged: for the second and later questions of one linted file, whose lint reads
+    the project as it was when it began.
     """
     global requests, _SESSION
     requests += 1
@@ -356,7 +358,7 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     if target is None or not request.names:
         return None
     session = _SESSION
-    if session is None or session.root != layout.source_root or session.stale():
+    if session is None or session.root != layout.source_root or (recheck and session.stale()):
         if session is not None:
             _forget_inferences(session)
         session = _SESSION = _Session(layout.source_root)
