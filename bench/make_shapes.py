@@ -399,6 +399,12 @@ def ensure_names(out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DE
 # ---------------------------------------------------------------------------
 
 
+def big_module_path(calls: int) -> str:
+    """Where the module of ``calls`` calls lives: a folder of its own, so each size can
+    be linted (and parsed) alone."""
+    return f"calls_{calls}/tools_{calls}.py"
+
+
 def render_big_module(seed: int, calls: int) -> tuple[str, ShapeInfo]:
     """One module of about ``calls`` declaration calls (small tool functions)."""
     rng = _rng("big", seed, calls)
@@ -450,7 +456,7 @@ def render_big_module(seed: int, calls: int) -> tuple[str, ShapeInfo]:
     text = "\n".join(w.lines) + "\n"
     ast.parse(text)
     info = ShapeInfo(
-        path=f"big_{calls}.py",
+        path=big_module_path(calls),
         lines=text.count("\n"),
         bytes=len(text.encode()),
         calls=w.calls,
@@ -466,7 +472,9 @@ def write_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int
     modules = []
     for calls in sizes:
         text, info = render_big_module(seed, calls)
-        (out_dir / info.path).write_text(text, encoding="utf-8")
+        path = out_dir / info.path
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
         modules.append(asdict(info))
     return _write_manifest(out_dir, "big", {"sizes": list(sizes), "seed": seed}, modules)
 
@@ -483,8 +491,13 @@ def ensure_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: in
 # ---------------------------------------------------------------------------
 
 
+BIG_LAYOUT = 2
+"""Bumped when the big corpus's layout changes (each module in a folder of its own)."""
+
+
 def _fingerprint(kind: str, params: dict[str, object]) -> str:
-    return make_corpus._fingerprint(f"shapes-{kind}", shapes_version=GENERATOR_VERSION, **params)
+    extra = {"layout": BIG_LAYOUT} if kind == "big" else {}
+    return make_corpus._fingerprint(f"shapes-{kind}", shapes_version=GENERATOR_VERSION, **params, **extra)
 
 
 def _write_manifest(

@@ -83,9 +83,9 @@ def test_big_modules_have_the_calls_asked_for(tmp_path: Path) -> None:
     manifest = make_shapes.write_big(tmp_path, sizes=(50, 120), seed=7)
     for module in manifest["modules"]:  # type: ignore[union-attr]
         text = (tmp_path / module["path"]).read_text(encoding="utf-8")
-        assert _api_calls(text) == module["calls"] == int(module["path"][4:-3])
+        assert _api_calls(text) == module["calls"] == int(module["path"].split("_")[-1][:-3])
     again = make_shapes.render_big_module(7, 50)[0]
-    assert again == (tmp_path / "big_50.py").read_text(encoding="utf-8")
+    assert again == (tmp_path / "calls_50" / "tools_50.py").read_text(encoding="utf-8")
 
 
 def test_equivalence_check_tells_same_from_different_findings(tmp_path: Path) -> None:

@@ -187,6 +187,21 @@ def test_answers_follow_the_file_on_disk(project: Path) -> None:
     assert ask(project, "base", 1, "BASE_DATE") is None
 
 
+def test_an_answer_through_a_re_export_follows_every_file_it_was_read_from(project: Path) -> None:
+    # constants.BASE_DATE is a re-export of base.BASE_DATE: the answer names base.py,
+    # and was worked out from constants.py too. A change to either is seen; a change to
+    # a module the answer never read is not a reason to read the project again.
+    assert ask(project, "constants", 1, "BASE_DATE") is not None
+    (project / "pkg/unrelated.py").write_text("X = 1\n", encoding="utf-8")
+    assert ask(project, "constants", 1, "BASE_DATE") is not None
+    (project / "pkg/constants.py").write_text(
+        (project / "pkg/constants.py").read_text(encoding="utf-8").replace("from .base import BASE_DATE", "BASE_DATE = 1\nBASE_DATE = 2"),
+        encoding="utf-8",
+    )
+    os.utime(project / "pkg/constants.py", ns=(1, 1))
+    assert ask(project, "constants", 1, "BASE_DATE") is None
+
+
 def test_two_projects_with_the_same_package_name(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     write_tree(first, {"pkg/__init__.py": "", "pkg/c.py": "X = 1\n", "pkg/tools.py": ""})

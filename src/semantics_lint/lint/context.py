@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from semantics_lint import vocabulary
@@ -98,11 +99,20 @@ class CallSite:
     node: ast.Call
     function: FunctionNode | None
     scope: Scope
-    start: Position = field(init=False)
-    end: Position = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.start, self.end = self.context.ast_range(self.node)
+    @cached_property
+    def _range(self) -> tuple[Position, Position]:
+        return self.context.ast_range(self.node)
+
+    @property
+    def start(self) -> Position:
+        """Where the call starts in the file."""
+        return self._range[0]
+
+    @property
+    def end(self) -> Position:
+        """Where the call ends in the file."""
+        return self._range[1]
 
     @property
     def func_node(self) -> ast.expr:

@@ -9,8 +9,9 @@ The findings are raw: no ``noqa`` filtering and no select/ignore beyond
 ``LintSettings.enabled``; the runner does the rest. Bad input never raises: a file that
 cannot be decoded or parsed is one SEM001 finding, an empty file has none.
 
-The engine is the one module that imports the rules, and it does so when the first
-file passes the prefilter: a run over files that never call the API never pays for them.
+The engine is the one module that imports the rules, and it imports them, the index and
+the resolver when the first file passes the prefilter: a run over files that never call
+the API never pays for them.
 """
 
 from __future__ import annotations
@@ -25,15 +26,13 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import CallSite, FileContext
-from semantics_lint.lint.declaration import Declaration, build_declaration
-from semantics_lint.lint.index import build_index
-from semantics_lint.lint.locate import locate_calls
 from semantics_lint.lint.model import Finding, Position
 from semantics_lint.lint.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
 from semantics_lint.lint.source import SYNTAX_CODE, decode_source, split_lines, syntax_finding
 
 if TYPE_CHECKING:
+    from semantics_lint.lint.context import FileContext
+    from semantics_lint.lint.declaration import Declaration
     from semantics_lint.lint.rules.base import Rule
 
 __all__ = [
@@ -115,6 +114,11 @@ def file_context(text: str, tree: ast.Module, filename: str, settings: LintSetti
 
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
+    # Imported here: a run over files the prefilter passes over never needs them.
+    from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.index import build_index
+    from semantics_lint.lint.locate import locate_calls
+
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index)
     context.calls = [
@@ -188,7 +192,7 @@ def _lint_tree(
     settings: LintSettings,
     timings: dict[str, float] | None,
 ) -> list[Finding]:
-    started = time.process_time()
+    started = time.process_time() if timings is not None else 0.0
     try:
         context = file_context(text, tree, filename, settings)
     except RecursionError:
@@ -211,6 +215,7 @@ def _run_rules(
     context: FileContext, declarations: list[Declaration], timings: dict[str, float] | None
 ) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
+    from semantics_lint.lint.declaration import build_declaration
     from semantics_lint.lint.rules import rules_for
 
     settings = context.settings
@@ -241,7 +246,7 @@ def _run_rules(
                 )
             )
     for rule in module_rules:
-        started = time.process_time()
+        started = time.process_time() if timings is not None else 0.0
         try:
             rule.visit_module(context)
         except RecursionError as exc:
@@ -267,7 +272,7 @@ class Batch:
     each rule's hooks run over it, on the parts and keys it declares it judges.
 
     What a rule declares becomes the cost gates here, worked out once per call kind: a
-    rule is handed only the parts of its ``part_kinds`` and the keys of its
+    rule is handed only the parts of its ``part_kinds`` and the keys of its ``fields`` and
     ``field_statuses``, and the parts a call gives as a name (``provenance=prov``) are
     read, through the resolver, only for the kinds some rule's ``named_parts`` holds.
 
@@ -324,8 +329,11 @@ class Batch:
                         if on_part:
                             rule.visit_part(part)
                         if on_field:
+                            names = rule.field_names(part.kind)
                             for item in part.fields:
-                                if statuses is None or item.status in statuses:
+                                if (statuses is None or item.status in statuses) and (
+                                    names is None or item.name in names
+                                ):
                                     rule.visit_field(item)
                 if on_row:
                     for row in declaration.rows:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 
 from semantics_lint.lint.index import (
     ANNOTATED,
@@ -79,14 +80,25 @@ class Resolved:
     says where it was bound (``line 12``, ``pkg/constants.py:3``), ``name`` is the name
     followed as written at the use, ``code`` a one-line excerpt of the bound value."""
 
-    __slots__ = ("code", "name", "origin", "reading", "value")
+    __slots__ = ("_aliases", "_code", "name", "origin", "reading", "value")
 
-    def __init__(self, value: ast.expr, origin: str, name: str, code: str, reading: ModuleReading) -> None:
+    def __init__(
+        self, value: ast.expr, origin: str, name: str, reading: ModuleReading, aliases: tuple[str, ...] = ()
+    ) -> None:
         self.value = value
         self.origin = origin
         self.name = name
-        self.code = code
         self.reading = reading
+        self._aliases = aliases
+        self._code: str | None = None
+
+    @property
+    def code(self) -> str:
+        """``'2024-05-01'``, or ``BASE = '2024-05-01'`` through an alias: the bound value
+        as written, on one line (made when a message first needs it)."""
+        if self._code is None:
+            self._code = " = ".join((*self._aliases, self.reading.excerpt(self.value)))
+        return self._code
 
     def __repr__(self) -> str:
         return f"Resolved({self.name} = {self.code} ({self.origin}))"
@@ -122,6 +134,7 @@ class Resolver:
         # Distinct questions about other modules, bounded per file (a question asked
         # again, by another rule, costs nothing and is answered alike).
         self._asked: dict[ImportQuestion, project.ImportedBinding | None] = {}
+        self._modules: dict[str, ModuleReading | None] = {}
 
     # -- the interface ---------------------------------------------------------------
 
@@ -198,7 +211,7 @@ class Resolver:
             return None
         if value is None:
             return None
-        return Resolved(value.value, value.origin, dotted, value.code, value.reading)
+        return Resolved(value.value, value.origin, dotted, value.reading, value.aliases)
 
     def _follow(
         self, reading: ModuleReading, scope: Scope, dotted: str, position: tuple[int, int] | None, walk: _Walk
@@ -241,28 +254,31 @@ class Resolver:
                 return None
             if _mutable(inner.value) and not index.only_read_by_declarations(name):
                 return None  # the alias itself may be changed in place
-            return _Value(inner.value, inner.origin, f"{inner_name} = {inner.code}", inner.reading)
+            return _Value(inner.value, inner.origin, inner.reading, (inner_name, *inner.aliases))
         if _mutable(value) and not index.only_read_by_declarations(name):
             return None
-        return _Value(value, reading.origin(statement.lineno), reading.excerpt(value), reading)
+        return _Value(value, reading.origin(statement.lineno), reading)
 
     def _follow_import(self, reading: ModuleReading, binding: Binding, dotted: str, walk: _Walk) -> _Value | None:
         if reading.path is None:
             return None
         question = _question(reading.path, binding, dotted)
-        if question is None:
+        if question is None or (not question.level and question.module.partition(".")[0] in sys.stdlib_module_names):
+            # The standard library holds no constant of the project (``os.sep``).
             return None
         if question in self._asked:
             found = self._asked[question]
         else:
             if len(self._asked) >= project.max_questions():
                 return None
-            # Asked once per file, and the project's files checked for changes once per
-            # file: one lint reads the project as it was when it began.
-            found = self._asked[question] = project.imported_binding(question, recheck=not self._asked)
+            # Asked once per file: one lint reads the project as it was when it began.
+            found = self._asked[question] = project.imported_binding(question)
         if found is None:
             return None
-        target = project.module_reading(found.path, self.declaration_names)
+        target = self._modules.get(found.path, _NOT_READ)
+        if target is _NOT_READ:
+            # Read once per file (the project's files do not change during one lint).
+            target = self._modules[found.path] = project.module_reading(found.path, self.declaration_names)
         if target is None:
             return None
         if target.display is None:
@@ -272,14 +288,18 @@ class Resolver:
         return self._follow(target, target.index.module, found.name, None, walk)
 
 
-class _Value:
-    __slots__ = ("code", "origin", "reading", "value")
+_NOT_READ: ModuleReading | None = ModuleReading.__new__(ModuleReading)
+"""A marker: a project module this resolver has not asked for yet."""
 
-    def __init__(self, value: ast.expr, origin: str, code: str, reading: ModuleReading) -> None:
+
+class _Value:
+    __slots__ = ("aliases", "origin", "reading", "value")
+
+    def __init__(self, value: ast.expr, origin: str, reading: ModuleReading, aliases: tuple[str, ...] = ()) -> None:
         self.value = value
         self.origin = origin
-        self.code = code
         self.reading = reading
+        self.aliases = aliases
 
 
 class _Walk:

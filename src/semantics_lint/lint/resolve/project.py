@@ -68,13 +68,10 @@ def max_questions() -> int:
     return astroid_bridge.MAX_LOOKUPS
 
 
-def imported_binding(question: ImportQuestion, *, recheck: bool = True) -> ImportedBinding | None:
-    """Where the imported name is bound, when astroid can say so from source alone.
-    ``recheck=False``: the project's files were checked for changes earlier in the same
-    file's lint."""
+def imported_binding(question: ImportQuestion) -> ImportedBinding | None:
+    """Where the imported name is bound, when astroid can say so from source alone."""
     found = astroid_bridge.find_binding(
-        astroid_bridge.ImportRequest(question.importer, question.module, question.level, question.names),
-        recheck=recheck,
+        astroid_bridge.ImportRequest(question.importer, question.module, question.level, question.names)
     )
     if found is None:
         return None

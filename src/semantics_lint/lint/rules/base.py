@@ -16,6 +16,7 @@ hooks the engine calls in one batched pass over each recognized call:
 A rule declares what it judges, and the engine hands it only that (the cost gates are
 worked out from these declarations, once per settings): ``calls``, the call kinds it
 judges; ``part_kinds``, the kinds of part its ``visit_part``/``visit_field`` judge;
+``fields``, the (kind of part, field) pairs its ``visit_field`` judges;
 ``field_statuses``, the statuses of the keys its ``visit_field`` judges; and
 ``named_parts``, the kinds of part it also judges when the call gives the part as a
 name bound to a dict (``provenance=prov``): the engine reads those parts (following the
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite, FileContext
 
 FixKind = Literal["none", "safe", "unsafe"]
+
+DATA_KEYS: frozenset[FieldStatus] = frozenset({"field", "snake"})
+"""The statuses of a key spelled as a field of its part (camelCase or its wire spelling)."""
 
 ALL_CALL_KINDS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
 
@@ -125,6 +129,9 @@ class Rule:
     field_statuses: ClassVar[frozenset[FieldStatus] | None] = None
     """The statuses of the keys the batch hands to ``visit_field``; None: every status.
     Set it only when ``visit_field`` does nothing for the others."""
+    fields: ClassVar[frozenset[tuple[str, str]] | None] = None
+    """The keys ``visit_field`` judges, as (kind of part, field) pairs, the field named
+    by the camelCase name it means; None: every key of the parts it is handed."""
     named_parts: ClassVar[frozenset[str]] = frozenset()
     """The kinds of part this rule also judges when given as a name bound to a dict."""
     named_part_note: ClassVar[bool] = True
@@ -138,6 +145,7 @@ class Rule:
     _own_hooks: ClassVar[frozenset[str]] = frozenset()
     """The hooks this class overrides, worked out once when the class is made."""
     _call_hooks: ClassVar[tuple[bool, bool, bool, bool]] = (False, False, False, False)
+    _names_by_kind: ClassVar[dict[str, frozenset[str]]] = {}
     """Whether it overrides visit_declaration, visit_part, visit_field, visit_row."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -145,13 +153,17 @@ class Rule:
         cls._own_hooks = frozenset(hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook))
         on_declaration, on_part, on_field, on_row = (hook in cls._own_hooks for hook in _HOOKS)
         cls._call_hooks = (on_declaration, on_part, on_field, on_row)
+        by_kind: dict[str, set[str]] = {}
+        for part_kind, field_name in cls.fields or ():
+            by_kind.setdefault(part_kind, set()).add(field_name)
+        cls._names_by_kind = {kind: frozenset(names) for kind, names in by_kind.items()}
         if cls.__dict__.get("abstract", False):
             return
         _check_rule_class(cls)
 
     # -- the engine's side ---------------------------------------------------------
 
-    _anchor: tuple[ast.expr, str | None] | None = None
+    _anchor: tuple[ast.expr, Part | None] | None = None
 
     def begin_file(self, context: FileContext, sink: list[Finding]) -> None:
         """Called once per file before any hook."""
@@ -161,17 +173,28 @@ class Rule:
     def visit_named_part(self, part: Part) -> None:
         """Run the rule's part and field hooks on a part given as a name (the engine
         calls it for the kinds in ``named_parts``); what they report goes to the name."""
-        note = f"`{part.path}` is {part.via.describe()}" if self.named_part_note and part.via else None
-        self._anchor = (part.anchor, note) if part.anchor is not None else None
+        noted = part if self.named_part_note and part.via is not None else None
+        self._anchor = (part.anchor, noted) if part.anchor is not None else None
         try:
             if self.has_hook("visit_part"):
                 self.visit_part(part)
             if self.has_hook("visit_field"):
+                names = self.field_names(part.kind)
                 for field in part.fields:
-                    if self.field_statuses is None or field.status in self.field_statuses:
+                    if (self.field_statuses is None or field.status in self.field_statuses) and (
+                        names is None or field.name in names
+                    ):
                         self.visit_field(field)
         finally:
             self._anchor = None
+
+    @classmethod
+    def field_names(cls, part_kind: str) -> frozenset[str] | None:
+        """The fields of a ``part_kind`` part whose keys ``visit_field`` judges (None:
+        every one; empty: none), from ``fields``."""
+        if cls.fields is None:
+            return None
+        return cls._names_by_kind.get(part_kind, frozenset())
 
     @classmethod
     def has_hook(cls, hook: str) -> bool:
@@ -206,9 +229,9 @@ class Rule:
         or :class:`Row` (the dict; a part given as a name: that name), or an ``ast``
         expression of the file."""
         if self._anchor is not None and self._anchor[1] is not None:
-            anchor, note = self._anchor
+            anchor, part = self._anchor
             start, end = self.context.ast_range(anchor)
-            self._emit(f"{message} ({note})", start, end, None)
+            self._emit(f"{message} (`{part.path}` is {part.via.describe()})", start, end, None)  # type: ignore[union-attr]
             return
         if isinstance(where, Field):
             start, end = where.range

@@ -12,7 +12,7 @@ import ast
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.syntax import UNKNOWN, literal_value
 from semantics_lint.lint.verdicts import closest_field
 
@@ -172,8 +172,6 @@ class UnknownDeclarationKey(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "unknown":
-            return
         part = field.part
         allowed = part.allowed
         meant = closest_field(field.spelled, allowed)
@@ -366,8 +364,6 @@ class SnakeCaseDeclarationKey(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "snake":
-            return
         camel = field.name
         part = field.part
         if part.spelled(camel) is not None:
@@ -448,8 +444,6 @@ class DerivedFieldDeclared(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "derived":
-            return
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
         self.report(
             field,
@@ -564,6 +558,8 @@ class EmptyDataLiteral(Rule):
     name = "empty-data-literal"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result"})
+    fields = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
+    field_statuses = DATA_KEYS
 
     VALID = (
         Valid(
@@ -598,10 +594,6 @@ class EmptyDataLiteral(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "described_result" or field.name not in vocabulary.DATA_FIELDS:
-            return
-        if field.status not in ("field", "snake"):
-            return
         where = ""
         if not _is_empty_literal_ast(field.value_ast):
             # Only a name can still be proved empty.

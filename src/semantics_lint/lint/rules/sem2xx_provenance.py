@@ -16,10 +16,9 @@ import math
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.model import Severity
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.rules.values import (
     Value,
-    data_field,
     follow,
     is_blank_text,
     keys_in_doubt,
@@ -176,6 +175,9 @@ class IncompleteProvenance(Rule):
     code = "SEM202"
     name = "incomplete-provenance"
     calls = frozenset({"described_result"})
+    part_kinds = frozenset({"described_result", "provenance"})
+    fields = frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")})
+    field_statuses = DATA_KEYS
     named_parts = _PROVENANCE
 
     VALID = (
@@ -287,10 +289,7 @@ class IncompleteProvenance(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        part = field.part
-        if part.kind == "described_result" and field.name == "provenance":
+        if field.part.kind == "described_result":
             value = follow(self.call, field.value_ast)
             if value is None:
                 return
@@ -302,8 +301,6 @@ class IncompleteProvenance(Rule):
                     "give a dict {'measuredAt': ..., 'source': ...}, or leave it out when the "
                     "result carries no series or facts",
                 )
-            return
-        if part.kind != "provenance" or field.name not in ("measuredAt", "source"):
             return
         # A blank source is too rare a mistake to read another module for.
         value = follow(self.call, field.value_ast, imports=field.name != "source")
@@ -341,6 +338,9 @@ class TimeInMeasuredAt(Rule):
     """A `measuredAt` whose time does not come from the data (SEM203, SEM204)."""
 
     abstract = True
+    part_kinds = _PROVENANCE
+    fields = frozenset({("provenance", "measuredAt")})
+    field_statuses = DATA_KEYS
     named_parts = _PROVENANCE
     time_kind: ClassVar[str]
     """The :class:`TimeSource` kind the rule reports: ``date`` or ``clock``."""
@@ -348,8 +348,6 @@ class TimeInMeasuredAt(Rule):
     consequence: ClassVar[str]
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "provenance" or field.name != "measuredAt" or not data_field(field):
-            return
         source = time_source(self.call, field.value_ast)
         if source is None or source.kind != self.time_kind:
             return
@@ -721,6 +719,9 @@ class InvalidAgeSeconds(Rule):
     code = "SEM205"
     name = "invalid-age-seconds"
     calls = frozenset({"described_result"})
+    part_kinds = _PROVENANCE
+    fields = frozenset({("provenance", "ageSeconds")})
+    field_statuses = DATA_KEYS
     named_parts = _PROVENANCE
 
     VALID = (
@@ -815,8 +816,6 @@ class InvalidAgeSeconds(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "provenance" or field.name != "ageSeconds" or not data_field(field):
-            return
         found = _age_problem(self.call, field.value_ast)
         if found is None:
             return

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.rules.values import (
-    data_field,
     follow,
     is_blank_text,
     keys_in_doubt,
@@ -290,6 +289,8 @@ class GrainSaysNothing(Rule):
     name = "grain-says-nothing"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "grain"})
+    fields = frozenset({("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)})
+    field_statuses = DATA_KEYS
     named_parts = _GRAIN
 
     VALID = (
@@ -386,10 +387,7 @@ class GrainSaysNothing(Rule):
             )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        part = field.part
-        if part.kind == "described_result" and field.name == "grain":
+        if field.part.kind == "described_result":
             value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
@@ -399,8 +397,6 @@ class GrainSaysNothing(Rule):
                     "which says nothing: give a dict of interval, aggregation, isCounter, "
                     "collapsed, or leave grain out",
                 )
-            return
-        if part.kind != "grain":
             return
         value = follow(self.call, field.value_ast)
         if value is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.rules.values import (
     Value,
     data_field,
@@ -202,14 +202,6 @@ def _nothing(node: ast.expr) -> str:
     return "is empty" if kind == "str" else f"is {kind_word(kind or 'str')}, not a string"
 
 
-def _is_item_list(field: Field) -> bool:
-    return (
-        data_field(field)
-        and field.part.kind in _ITEM_LIST_PARTS
-        and field.name in vocabulary.COVERAGE_LIST_FIELDS
-    )
-
-
 class CannotCoverWithoutWhy(Rule):
     """
     ## What it does
@@ -226,6 +218,8 @@ class CannotCoverWithoutWhy(Rule):
     code = "SEM401"
     name = "cannot-cover-without-why"
     part_kinds = _ITEM_LIST_PARTS
+    fields = frozenset((kind, _WHY_REQUIRED) for kind in _ITEM_LIST_PARTS)
+    field_statuses = DATA_KEYS
     named_parts = _COVERAGE_PART
 
     VALID = (
@@ -319,8 +313,6 @@ class CannotCoverWithoutWhy(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if not _is_item_list(field) or field.name != _WHY_REQUIRED:
-            return
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
@@ -343,6 +335,8 @@ class ItemNamesNoGround(Rule):
     code = "SEM405"
     name = "coverage-item-names-no-ground"
     part_kinds = _ITEM_LIST_PARTS
+    fields = frozenset((kind, name) for kind in _ITEM_LIST_PARTS for name in vocabulary.COVERAGE_LIST_FIELDS)
+    field_statuses = DATA_KEYS
     named_parts = _COVERAGE_PART
 
     VALID = (
@@ -405,8 +399,6 @@ class ItemNamesNoGround(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if not _is_item_list(field):
-            return
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
@@ -442,6 +434,8 @@ class CoverageNamesNoGround(Rule):
     name = "coverage-names-no-ground"
     calls = frozenset({"described_result", "coverage"})
     part_kinds = frozenset({"described_result", "described_result.coverage"})
+    fields = frozenset({("described_result", "coverage")})
+    field_statuses = DATA_KEYS
     named_parts = _COVERAGE_PART
 
     VALID = (
@@ -537,8 +531,6 @@ class CoverageNamesNoGround(Rule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "described_result" or field.name != "coverage" or not data_field(field):
-            return
         value = follow(self.call, field.value_ast)
         if value is None:
             return

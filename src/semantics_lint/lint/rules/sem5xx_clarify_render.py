@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.rules.values import (
-    data_field,
     follow,
     is_blank_text,
     is_empty_sequence,
@@ -48,6 +47,8 @@ class ClarifyWithoutQuestion(Rule):
     name = "clarify-without-question"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "clarify"})
+    fields = frozenset({("described_result", "clarify"), ("clarify", "question"), ("clarify", "candidates")})
+    field_statuses = DATA_KEYS
     named_parts = frozenset({"clarify"})
 
     VALID = (
@@ -121,10 +122,7 @@ class ClarifyWithoutQuestion(Rule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        kind_of_part = field.part.kind
-        if kind_of_part == "described_result" and field.name == "clarify":
+        if field.part.kind == "described_result":
             value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind not in ("dict", "none"):
@@ -133,8 +131,6 @@ class ClarifyWithoutQuestion(Rule):
                     f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
                     "{'question': ..., 'candidates': [...]}, or None when nothing is ambiguous",
                 )
-            return
-        if kind_of_part != "clarify":
             return
         value = follow(self.call, field.value_ast)
         if value is None:
@@ -203,6 +199,8 @@ class RenderWithoutDefault(Rule):
     name = "render-without-default"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "render"})
+    fields = frozenset({("described_result", "render"), ("render", "default"), ("render", "columns")})
+    field_statuses = DATA_KEYS
     named_parts = frozenset({"render"})
 
     VALID = (
@@ -313,9 +311,7 @@ class RenderWithoutDefault(Rule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        if field.part.kind == "described_result" and field.name == "render":
+        if field.part.kind == "described_result":
             value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
@@ -324,8 +320,6 @@ class RenderWithoutDefault(Rule):
                     f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
                     "{'default': 'table', 'columns': [...]}, or leave render out",
                 )
-            return
-        if field.part.kind != "render" or field.name not in ("default", "columns"):
             return
         value = follow(self.call, field.value_ast)
         if value is None:

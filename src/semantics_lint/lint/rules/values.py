@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -100,11 +99,6 @@ def follow(call: CallSite, node: ast.expr, *, imports: bool = True) -> Value | N
     """
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return Value(node)
-    imported = qualified_name(call.context, node)
-    if imported is not None and imported.split(".")[0] in sys.stdlib_module_names:
-        # The standard library holds no constant of the project (``os.sep``); asking
-        # would only start astroid to say "unknown".
-        return None
     if not imports and call.holds(node) and _imported_where_read(call, node):
         return None
     resolved = call.resolver.value_of(node)
