@@ -107,8 +107,10 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 )
 @click.option(
     "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Where the results cache lives (default: $SEMANTICS_LINT_CACHE_DIR, else "
-    ".semantics-lint-cache in the current folder).",
+    metavar="DIR",
+    help="The results cache lives in DIR/.semantics-lint-cache (default DIR: "
+    "$SEMANTICS_LINT_CACHE_DIR, else the project root: the folder of the pyproject.toml "
+    "in use, else the current folder).",
 )
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
 def check_command(
@@ -135,6 +137,7 @@ def check_command(
     from semantics_lint.lint import runner
     from semantics_lint.lint.cache import default_cache_dir
 
+    arguments = paths or (".",)
     options = runner.RunOptions(
         select=_split_codes(select) if select else None,
         extend_select=_split_codes(extend_select),
@@ -146,9 +149,8 @@ def check_command(
         diff=diff,
         respect_gitignore=not no_gitignore,
         force_exclude=force_exclude,
-        cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
+        cache_dir=None if no_cache else (cache_dir or default_cache_dir(arguments, config_file)),
     )
-    arguments = paths or (".",)
     from_stdin = STDIN_PATH in arguments
     if from_stdin and len(arguments) > 1:
         raise CheckError("'-' (standard input) cannot be combined with other paths")

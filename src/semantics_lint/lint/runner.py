@@ -138,6 +138,7 @@ def run_sources(
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
     cache = _open_cache(options, mode)
     cached: list[list[Finding]] = []
+    messages = [f"warning: {cache.problem}"] if cache is not None and cache.problem else []
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
@@ -173,7 +174,7 @@ def run_sources(
     workers = pool_size(jobs_wanted, len(jobs))
     outcomes = run_jobs(jobs, workers)
 
-    result = RunResult(findings=list(unreadable), files=len(sources), linted=0)
+    result = RunResult(findings=list(unreadable), files=len(sources), linted=0, messages=messages)
     result.used_pool = workers > 0
     for source, job, outcome in zip(targets, jobs, outcomes):
         result.linted += outcome.linted
