@@ -74,6 +74,7 @@ def test_bad_command_line_selector_is_a_config_error() -> None:
 
 def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.setattr(pool, "default_jobs", lambda: 16)
     assert pool.pool_size(1, 100) == 0
     assert pool.pool_size(4, 1) == 0
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL - 1) == 0
@@ -81,6 +82,16 @@ def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL) == min(4, pool.MIN_FILES_FOR_POOL)
     monkeypatch.setenv(pool.PRE_COMMIT_ENV, "1")
     assert pool.pool_size(4, 100) == 0
+
+
+def test_the_pool_never_has_more_workers_than_cores_or_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.setattr(pool, "default_jobs", lambda: 2)
+    assert pool.pool_size(200, 400) == 2
+    monkeypatch.setattr(pool, "default_jobs", lambda: 1)
+    assert pool.pool_size(200, 400) == 0  # one core: lint in-process
+    monkeypatch.setattr(pool, "default_jobs", lambda: 64)
+    assert pool.pool_size(200, 20) == 20
 
 
 def make_tree(tmp_path: Path, count: int) -> list[str]:

@@ -5,7 +5,9 @@ print what the runner returns and choose the exit code, as ruff does:
 
 * 0: no findings remain (or ``--exit-zero``);
 * 1: findings remain (with ``--diff``: some file would change);
-* 2: a usage, configuration or internal error (``--exit-zero`` does not hide these).
+* 2: a usage, configuration or internal error, a file that could not be read while
+  SEM001 is not selected, or a fix that could not be written (``--exit-zero`` does
+  not hide these).
 
 Findings go to stdout in the chosen format; the summary line and messages go to
 stderr. With ``-`` as the only path the source is read from stdin, and with
@@ -188,7 +190,7 @@ def check_command(
         else:
             click.echo("No errors would be fixed.", err=True)
         code = EXIT_FINDINGS if result.changed_files else EXIT_CLEAN
-        _exit(code, exit_zero, result.internal_error)
+        _exit(code, exit_zero, result.failed)
         return
 
     # With stdin and --fix, stdout carries the fixed source, so findings go to stderr.
@@ -206,11 +208,11 @@ def check_command(
     if output_format == "text" or statistics:
         click.echo(summary(result.findings, unsafe=unsafe_fixes, fixed=result.fixed), nl=False, err=True)
     code = EXIT_FINDINGS if result.findings else EXIT_CLEAN
-    _exit(code, exit_zero, result.internal_error)
+    _exit(code, exit_zero, result.failed)
 
 
-def _exit(code: int, exit_zero: bool, internal_error: bool) -> None:
-    if internal_error:
+def _exit(code: int, exit_zero: bool, failed: bool) -> None:
+    if failed:
         sys.exit(EXIT_ERROR)
     if exit_zero:
         sys.exit(EXIT_CLEAN)

@@ -86,6 +86,14 @@ class RunResult:
     fixed_stdin: bytes | None = None
     cached: int = 0
     """Files whose findings came from the results cache."""
+    file_errors: int = 0
+    """Files that could not be read (when SEM001 is not selected to say so) or whose
+    fix could not be written; each has a message in ``messages``."""
+
+    @property
+    def failed(self) -> bool:
+        """True when the run must exit 2: an internal error, or a file error."""
+        return self.internal_error or self.file_errors > 0
 
 
 # ---------------------------------------------------------------------------
@@ -132,13 +140,15 @@ def run_sources(
     mode = _mode(options)
     unsafe = options.unsafe_fixes
     jobs: list[Job] = []
-    targets: list[SourceFile] = []
-    unreadable: list[Finding] = []
+    targets: list[tuple[int, SourceFile]] = []  # each job's file and its place in sources
+    not_linted: dict[int, FileOutcome] = {}  # unreadable, or ruled out by the prefilter
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
     cache = _open_cache(options, mode)
     cached: list[list[Finding]] = []
-    messages = [f"warning: {cache.problem}"] if cache is not None and cache.problem else []
+    result = RunResult(findings=[], files=len(sources), linted=0)
+    if cache is not None and cache.problem is not None:
+        result.messages.append(f"warning: {cache.problem}")
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
@@ -148,7 +158,7 @@ def run_sources(
         if cache is None and pool_size(jobs_wanted, len(sources))
         else None
     )
-    for source in sources:
+    for index, source in enumerate(sources):
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)
         key = (config, codes)
@@ -159,7 +169,7 @@ def run_sources(
         if read_until is None or len(jobs) < read_until:
             loaded = load(job)
             if isinstance(loaded, FileOutcome):
-                unreadable.extend(loaded.findings)  # none when the prefilter ruled it out
+                not_linted[index] = loaded
                 continue
             job = loaded
             if cache is not None:
@@ -169,14 +179,24 @@ def run_sources(
                     cached.append(known)
                     continue
         jobs.append(job)
-        targets.append(source)
+        targets.append((index, source))
 
     workers = pool_size(jobs_wanted, len(jobs))
     outcomes = run_jobs(jobs, workers)
 
-    result = RunResult(findings=list(unreadable), files=len(sources), linted=0, messages=messages)
     result.used_pool = workers > 0
-    for source, job, outcome in zip(targets, jobs, outcomes):
+    linted = {
+        index: (source, job, outcome)
+        for (index, source), job, outcome in zip(targets, jobs, outcomes)
+    }
+    # In the order of the sources, whoever read each file, so that messages come in
+    # the same order whatever --jobs is.
+    for index in sorted((*not_linted, *linted)):
+        if index in not_linted:
+            result.findings.extend(not_linted[index].findings)
+            _collect_unread(result, not_linted[index])
+            continue
+        source, job, outcome = linted[index]
         result.linted += outcome.linted
         _collect(result, source, outcome, job)
         if cache is not None and outcome.self_contained and job.source is not None:
@@ -205,6 +225,7 @@ def _order(finding: Finding) -> tuple[str, int, int, str, str]:
 def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job) -> None:
     """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     result.internal_error = result.internal_error or outcome.internal_error
+    _collect_unread(result, outcome)
     if outcome.fix_error is not None:
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
@@ -235,6 +256,21 @@ def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome,
             result.fixed += outcome.applied
             result.changed_files += 1
     result.findings.extend(findings)
+
+
+def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
+    """Report a file that could not be read: its SEM001 finding, else a message.
+
+    As ruff reports an unreadable file as E902 when that code is selected (and only
+    warns otherwise), the file is a SEM001 finding (exit code 1); with SEM001 not
+    selected it is an error message naming the file, and the run exits 2, so that an
+    unread file never passes for a clean one.
+    """
+    if outcome.read_error is not None and not outcome.findings:
+        result.file_errors += 1
+        result.messages.append(
+            f"error: {outcome.display}: cannot read the file: {outcome.read_error}"
+        )
 
 
 def run_stdin(
