@@ -40,6 +40,7 @@ from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.pool import MIN_FILES_FOR_POOL, default_jobs, pool_size, run_jobs
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
+from semantics_lint.lint.write import FixScope
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
@@ -121,7 +122,7 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
         respect_gitignore=options.respect_gitignore,
         force_exclude=options.force_exclude,
     )
-    return run_sources(sources, resolver, options)
+    return run_sources(sources, resolver, options, scope=FixScope.of(paths))
 
 
 def _resolver(options: RunOptions) -> ConfigResolver:
@@ -133,9 +134,17 @@ def _resolver(options: RunOptions) -> ConfigResolver:
 
 
 def run_sources(
-    sources: Sequence[SourceFile], resolver: ConfigResolver, options: RunOptions
+    sources: Sequence[SourceFile],
+    resolver: ConfigResolver,
+    options: RunOptions,
+    *,
+    scope: FixScope | None = None,
 ) -> RunResult:
-    """Lint the discovered ``sources`` (see :func:`run`)."""
+    """Lint the discovered ``sources`` (see :func:`run`).
+
+    ``scope`` is where fixes may be written (the command line's paths); None writes
+    each source's fix wherever its path leads, as if each had been named.
+    """
 
     mode = _mode(options)
     unsafe = options.unsafe_fixes
@@ -198,7 +207,7 @@ def run_sources(
             continue
         source, job, outcome = linted[index]
         result.linted += outcome.linted
-        _collect(result, source, outcome, job)
+        _collect(result, source, outcome, job, scope)
         if cache is not None and outcome.self_contained and job.source is not None:
             cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
     for findings in cached:
@@ -222,7 +231,13 @@ def _order(finding: Finding) -> tuple[str, int, int, str, str]:
     return (*finding.sort_key, finding.message)
 
 
-def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job) -> None:
+def _collect(
+    result: RunResult,
+    source: SourceFile | None,
+    outcome: FileOutcome,
+    job: Job,
+    scope: FixScope | None = None,
+) -> None:
     """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     result.internal_error = result.internal_error or outcome.internal_error
     _collect_unread(result, outcome)
@@ -230,32 +245,52 @@ def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome,
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
-        written = True
         if job.mode == "diff":
             result.diffs.append(
                 write.unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
             )
         elif source is None:
             result.fixed_stdin = outcome.fixed_source
-        else:
-            try:
-                write.write_atomic(source.path, outcome.fixed_source)
-            except OSError as error:
-                written = False
-                result.internal_error = True
-                result.messages.append(
-                    f"error: {outcome.display}: could not write the fixed file "
-                    f"({error.strerror or error}); it was left unchanged"
-                )
-                # What remains is what the unchanged file holds, not the fixed text.
-                unchanged = outcome.original if outcome.original is not None else job.source
-                findings = run_job(
-                    Job(job.display, unchanged, job.settings, "lint", False, job.path)
-                ).findings
-        if written:
-            result.fixed += outcome.applied
-            result.changed_files += 1
+        elif not _write_fix(result, source, outcome, scope):
+            # What remains is what the unchanged file held, not the fixed text.
+            unchanged = outcome.original if outcome.original is not None else job.source
+            findings = run_job(
+                Job(job.display, unchanged, job.settings, "lint", False, job.path)
+            ).findings
+            result.findings.extend(findings)
+            return
+        result.fixed += outcome.applied
+        result.changed_files += 1
     result.findings.extend(findings)
+
+
+def _write_fix(
+    result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
+) -> bool:
+    """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
+    assert outcome.fixed_source is not None
+    trees = scope.trees_for(source.path) if scope is not None else None
+    try:
+        written = write.write_atomic(
+            source.path, outcome.fixed_source, expected=outcome.original, trees=trees
+        )
+    except write.NotWritten as refusal:
+        result.file_errors += refusal.error
+        level = "error" if refusal.error else "warning"
+        result.messages.append(f"{level}: {outcome.display}: not fixed: {refusal}")
+        return False
+    except OSError as error:
+        result.file_errors += 1
+        result.messages.append(
+            f"error: {outcome.display}: could not write the fixed file "
+            f"({error.strerror or error}); it was left unchanged"
+        )
+        return False
+    for leftover in written.removed:
+        result.messages.append(
+            f"note: removed {leftover}, a temporary file an interrupted --fix left behind"
+        )
+    return True
 
 
 def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
