@@ -37,3 +37,15 @@ def main() -> None:
 main.add_command(check_command)
 main.add_command(rule_command)
 main.add_command(check_semantics_command)
+
+
+@main.command("server")
+@click.option(
+    "--log-level", type=click.Choice(("error", "warning", "info", "debug")), default="warning",
+    show_default=True, help="What the server logs on stderr.",
+)
+def server_command(log_level: str) -> None:
+    """Run the language server (LSP over stdio) for editors; needs the 'lsp' extra."""
+    from semantics_lint.lsp import run
+
+    raise SystemExit(run(log_level))

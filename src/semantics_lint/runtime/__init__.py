@@ -11,6 +11,8 @@ faithful Python implementation of the reference framework's rules
   :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
   :func:`semantics_for_model`, :func:`compose_not_covered` and
   :func:`read_coverage_result`;
+* the tool-definition door :func:`define_tool` (alias ``defineTool``), whose
+  ``resultClass`` the gate's class rules are about;
 * the gate over a catalog of sample results: :func:`check_semantics`,
   :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
   :func:`run_check_semantics_cli` (``semantics-lint check-semantics``).
@@ -40,6 +42,7 @@ from semantics_lint.runtime.gate import (
 )
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.tools import AsyncTool, Tool, defineTool, define_tool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -61,14 +64,18 @@ __all__ = [
     "RESULT_CLASSES",
     "SEMANTICS_MARKER",
     "SEMANTICS_NOTE",
+    "AsyncTool",
     "Refusal",
     "SemanticsCatalogError",
     "SemanticsCliIO",
+    "Tool",
     "absent",
     "check_semantics",
     "coerce_semantics_catalog",
     "compose_not_covered",
     "coverage",
+    "defineTool",
+    "define_tool",
     "described_result",
     "explain_semantics",
     "format_semantics_report",

@@ -397,7 +397,7 @@ _COVERAGE_SHAPE: Final = (
 
 
 def coverage(
-    content: object, decl: Mapping[str, Any] | None = None, /, **fields: Any
+    content: object = NOT_PASSED, decl: Mapping[str, Any] | None = None, /, **fields: Any
 ) -> dict[str, Any]:
     """Return ``content`` with its own boundary: ``{"af_coverage": {...}, "result": content}``.
 
@@ -409,6 +409,12 @@ def coverage(
     result as ``content``: it carries its own coverage.
     """
     fn = "coverage"
+    if content is NOT_PASSED:
+        raise Refusal(
+            "refused: coverage() wraps a result with its boundary, and was given no result: "
+            "pass the result first, coverage(result, checked=[...]). When nothing was "
+            "found, return absent(what=..., checked=[...]) instead."
+        )
     if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
         raise Refusal(
             "refused: coverage() wraps a described result, which carries its own coverage: "
