@@ -5,7 +5,9 @@ print what the runner returns and choose the exit code, as ruff does:
 
 * 0: no findings remain (or ``--exit-zero``);
 * 1: findings remain (with ``--diff``: some file would change);
-* 2: a usage, configuration or internal error (``--exit-zero`` does not hide these).
+* 2: a usage, configuration or internal error, a file that could not be read while
+  SEM001 is not selected, or a fix that could not be written (``--exit-zero`` does
+  not hide these).
 
 Findings go to stdout in the chosen format; the summary line and messages go to
 stderr. With ``-`` as the only path the source is read from stdin, and with
@@ -107,8 +109,10 @@ def _split_codes(values: tuple[str, ...]) -> tuple[str, ...]:
 )
 @click.option(
     "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Where the results cache lives (default: $SEMANTICS_LINT_CACHE_DIR, else "
-    ".semantics-lint-cache in the current folder).",
+    metavar="DIR",
+    help="The results cache lives in DIR/.semantics-lint-cache (default DIR: "
+    "$SEMANTICS_LINT_CACHE_DIR, else the project root: the folder of the pyproject.toml "
+    "in use, else the current folder).",
 )
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
 def check_command(
@@ -135,6 +139,7 @@ def check_command(
     from semantics_lint.lint import runner
     from semantics_lint.lint.cache import default_cache_dir
 
+    arguments = paths or (".",)
     options = runner.RunOptions(
         select=_split_codes(select) if select else None,
         extend_select=_split_codes(extend_select),
@@ -146,9 +151,8 @@ def check_command(
         diff=diff,
         respect_gitignore=not no_gitignore,
         force_exclude=force_exclude,
-        cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
+        cache_dir=None if no_cache else (cache_dir or default_cache_dir(arguments, config_file)),
     )
-    arguments = paths or (".",)
     from_stdin = STDIN_PATH in arguments
     if from_stdin and len(arguments) > 1:
         raise CheckError("'-' (standard input) cannot be combined with other paths")
@@ -186,7 +190,7 @@ def check_command(
         else:
             click.echo("No errors would be fixed.", err=True)
         code = EXIT_FINDINGS if result.changed_files else EXIT_CLEAN
-        _exit(code, exit_zero, result.internal_error)
+        _exit(code, exit_zero, result.failed)
         return
 
     # With stdin and --fix, stdout carries the fixed source, so findings go to stderr.
@@ -204,11 +208,11 @@ def check_command(
     if output_format == "text" or statistics:
         click.echo(summary(result.findings, unsafe=unsafe_fixes, fixed=result.fixed), nl=False, err=True)
     code = EXIT_FINDINGS if result.findings else EXIT_CLEAN
-    _exit(code, exit_zero, result.internal_error)
+    _exit(code, exit_zero, result.failed)
 
 
-def _exit(code: int, exit_zero: bool, internal_error: bool) -> None:
-    if internal_error:
+def _exit(code: int, exit_zero: bool, failed: bool) -> None:
+    if failed:
         sys.exit(EXIT_ERROR)
     if exit_zero:
         sys.exit(EXIT_CLEAN)

@@ -35,13 +35,18 @@ def default_jobs() -> int:
 
 
 def pool_size(jobs: int, work: int) -> int:
-    """How many worker processes to start for ``work`` files; 0 means in-process."""
+    """How many worker processes to start for ``work`` files; 0 means in-process.
+
+    Never more than the cores this process may use, nor than the files: ``--jobs 200``
+    on two cores starts two workers (more would only compete for the same cores).
+    """
+    jobs = min(jobs, default_jobs(), work)
     if jobs <= 1 or work < max(2, MIN_FILES_FOR_POOL):
         return 0
     if os.environ.get(PRE_COMMIT_ENV) == "1":
         # pre-commit already runs hooks in parallel over slices of the file list.
         return 0
-    return min(jobs, work)
+    return jobs
 
 
 def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:

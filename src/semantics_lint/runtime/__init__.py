@@ -22,9 +22,16 @@ faithful Python implementation of the reference framework's rules
 
 The markers, notes, result classes and counter words are re-exported from
 :mod:`semantics_lint.vocabulary`, the one place they are written.
+
+The declarations and the envelopes are also types (:mod:`semantics_lint.runtime.types`:
+``Provenance``, ``DescribedResultDeclaration``, ``ToolSemantics``, ...), re-exported
+here. They are loaded on first use, so code that only calls the mints or the rule set
+(the linter among them) never imports ``typing_extensions``.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from semantics_lint.runtime.described import describedResult, described_result
 from semantics_lint.runtime.envelope import (
@@ -58,20 +65,88 @@ from semantics_lint.vocabulary import (
     is_counter_looking_aggregation,
 )
 
+if TYPE_CHECKING:
+    from semantics_lint.runtime.types import (
+        AbsenceDeclaration,
+        CannotCoverItem,
+        Clarify,
+        ClarifyDeclaration,
+        Coverage,
+        CoverageDeclaration,
+        CoverageItem,
+        CoverageLedger,
+        CoveredResult,
+        DescribedResultDeclaration,
+        Edge,
+        EdgesDeclaration,
+        Fact,
+        FactsDeclaration,
+        Grain,
+        InProgressItem,
+        Period,
+        PeriodOnWire,
+        PeriodSpan,
+        Provenance,
+        Render,
+        SemanticClarify,
+        SemanticCoverage,
+        SemanticGrain,
+        SemanticProvenance,
+        SemanticRender,
+        SeriesDeclaration,
+        SeriesPoint,
+        ToolAbsence,
+        ToolDefinition,
+        ToolResultClass,
+        ToolSemantics,
+    )
+
 __all__ = [
     "ABSENCE_MARKER",
     "ABSENCE_NOTE",
+    "AbsenceDeclaration",
+    "AsyncTool",
     "COUNTER_AGGREGATION_WORDS",
     "COVERAGE_MARKER",
     "COVERAGE_NOTE",
+    "CannotCoverItem",
+    "Clarify",
+    "ClarifyDeclaration",
+    "Coverage",
+    "CoverageDeclaration",
+    "CoverageItem",
+    "CoverageLedger",
+    "CoveredResult",
+    "DescribedResultDeclaration",
+    "Edge",
+    "EdgesDeclaration",
+    "Fact",
+    "FactsDeclaration",
+    "Grain",
+    "InProgressItem",
+    "Period",
+    "PeriodOnWire",
+    "PeriodSpan",
+    "Provenance",
     "RESULT_CLASSES",
+    "Refusal",
+    "Render",
     "SEMANTICS_MARKER",
     "SEMANTICS_NOTE",
-    "AsyncTool",
-    "Refusal",
+    "SemanticClarify",
+    "SemanticCoverage",
+    "SemanticGrain",
+    "SemanticProvenance",
+    "SemanticRender",
     "SemanticsCatalogError",
     "SemanticsCliIO",
+    "SeriesDeclaration",
+    "SeriesPoint",
     "Tool",
+    "ToolAbsence",
+    "ToolDefinition",
+    "ToolResultClass",
+    "ToolSemantics",
     "absent",
     "check_semantics",
     "coerce_semantics_catalog",
@@ -90,3 +165,12 @@ __all__ = [
     "semantic_issues",
     "semantics_for_model",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The types module (and typing_extensions under it) loads on first use only.
+    if name in __all__:
+        from semantics_lint.runtime import types
+
+        return getattr(types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -214,6 +214,7 @@ class _Text:
     def key(self) -> str:
         if self.peek() != '"':
             raise self._fail("Expecting property name enclosed in double quotes")
+        key: str
         key, self.at = scanstring(self.text, self.at + 1, True)
         self.take(":", "Expecting ':' delimiter")
         return key

@@ -10,6 +10,8 @@ catalog on stderr and never as a traceback.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from semantics_lint.runtime.gate import (
@@ -29,8 +31,8 @@ def _echo_stderr(text: str) -> None:
 
 
 def _read_stdin() -> str:
-    stream = click.get_binary_stream("stdin")
-    return stream.read().decode("utf-8", errors="replace")
+    # The bytes under sys.stdin (click.get_binary_stream is deprecated since click 8.5).
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
 
 
 @click.command("check-semantics")

@@ -572,7 +572,7 @@ def provenance_faults(provenance: object, spell: Spelling = WIRE_SPELLING) -> li
             code=DATA_WITHOUT_PROVENANCE,
         )
     age = provenance.get("age_seconds", _MISSING)
-    if age is not _MISSING and not (is_finite_number(age) and age >= 0):  # type: ignore[operator]
+    if age is not _MISSING and not (is_finite_number(age) and age >= 0):
         _fault(
             faults,
             age_seconds,

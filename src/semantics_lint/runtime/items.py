@@ -15,7 +15,7 @@ well-formed piece of ground is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final, TypeGuard
 
 from semantics_lint.runtime.refusal import (
     MISSING,
@@ -59,7 +59,7 @@ NOT_PASSED: Final = NotPassed()
 """Stands for "not passed" (JavaScript's ``undefined``), never for ``null``."""
 
 
-def is_list(value: object) -> bool:
+def is_list(value: object) -> TypeGuard[list[Any] | tuple[Any, ...]]:
     """True for what the reference reads as an array: a list, or a tuple from Python code."""
     return isinstance(value, (list, tuple))
 

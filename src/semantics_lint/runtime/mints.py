@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from semantics_lint.runtime.items import (
     NOT_PASSED,
@@ -64,6 +64,16 @@ from semantics_lint.vocabulary import (
     to_wire,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from semantics_lint.runtime.types import (
+        AbsenceDeclaration,
+        CoverageDeclaration,
+        CoveredResult,
+        ToolAbsence,
+    )
+
 __all__ = [
     "absent",
     "absent_checked",
@@ -77,6 +87,8 @@ __all__ = [
 ]
 
 _MAX_SAFE_INTEGER: Final = 2**53 - 1
+
+_Content = TypeVar("_Content")
 
 
 def _declaration(
@@ -118,7 +130,11 @@ def _get(decl: Mapping[str, Any], key: str) -> object:
 _ABSENT_SHAPE: Final = "absent(what=..., checked=[...], notChecked=?, cannotCover=?, tryInstead=?)"
 
 
-def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+@overload
+def absent(decl: AbsenceDeclaration, /) -> ToolAbsence: ...
+@overload
+def absent(**fields: Unpack[AbsenceDeclaration]) -> ToolAbsence: ...
+def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[str, Any]:
     """Say "I looked, and there is nothing": the rendered absence a tool returns.
 
     ``what`` (non-empty) names what was looked for; ``checked`` (non-empty) the
@@ -500,9 +516,15 @@ _COVERAGE_SHAPE: Final = (
 )
 
 
+@overload
+def coverage(content: _Content, decl: CoverageDeclaration, /) -> CoveredResult[_Content]: ...
+@overload
+def coverage(
+    content: _Content, /, **fields: Unpack[CoverageDeclaration]
+) -> CoveredResult[_Content]: ...
 def coverage(
     content: object = NOT_PASSED, decl: Mapping[str, Any] | None = None, /, **fields: Any
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """Return ``content`` with its own boundary: ``{"af_coverage": {...}, "result": content}``.
 
     The boundary comes first on purpose: a limit placed after a long result gets

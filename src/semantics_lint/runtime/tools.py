@@ -26,7 +26,7 @@ import difflib
 import inspect
 import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, overload
 
 from semantics_lint.runtime.items import shown
 from semantics_lint.runtime.refusal import (
@@ -39,6 +39,11 @@ from semantics_lint.runtime.refusal import (
     text_fault,
 )
 from semantics_lint.vocabulary import RESULT_CLASSES, TOOL_FIELDS, is_non_empty_string
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from semantics_lint.runtime.types import ToolDefinition
 
 __all__ = [
     "AsyncTool",
@@ -133,7 +138,7 @@ class AsyncTool(Tool):
 
     __slots__ = ()
 
-    async def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
         value = await self.execute(*args, **kwargs)
         observer = _observer
         if observer is not None:
@@ -196,6 +201,12 @@ def _is_async(execute: object) -> bool:
     return not inspect.isfunction(execute) and inspect.iscoroutinefunction(call)
 
 
+# Typed with types.ToolDefinition: a missing name or execute, a resultClass outside
+# the classes, a snake_case key (result_class=) is a type error too.
+@overload
+def define_tool(decl: ToolDefinition, /) -> Tool: ...
+@overload
+def define_tool(**fields: Unpack[ToolDefinition]) -> Tool: ...
 def define_tool(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Tool:
     """Define a tool, or refuse the definition; see the module docstring for the rules.
 
