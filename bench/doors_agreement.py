@@ -15,7 +15,7 @@ refusal's kind and path, or the linter's codes), the code that should say it (SP
 command and checks that it reports what the engine reported in process.
 
     .venv/bin/python bench/doors_agreement.py [--examples 3000] [--seed 1] [--seed 2 ...]
-        [--cli-sample 200] [--markdown]
+        [--cli-sample 200] [--markdown] [--summary]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from doors.gen import sample  # noqa: E402
-from doors.verdict import Judged, judge_all, shrink  # noqa: E402
+from doors.verdict import Judged, coarse, judge_all, shrink  # noqa: E402
 
 
 def cli_codes(judged: list[Judged], count: int) -> tuple[int, int]:
@@ -75,7 +75,28 @@ def cli_codes(judged: list[Judged], count: int) -> tuple[int, int]:
     return len(chosen), differ
 
 
-def report(seed: int, count: int, cli_sample: int, markdown: bool) -> dict[str, object]:
+Classes = dict[tuple[str, str, str], list[Judged]]
+
+
+def print_table(classes: Classes, markdown: bool) -> None:
+    """One row per class: how many, which door, what it said, the code, a shrunk example."""
+    rows = sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    if markdown:
+        print("\n| n | door | what it said | code | minimal example |\n|---|---|---|---|---|")
+    for (door, said, code), members in rows:
+        smallest = shrink(min(members, key=lambda j: (len(j.call.render()), j.call.render())))
+        example = " ".join(smallest.call.render().split())
+        if len(example) > 160:
+            example = example[:157] + "..."
+        if markdown:
+            print(f"| {len(members)} | {door} | {said} | {code} | `{example}` |")
+        else:
+            print(f"  {len(members):5d}  {door:32s} {said:60s} {code:8s} {example}")
+
+
+def report(
+    seed: int, count: int, cli_sample: int, markdown: bool, merged: Classes, summary_only: bool
+) -> dict[str, object]:
     started = time.process_time()
     examples = sample(count, seed)
     judged, skipped = judge_all(examples)
@@ -84,7 +105,7 @@ def report(seed: int, count: int, cli_sample: int, markdown: bool) -> dict[str, 
     agree = sum(j.agree for j in judged)
     agree_raw = sum(j.agree_raw for j in judged)
     refused = sum(j.runtime_refuses for j in judged)
-    classes: dict[tuple[str, str, str], list[Judged]] = defaultdict(list)
+    classes: Classes = defaultdict(list)
     for j in judged:
         found = j.disagreement()
         if found is not None:
@@ -102,18 +123,10 @@ def report(seed: int, count: int, cli_sample: int, markdown: bool) -> dict[str, 
     if cli_sample:
         checked, differ = cli_codes(judged, cli_sample)
         print(f"  through the command: {checked} modules, {differ} with findings unlike in process")
-    rows = sorted(classes.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    if markdown:
-        print("\n| n | door | what it said | code | minimal example |\n|---|---|---|---|---|")
-    for (door, said, code), members in rows:
-        smallest = shrink(min(members, key=lambda j: (len(j.call.render()), j.call.render())))
-        example = " ".join(smallest.call.render().split())
-        if len(example) > 160:
-            example = example[:157] + "..."
-        if markdown:
-            print(f"| {len(members)} | {door} | {said} | {code} | `{example}` |")
-        else:
-            print(f"  {len(members):5d}  {door:32s} {said:60s} {code:8s} {example}")
+    for found, members in classes.items():
+        merged[coarse(found)].extend(members)
+    if not summary_only:
+        print_table(classes, markdown)
     return {"seed": seed, "examples": total, "agree": agree, "agree_raw": agree_raw}
 
 
@@ -123,11 +136,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, action="append")
     parser.add_argument("--cli-sample", type=int, default=0)
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="print only the classes of all seeds together, folded (coverage.<list>[i].why)",
+    )
     options = parser.parse_args()
+    merged: Classes = defaultdict(list)
     results = [
-        report(seed, options.examples, options.cli_sample, options.markdown)
+        report(
+            seed, options.examples, options.cli_sample, options.markdown, merged, options.summary
+        )
         for seed in options.seed or [1]
     ]
+    if options.summary:
+        print(
+            f"\nevery seed, classes folded ({sum(len(m) for m in merged.values())} disagreements):"
+        )
+        print_table(merged, options.markdown)
     if len(results) > 1:
         rates = ", ".join(f"{r['agree'] / r['examples']:.2%}" for r in results)  # type: ignore[operator]
         print(f"\nagreement per seed: {rates}")

@@ -170,6 +170,27 @@ def path_pattern(refusal: Refusal) -> str:
 
 _DATA = ("series", "facts", "edges")
 
+_COARSE = (
+    (re.compile(r"\b(checked|notChecked|cannotCover)\b"), "<list>"),
+    (re.compile(r"\b(series|facts|edges)\b"), "<data>"),
+    (re.compile(r"\b(sort|filterNote|chartHint)\b"), "<hint>"),
+    (re.compile(r"\b(queried|held)\b"), "<span>"),
+    (re.compile(r"\b(from|to)\b"), "<instant>"),
+    (re.compile(r"\b(interval|aggregation|collapsed)\b"), "<grain text>"),
+)
+
+
+def coarse(found: tuple[str, str, str]) -> tuple[str, str, str]:
+    """A disagreement class with the lists, data fields, render hints, spans and grain
+    words each folded into one (``coverage.<list>[i].why``)."""
+    side, said, code = found
+    if not side.startswith("runtime refuses"):
+        return found
+    for pattern, word in _COARSE:
+        said = pattern.sub(word, said)
+    said = re.sub(r"^(described_result|absent|coverage): ", "", said) if code == "SEM101" else said
+    return side, said, code
+
 
 def expected_code(door: str, refusal: Refusal) -> str:
     """The static code that says what ``refusal`` says, by SPEC §4's table; SEM100 when
@@ -285,6 +306,7 @@ def judge_all(examples: Iterable[Call]) -> tuple[list[Judged], int]:
 __all__ = [
     "BY_DESIGN",
     "Judged",
+    "coarse",
     "deduplicated",
     "expected_code",
     "judge",
