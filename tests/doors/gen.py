@@ -867,7 +867,7 @@ _WEIGHTS = {
     "wire_content": 1,
     "date_measured_at": 1,
     "derived_key": 1,
-    "unstate_counter": 1,
+    "unstate_counter": 2,
     "bad_number": 2,
 }
 MUTATIONS = tuple(name for name, weight in _WEIGHTS.items() for _ in range(weight))
