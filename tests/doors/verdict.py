@@ -217,7 +217,7 @@ def expected_code(door: str, refusal: Refusal) -> str:
             return "SEM106"
         if path == ("provenance",) and kind == MISSING:
             return "SEM201"
-        if head == "provenance" and last in ("measuredAt", "source") and kind in (MISSING, EMPTY):
+        if head == "provenance" and last in ("measuredAt", "source"):
             return "SEM202"
         if path == ("provenance", "ageSeconds"):
             return "SEM205"
@@ -225,9 +225,7 @@ def expected_code(door: str, refusal: Refusal) -> str:
             return "SEM301"
         if kind == COUNTER_UNSTATED:
             return "SEM302"
-        if head == "grain" and (
-            kind in (SAYS_NOTHING, EMPTY) or (last == "isCounter" and kind == WRONG_TYPE)
-        ):
+        if head == "grain" and kind in (SAYS_NOTHING, EMPTY, WRONG_TYPE):
             return "SEM303"
         if head == "clarify" and (last == "question" or last == "candidates"):
             return "SEM501" if kind in (MISSING, EMPTY) or last == "candidates" else "SEM100"
@@ -241,7 +239,11 @@ def expected_code(door: str, refusal: Refusal) -> str:
             return "SEM401"
         if kind == SAYS_NOTHING:
             return "SEM402"
-        if (last in ("what", "why") or isinstance(last, int)) and kind == EMPTY:
+        if (last in ("what", "why") or isinstance(last, int)) and kind in (
+            MISSING,
+            EMPTY,
+            WRONG_TYPE,
+        ):
             return "SEM405"
     if kind == SAYS_NOTHING and door == "coverage":
         return "SEM402"
