@@ -30,6 +30,7 @@ the key; the CLI turns that into exit code 2.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -258,7 +259,7 @@ class ConfigResolver:
                 break
             chain.append(current)
             candidate = current / PYPROJECT
-            if candidate.is_file() and has_table(candidate):
+            if os.path.isfile(candidate) and has_table(candidate):
                 config = self._by_file.get(candidate) or load_config(candidate)
                 self._by_file[candidate] = config
                 break
