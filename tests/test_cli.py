@@ -347,7 +347,7 @@ def test_unsafe_fixes_hint_and_flag(project: Path) -> None:
     result = check("tools/typo.py", cwd=project)
     assert result.code == 1
     assert codes_in(result.out) == ["SEM101"]
-    assert "hidden fixes can be enabled with the `--unsafe-fixes` option" in result.err
+    assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option)" in result.err
     safe_only = check("tools/typo.py", "--fix", cwd=project)
     assert safe_only.code == 1
     assert (project / "tools" / "typo.py").read_text(encoding="utf-8") == UNSAFE_ONLY
@@ -589,7 +589,7 @@ def test_a_bug_in_the_runner_exits_2(project: Path, monkeypatch: pytest.MonkeyPa
     def broken(*args: object, **kwargs: object) -> runner.RunResult:
         raise RuntimeError("unexpected state")
 
-    monkeypatch.setattr(runner, "run", broken)
+    monkeypatch.setattr(runner, "run_sources", broken)
     result = check("tools", "--exit-zero", cwd=project)
     assert result.code == 2
     assert "internal error: RuntimeError: unexpected state" in result.err

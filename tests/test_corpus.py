@@ -72,7 +72,9 @@ def test_the_corpus_is_a_real_repository() -> None:
 
 def test_the_corpus_plants_every_rule() -> None:
     planted_codes = {code for (_, _, code) in expected_for(CORPUS)}
-    assert planted_codes == set(vocabulary.RULE_CODES) - {"SEM001"}
+    # SEM001 needs a broken file; SEM002 is the command line's check of its own noqa
+    # comments, which flake8 (compared with the command line on this corpus) does not make.
+    assert planted_codes == set(vocabulary.RULE_CODES) - {"SEM001", "SEM002"}
 
 
 def expected_for(folder: Path) -> Counter[Expectation]:
