@@ -76,14 +76,16 @@ def _build_group() -> click.Group:
                 return check_semantics_command
             return super().get_command(ctx, cmd_name)
 
-    @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-    @click.option(
-        "--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+    version = click.Option(
+        ["--version"], is_flag=True, expose_value=False, is_eager=True, callback=print_version,
         help="Show the version and exit.",
     )
-    def main() -> None:
-        """Lint and check the honesty declarations of agent tool results."""
-
+    main = Group(
+        "semantics-lint",
+        params=[version],
+        help="Lint and check the honesty declarations of agent tool results.",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
     for name, summary in (
         ("check", "Lint tool modules for mistakes in their semantics declarations."),
         ("rule", "Explain a rule: what it catches, why, an example and the fix."),
@@ -96,17 +98,17 @@ def _forward(name: str, summary: str) -> click.Command:
     """A click command that hands its arguments, unparsed, to the linter's parser."""
     import click
 
-    @click.command(
+    def forward(arguments: tuple[str, ...]) -> None:
+        from semantics_lint.lint.cli import main as lint_main
+
+        lint_main([name, *arguments])
+
+    return click.Command(
         name,
+        callback=forward,
+        params=[click.Argument(["arguments"], nargs=-1, type=click.UNPROCESSED)],
         help=f"{summary} (`semantics-lint {name} --help` lists the flags.)",
         short_help=summary,
         add_help_option=False,
         context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
     )
-    @click.argument("arguments", nargs=-1, type=click.UNPROCESSED)
-    def command(arguments: tuple[str, ...]) -> None:
-        from semantics_lint.lint.cli import main as lint_main
-
-        lint_main([name, *arguments])
-
-    return command

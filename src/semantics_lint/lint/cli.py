@@ -616,20 +616,24 @@ def _with_noqa(data: bytes, findings: Sequence[Any], add_noqa: Any) -> tuple[byt
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         codecs.lookup(encoding)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+    except (SyntaxError, LookupError):
         return None
-    bom = text.startswith("\ufeff")
-    changed = add_noqa(text.removeprefix("\ufeff"), findings)
+    bom = data.startswith(codecs.BOM_UTF8)
+    if bom:
+        data, encoding = data[len(codecs.BOM_UTF8) :], "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    changed = add_noqa(text, findings)
     if changed is None:
         return None
     new_text, count = changed
-    if bom:
-        new_text = "\ufeff" + new_text
     try:
-        return new_text.encode(encoding if encoding != "utf-8-sig" else "utf-8"), count
+        encoded = new_text.encode(encoding)
     except UnicodeEncodeError:
         return None
+    return (codecs.BOM_UTF8 + encoded if bom else encoded), count
 
 
 # ---------------------------------------------------------------------------
