@@ -40,7 +40,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "building declarations": ("declaration.py", "(build_declaration)"),
     "rules": ("rules/base.py", "(run)"),
     "resolving names (astroid)": ("resolve_astroid.py", ""),
-    "noqa filtering": ("runner.py", "(filter_noqa)"),
+    "noqa filtering": ("suppress.py", "(filter_noqa)"),
     "imports": ("<frozen importlib._bootstrap>", "(_find_and_load)"),
 }
 

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from semantics_lint.cli import main
+from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 
 SNAKE_KEY = textwrap.dedent(
@@ -111,7 +112,7 @@ def check(*args: str, cwd: Path | None = None, stdin: str | None = None) -> Outc
 
 def check_process(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m semantics_lint check ARGS`` in a real process."""
-    env = {k: v for k, v in os.environ.items() if k != runner.PRE_COMMIT_ENV}
+    env = {k: v for k, v in os.environ.items() if k != pool.PRE_COMMIT_ENV}
     return subprocess.run(
         [sys.executable, "-m", "semantics_lint", "check", *args],
         cwd=cwd,

@@ -20,11 +20,10 @@ from semantics_lint.lint.fix import (
     FixError,
     FixResult,
     apply_fixes,
-    fix_file,
     fix_source,
-    write_atomic,
 )
 from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.lint.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from semantics_lint.lint import jobs
+from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 
 SNAKE = (
@@ -30,17 +32,17 @@ def _tree(tmp_path: Path, count: int) -> list[str]:
 
 
 def test_chunk_size_bounds() -> None:
-    assert runner.chunk_size(0, 2) == 1
-    assert runner.chunk_size(10, 2) == 1
-    assert runner.chunk_size(160, 2) == 10
-    assert runner.chunk_size(100_000, 2) == 32
-    assert runner.chunk_size(100, 0) == 12
+    assert pool.chunk_size(0, 2) == 1
+    assert pool.chunk_size(10, 2) == 1
+    assert pool.chunk_size(160, 2) == 10
+    assert pool.chunk_size(100_000, 2) == 32
+    assert pool.chunk_size(100, 0) == 12
 
 
 def test_chunked_pool_gives_the_serial_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     paths = _tree(tmp_path, 90)
-    assert runner.chunk_size(90, 2) > 1
+    assert pool.chunk_size(90, 2) > 1
     serial = runner.run(paths, runner.RunOptions(jobs=1))
     parallel = runner.run(paths, runner.RunOptions(jobs=2))
     assert parallel.used_pool
@@ -48,17 +50,17 @@ def test_chunked_pool_gives_the_serial_answer(tmp_path: Path, monkeypatch: pytes
     assert serial.findings == parallel.findings
 
 
-def _crashing_job(job: runner.Job) -> runner.FileOutcome:
+def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
     if job.display.endswith("m041.py"):
         os._exit(3)  # a worker that dies outright, as a segfault or the OOM killer would
-    return runner.FileOutcome(job.display, [])
+    return jobs.FileOutcome(job.display, [])
 
 
 def test_a_dying_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("patching the worker function needs the fork start method")
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
-    monkeypatch.setattr(runner, "_run_job", _crashing_job)
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(_tree(tmp_path, 90), runner.RunOptions(jobs=2))
     assert result.used_pool and result.internal_error
     assert [(Path(f.filename).name, f.code) for f in result.findings] == [("m041.py", "SEM001")]

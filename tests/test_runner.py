@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from semantics_lint.lint import jobs
+from semantics_lint.lint import pool
 from semantics_lint.lint import runner
+from semantics_lint.lint import selection
 from semantics_lint.lint.config import Config, ConfigError, known_codes
 from semantics_lint.lint.model import Finding
 
@@ -23,35 +26,35 @@ SNAKE = (
 PLAIN = "def g():\n    return 1\n"
 
 
-def layer(select: tuple[str, ...] | None = None, extend: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> runner._Layer:
-    return runner._Layer(select, extend, ignore)
+def layer(select: tuple[str, ...] | None = None, extend: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> selection._Layer:
+    return selection._Layer(select, extend, ignore)
 
 
 UNIVERSE = ("SEM001", "SEM101", "SEM102", "SEM105", "SEM201", "SEM203", "SEM302")
 
 
 def test_select_then_ignore_more_specific_wins() -> None:
-    codes = runner.select_codes(UNIVERSE, [layer(("SEM1",), ignore=("SEM102",))])
+    codes = selection.select_codes(UNIVERSE, [layer(("SEM1",), ignore=("SEM102",))])
     assert codes == {"SEM101", "SEM105"}
-    codes = runner.select_codes(UNIVERSE, [layer(("SEM102",), ignore=("SEM1",))])
+    codes = selection.select_codes(UNIVERSE, [layer(("SEM102",), ignore=("SEM1",))])
     assert codes == {"SEM102"}
     # On a tie, ignore wins.
-    assert runner.select_codes(UNIVERSE, [layer(("SEM102",), ignore=("SEM102",))]) == set()
+    assert selection.select_codes(UNIVERSE, [layer(("SEM102",), ignore=("SEM102",))]) == set()
 
 
 def test_layers_command_line_over_configuration() -> None:
     config = layer(("ALL",), ignore=("SEM2",))
     # --extend-select brings back one code the configuration ignored.
-    assert "SEM203" in runner.select_codes(UNIVERSE, [config, layer(extend=("SEM203",))])
-    assert "SEM201" not in runner.select_codes(UNIVERSE, [config, layer(extend=("SEM203",))])
+    assert "SEM203" in selection.select_codes(UNIVERSE, [config, layer(extend=("SEM203",))])
+    assert "SEM201" not in selection.select_codes(UNIVERSE, [config, layer(extend=("SEM203",))])
     # --select starts over.
-    assert runner.select_codes(UNIVERSE, [config, layer(("SEM3",))]) == {"SEM302"}
+    assert selection.select_codes(UNIVERSE, [config, layer(("SEM3",))]) == {"SEM302"}
     # --ignore removes on top of the configuration's select.
-    assert runner.select_codes(UNIVERSE, [layer(("SEM1",)), layer(ignore=("SEM10",))]) == set()
+    assert selection.select_codes(UNIVERSE, [layer(("SEM1",)), layer(ignore=("SEM10",))]) == set()
 
 
 def test_default_runs_every_known_code() -> None:
-    assert runner.enabled_codes(Config(), runner.RunOptions()) == known_codes()
+    assert selection.enabled_codes(Config(), runner.RunOptions()) == known_codes()
 
 
 def test_per_file_ignores_relative_to_the_configuration(tmp_path: Path) -> None:
@@ -70,14 +73,14 @@ def test_bad_command_line_selector_is_a_config_error() -> None:
 
 
 def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
-    assert runner.pool_size(1, 100) == 0
-    assert runner.pool_size(4, 1) == 0
-    assert runner.pool_size(4, runner.MIN_FILES_FOR_POOL - 1) == 0
-    assert runner.pool_size(4, 100) == 4
-    assert runner.pool_size(4, runner.MIN_FILES_FOR_POOL) == min(4, runner.MIN_FILES_FOR_POOL)
-    monkeypatch.setenv(runner.PRE_COMMIT_ENV, "1")
-    assert runner.pool_size(4, 100) == 0
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    assert pool.pool_size(1, 100) == 0
+    assert pool.pool_size(4, 1) == 0
+    assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL - 1) == 0
+    assert pool.pool_size(4, 100) == 4
+    assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL) == min(4, pool.MIN_FILES_FOR_POOL)
+    monkeypatch.setenv(pool.PRE_COMMIT_ENV, "1")
+    assert pool.pool_size(4, 100) == 0
 
 
 def make_tree(tmp_path: Path, count: int) -> list[str]:
@@ -110,7 +113,7 @@ def _fork_only() -> None:
 
 
 def test_order_is_the_same_with_and_without_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     paths = make_tree(tmp_path, 12)
     serial = runner.run(paths, runner.RunOptions(jobs=1))
     parallel = runner.run(paths, runner.RunOptions(jobs=2))
@@ -119,16 +122,16 @@ def test_order_is_the_same_with_and_without_the_pool(tmp_path: Path, monkeypatch
     assert [f.filename for f in serial.findings] == sorted(f.filename for f in serial.findings)
 
 
-def _crashing_job(job: runner.Job) -> runner.FileOutcome:
+def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
     if job.display.endswith("m03.py"):
         os._exit(3)  # a worker that dies outright, as a segfault or the OOM killer would
-    return runner.FileOutcome(job.display, [])
+    return jobs.FileOutcome(job.display, [])
 
 
 def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fork_only()
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
-    monkeypatch.setattr(runner, "_run_job", _crashing_job)
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(make_tree(tmp_path, 10), runner.RunOptions(jobs=2))
     assert result.used_pool
     assert result.internal_error
@@ -136,14 +139,14 @@ def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkey
     assert "worker process ended abruptly" in result.findings[0].message
 
 
-def _raising_job(job: runner.Job) -> runner.FileOutcome:
+def _raising_job(job: jobs.Job) -> jobs.FileOutcome:
     if job.display.endswith("m01.py"):
         raise RecursionError("maximum recursion depth exceeded")
-    return runner.FileOutcome(job.display, [])
+    return jobs.FileOutcome(job.display, [])
 
 
 def test_an_exception_on_one_file_is_reported_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "_run_job", _raising_job)
+    monkeypatch.setattr(jobs, "_run_job", _raising_job)
     result = runner.run(make_tree(tmp_path, 3), runner.RunOptions(jobs=1))
     assert result.internal_error
     assert len(result.findings) == 1
@@ -192,14 +195,14 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
 
 
 def test_write_failure_leaves_the_file_and_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from semantics_lint.lint import fix
+    from semantics_lint.lint import write
 
     def fail(path: object, data: bytes) -> None:
         raise PermissionError(13, "Permission denied")
 
     path = tmp_path / "m.py"
     path.write_text(SNAKE, encoding="utf-8")
-    monkeypatch.setattr(fix, "write_atomic", fail)
+    monkeypatch.setattr(write, "write_atomic", fail)
     result = runner.run([str(path)], runner.RunOptions(jobs=1, fix=True))
     assert path.read_text(encoding="utf-8") == SNAKE
     assert result.internal_error

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from semantics_lint.lint import jobs
+from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.discovery import SourceFile, discover
@@ -40,7 +42,7 @@ GRAIN = (
 
 @pytest.fixture(autouse=True)
 def _no_pre_commit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(runner.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
 
 
 def _fork_only() -> None:
@@ -84,19 +86,19 @@ def test_the_parent_reads_only_until_the_pool_is_decided(
     for i in range(40):
         (tmp_path / f"m{i:02d}.py").write_text(SNAKE if i % 2 else PLAIN, encoding="utf-8")
     read_in_parent: list[str] = []
-    real_read = runner._read
+    real_read = jobs._read
 
     def counting_read(path: Path) -> bytes | OSError:
         # Forked workers inherit this function but append to their own copy of the list.
         read_in_parent.append(path.name)
         return real_read(path)
 
-    monkeypatch.setattr(runner, "_read", counting_read)
+    monkeypatch.setattr(jobs, "_read", counting_read)
     parallel = runner.run([str(tmp_path)], runner.RunOptions(jobs=2))
     assert parallel.used_pool
     passing = [name for name in read_in_parent if int(name[1:3]) % 2]
-    assert len(passing) == runner.MIN_FILES_FOR_POOL
-    assert read_in_parent == [f"m{i:02d}.py" for i in range(2 * runner.MIN_FILES_FOR_POOL)]
+    assert len(passing) == pool.MIN_FILES_FOR_POOL
+    assert read_in_parent == [f"m{i:02d}.py" for i in range(2 * pool.MIN_FILES_FOR_POOL)]
     read_in_parent.clear()
     serial = runner.run([str(tmp_path)], runner.RunOptions(jobs=1))
     assert len(read_in_parent) == 40
@@ -106,13 +108,13 @@ def test_the_parent_reads_only_until_the_pool_is_decided(
 
 def test_no_pool_when_too_few_files_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for i in range(30):
-        text = SNAKE if i < runner.MIN_FILES_FOR_POOL - 1 else PLAIN
+        text = SNAKE if i < pool.MIN_FILES_FOR_POOL - 1 else PLAIN
         (tmp_path / f"m{i:02d}.py").write_text(text, encoding="utf-8")
     imported: list[bool] = []
-    monkeypatch.setattr(runner, "import_for_pool", lambda: imported.append(True))
+    monkeypatch.setattr(pool, "import_for_pool", lambda: imported.append(True))
     result = runner.run([str(tmp_path)], runner.RunOptions(jobs=2))
     assert not result.used_pool and not imported
-    assert result.linted == runner.MIN_FILES_FOR_POOL - 1
+    assert result.linted == pool.MIN_FILES_FOR_POOL - 1
 
 
 def _sources_with_a_missing_file(tmp_path: Path) -> list[SourceFile]:
@@ -167,14 +169,14 @@ def test_fixes_and_diffs_from_the_pool_match_the_serial_run(tmp_path: Path) -> N
 def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from semantics_lint.lint import fix
+    from semantics_lint.lint import write
 
     def fail(path: object, data: bytes) -> None:
         raise PermissionError(13, "Permission denied")
 
     for i in range(20):
         (tmp_path / f"m{i:02d}.py").write_text(SNAKE, encoding="utf-8")
-    monkeypatch.setattr(fix, "write_atomic", fail)  # writes happen in the parent
+    monkeypatch.setattr(write, "write_atomic", fail)  # writes happen in the parent
     result = runner.run([str(tmp_path)], runner.RunOptions(jobs=2, fix=True))
     assert result.used_pool and result.internal_error
     assert result.fixed == 0 and len(result.messages) == 20
@@ -187,8 +189,8 @@ def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
 
 _AFTER_IMPORT_FOR_POOL = """
 import sys
-from semantics_lint.lint import runner
-runner.import_for_pool()
+from semantics_lint.lint import pool, runner
+pool.import_for_pool()
 before = set(sys.modules)
 result = runner.run(sys.argv[1:], runner.RunOptions(jobs=1))
 assert result.linted > 15, result.linted
@@ -210,7 +212,7 @@ def test_import_for_pool_imports_what_linting_imports() -> None:
 
 
 def test_a_run_without_calls_starts_no_pool_and_imports_no_libcst(tmp_path: Path) -> None:
-    for i in range(3 * runner.MIN_FILES_FOR_POOL):
+    for i in range(3 * pool.MIN_FILES_FOR_POOL):
         (tmp_path / f"plain{i}.py").write_text(PLAIN, encoding="utf-8")
     script = (
         "import sys\n"

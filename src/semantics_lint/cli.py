@@ -4,9 +4,10 @@
 go straight to their own parsers (``semantics_lint.lint.cli``, argparse): a
 pre-commit hook or an editor pays the start-up of every run, and neither click nor
 the runtime checker is imported for them. Everything else (``--help``,
-``--version``, ``check-semantics``) goes to :data:`main`, a click group, built on
-first use, whose ``check-semantics`` command (``semantics_lint.runtime.cli``) is
-imported only when it runs or its help is shown.
+``--version``, ``check-semantics``, ``server``) goes to :data:`main`, a click group,
+built on first use, whose ``check-semantics`` command (``semantics_lint.runtime.cli``)
+is imported only when it runs or its help is shown, and whose ``server`` imports the
+language server only when it runs.
 
 ``main`` stays a click group so that click's test runner and callers that invoke
 it in-process (``main(["check", ...], standalone_mode=False)``) keep working; its
@@ -91,7 +92,30 @@ def _build_group() -> click.Group:
         ("rule", "Explain a rule: what it catches, why, an example and the fix."),
     ):
         main.add_command(_forward(name, summary))
+    main.add_command(_server_command())
     return main
+
+
+def _server_command() -> click.Command:
+    """``semantics-lint server``: the language server (its imports wait until it runs)."""
+    import click
+
+    def serve(log_level: str) -> None:
+        from semantics_lint.lsp import run as run_server
+
+        raise SystemExit(run_server(log_level))
+
+    return click.Command(
+        "server",
+        callback=serve,
+        params=[
+            click.Option(
+                ["--log-level"], type=click.Choice(("error", "warning", "info", "debug")),
+                default="warning", show_default=True, help="What the server logs on stderr.",
+            )
+        ],
+        help="Run the language server (LSP over stdio) for editors; needs the 'lsp' extra.",
+    )
 
 
 def _forward(name: str, summary: str) -> click.Command:

@@ -565,7 +565,7 @@ def _add_noqa(
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
     import dataclasses
 
-    from semantics_lint.lint import fix
+    from semantics_lint.lint import write as writing
     from semantics_lint.lint.output.overview import plural
     from semantics_lint.lint.suppress import add_noqa
 
@@ -597,7 +597,7 @@ def _add_noqa(
         if not count or new_data == data:
             continue
         try:
-            fix.write_atomic(path, new_data)
+            writing.write_atomic(path, new_data)
         except OSError as error:
             console.error(f"{display}: could not write the file ({error.strerror or error}); it was left unchanged")
             failed = True

@@ -315,9 +315,16 @@ def exclude_globs(config: Config) -> GlobSet:
 
 
 def excluded_by_config(
-    path: Path | str, config: Config, *, is_dir: bool = False, display: str | None = None
+    path: Path | str,
+    config: Config,
+    *,
+    is_dir: bool = False,
+    display: str | None = None,
+    whole: bool = True,
 ) -> bool:
-    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path`` (absolute)."""
+    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path`` (absolute)
+    or a folder above it (``whole`` is accepted for callers that say so)."""
+    del whole
     return exclude_globs(config).matches(os.fspath(path), is_dir, outside=display)
 
 

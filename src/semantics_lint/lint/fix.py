@@ -1,4 +1,4 @@
-"""Applying the fixes findings carry: edits, a fixpoint loop, re-parsing, atomic writes.
+"""Applying the fixes findings carry: edits, a fixpoint loop, re-parsing.
 
 The contract (SPEC section 3, "fixes are safe or not offered"):
 
@@ -12,8 +12,7 @@ The contract (SPEC section 3, "fixes are safe or not offered"):
 * ``fix_source`` re-lints after every pass until nothing changes, within a bound, and
   never hands back text that does not parse: it raises :class:`FixError` instead, so a
   caller writes nothing;
-* :func:`write_atomic` writes through a temporary file in the same folder and
-  ``os.replace``, so a reader never sees half a file and a failure leaves it untouched.
+* writing a fixed file back is ``write.py``'s job.
 
 Unsafe fixes (SEM101's rename to a close match) apply only when the caller asks.
 """
@@ -22,10 +21,7 @@ from __future__ import annotations
 
 import ast
 import codecs
-import os
 import re
-import stat
-import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 Linter = Callable[[bytes, str, "LintSettings | None"], list[Finding]]
 """What lints one file: ``engine.lint_source``'s signature."""
 
-__all__ = ["FixError", "FixResult", "apply_fixes", "fix_file", "fix_source", "write_atomic"]
+__all__ = ["FixError", "FixResult", "apply_fixes", "fix_source"]
 
 # Python's own line breaks. Not ``str.splitlines``: that also breaks on form feed,
 # vertical tab, U+2028 and friends, which the tokenizer (and so every position the
@@ -439,81 +435,3 @@ def fix_source(
                 f"{filename}: fixes did not converge after {max_passes} passes; nothing was written"
             )
     return FixResult(current, current != source, applied, findings)
-
-
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` so it is either all old or all new.
-
-    The bytes go to a temporary file in the same folder (same file system, so the rename
-    is atomic), are flushed and fsynced, get the original file's permission bits, and
-    then ``os.replace`` the original. A symbolic link is followed: its target is
-    replaced and the link kept. On any failure the temporary file is removed, the
-    original is untouched, and the exception propagates.
-    """
-    target = os.path.realpath(os.fspath(path))
-    folder = os.path.dirname(target) or "."
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        mode = None
-    fd, temp = tempfile.mkstemp(
-        dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".semantics-lint.tmp"
-    )
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is None:
-            # A new file gets what open() would have given it under the umask.
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise
-    # Make the rename itself durable where the platform allows opening a folder.
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
-
-
-def fix_file(
-    path: str | os.PathLike[str],
-    settings: LintSettings | None = None,
-    *,
-    unsafe: bool,
-    write: bool = True,
-    max_passes: int = 10,
-    lint: Linter | None = None,
-) -> FixResult:
-    """Read ``path``, fix it with :func:`fix_source`, and write it back atomically if changed.
-
-    With ``write=False`` (``--diff``) nothing is written. A :class:`FixError` or an
-    ``OSError`` propagates and the file is left as it was.
-    """
-    with open(path, "rb") as handle:
-        source = handle.read()
-    result = fix_source(
-        source, os.fspath(path), settings, unsafe=unsafe, max_passes=max_passes, lint=lint
-    )
-    if write and result.changed:
-        write_atomic(path, result.source)
-    return result

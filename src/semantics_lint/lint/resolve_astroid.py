@@ -16,11 +16,28 @@ Never guess:
 * a module that cannot be found, cannot be read or does not parse, a name it does not
   bind, a name bound more than once (``TWICE = "a"; TWICE = "b"``, or rebound through
   ``global`` in a function), an import cycle, a star import in a module on the way, and
-  inference that raises, yields only ``Uninferable``, or several distinct values: all of
-  these are *unknown* (``None``), never a finding;
-* astroid reads source only. C extensions of the project are never loaded (astroid's
-  ``always_load_extensions`` stays off and the extension allow-list stays empty, as pylint
-  keeps them, because loading one may run arbitrary code), and no user module is imported.
+  inference that raises or yields several distinct values: all of these are *unknown*
+  (``None``), never a finding.
+
+Only the project's source files are read, and nothing of the project runs
+(SPEC section 3). astroid's own way to find a module searches ``sys.path``, may call
+``importlib.util.find_spec`` (which imports parent packages), loads C extensions named
+like standard-library ones, and runs brains, some of which import the module they
+describe (``gi``, ``numpy``). None of it is used:
+
+* a module name is located by ``project_modules.locate``: a ``.py`` file or package of
+  the importing file's source root, never a standard-library name, never shadowed by
+  a compiled file, never outside the root; the module is built from the bytes read
+  here, without astroid's transforms (so no brain runs on it), in a manager of our own
+  (so astroid's process-wide module cache is neither read nor filled);
+* while a question is answered, every module astroid's inference looks up (an import
+  in a module of the project, a live object of ``builtins`` naming its module) is
+  asked of the same session: ``builtins`` is astroid's introspection of the
+  interpreter, anything that is not a source module of the project is "cannot
+  import", which inference turns into ``Uninferable``;
+* so a value from outside the project (``datetime(2024, 5, 1)``, ``time.time()``) is
+  ``Uninferable`` to astroid, which says nothing against its one binding: the
+  in-file resolver judges its expression in its own file, as it would at home.
 
 Work is bounded: every answer (also "unknown") is cached for the run, one linted file
 asks at most ``MAX_LOOKUPS`` questions (counted per file, so that a file's findings do
@@ -36,11 +53,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+
+from semantics_lint.lint import project_modules
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes
@@ -138,29 +157,26 @@ def absolute_module(layout: ProjectLayout, module: str, level: int) -> str | Non
 
 
 class _Session:
-    """One run's astroid state: the project root on the search path, and the answers.
+    """One project's astroid modules, built by us from its source files, and the answers.
 
-    astroid caches modules by dotted name in one process-wide manager, so two projects
-    with a package of the same name would read each other's modules. A session
-    therefore makes astroid forget the modules of the previous project whenever the
-    source root changes, or when a file it answered from has changed on disk since.
-    Only the project's own modules are forgotten: the standard library stays cached
-    (astroid's full ``clear_cache`` rebuilds builtins and costs about a second).
+    The modules live in the session, and are built by a manager of our own
+    (:func:`_project_manager`), never in astroid's process-wide cache: another project, or another user of astroid in the
+    same process (a flake8 plugin, pylint), never sees them, and they never see that
+    cache. They are built without astroid's transforms, so no brain runs on them (some
+    brains import the module they describe, ``gi`` and ``numpy`` among them). The
+    session is replaced when the source root changes, or when a file it read has
+    changed on disk since.
     """
 
-    def __init__(self) -> None:
-        self.root: str | None = None
+    def __init__(self, root: str) -> None:
+        from astroid.builder import AstroidBuilder
+
+        self.root = root
         self.answers: dict[tuple[str, str, tuple[str, ...]], ModuleBinding | None] = {}
         self.signatures: dict[str, tuple[int, int]] = {}
-
-    def reset(self, root: str) -> None:
-        if self.root is not None:
-            _forget_modules_under(self.root)
-        if root != self.root:
-            _forget_modules_under(root)
-        self.root = root
-        self.answers.clear()
-        self.signatures.clear()
+        self.modules: dict[str, nodes.Module] = {}
+        self.manager = _project_manager()
+        self.builder = AstroidBuilder(self.manager, apply_transforms=False)
 
     def stale(self) -> bool:
         for path, signature in self.signatures.items():
@@ -168,46 +184,78 @@ class _Session:
                 return True
         return False
 
+    def module(self, name: str) -> nodes.Module:
+        """The module ``name`` of this project, built from its source file.
 
-def _forget_modules_under(root: str) -> None:
-    """Drop astroid's cached modules (and module lookups) that live under ``root``."""
-    from astroid import MANAGER
-    from astroid.interpreter._import import spec
+        Every module astroid looks up while it answers for us comes here (see
+        :func:`_source_only`): ``builtins`` is astroid's own (built by introspecting the
+        interpreter, no file read); any other name that is not a source module of the
+        project is astroid's "cannot import" (``AstroidImportError``), which inference
+        turns into ``Uninferable``.
+        """
+        from astroid.exceptions import AstroidImportError
+        from astroid.manager import AstroidManager
 
-    prefix = os.path.join(os.path.abspath(root), "")
-    for name, module in list(MANAGER.astroid_cache.items()):
-        places = [module.file] if module.file else list(getattr(module, "path", None) or ())
-        if any(os.path.abspath(place).startswith(prefix) for place in places if place):
-            del MANAGER.astroid_cache[name]
-    # Where each module name was found, and the finders' memo of it: cheap to rebuild.
-    # These are private to astroid and vary across its versions: clear what exists.
-    MANAGER._mod_file_cache.clear()
-    memos = [getattr(spec, "_find_spec", None)]
-    finders = getattr(spec, "_SPEC_FINDERS", ())
-    memos.extend(getattr(finder, "find_module", None) for finder in finders)
-    for memo in memos:
-        cache_clear = getattr(memo, "cache_clear", None)
-        if cache_clear is not None:
-            cache_clear()
+        if name == "builtins":
+            return AstroidManager().builtins_module
+        cached = self.modules.get(name)
+        if cached is not None:
+            return cached
+        located = project_modules.locate(self.root, name)
+        if located is None:
+            raise AstroidImportError(
+                "{modname} is not a source module of the project", modname=name
+            )
+        if located.path is None:
+            from astroid.builder import build_namespace_package_module
+
+            assert located.folder is not None
+            module = build_namespace_package_module(name, [located.folder])
+            self.modules[name] = module
+            return module
+        return self._build(name, located.path)
+
+    def _build(self, name: str, path: str) -> nodes.Module:
+        from astroid.exceptions import AstroidImportError
+
+        from semantics_lint.lint.engine import decode_source
+
+        signature = _signature(path)  # before reading: a later change is seen as one
+        data = project_modules.read_source(path)
+        text = decode_source(data) if data is not None else None
+        if not isinstance(text, str):
+            raise AstroidImportError("{modname} cannot be read", modname=name, path=path)
+        self.signatures.setdefault(path, signature)
+        # The builder caches the module in our manager (``self.modules``, while the
+        # session answers) before it resolves the module's star imports, so a cycle of
+        # them ends.
+        return self.builder.string_build(text, name, path)
+
+
+@functools.cache
+def _project_manager() -> Any:
+    """An astroid manager whose module cache, transforms and import hooks are its own.
+
+    astroid's ``AstroidManager`` is a borg: every instance shares one state. This one
+    takes the shared settings (read through the class) but keeps the parts that hold
+    modules and brains per instance, so building our modules changes nothing shared.
+    One per process; while a session answers, its module cache is the session's.
+    """
+    from astroid.manager import AstroidManager
+    from astroid.transforms import TransformVisitor
+
+    class ProjectManager(AstroidManager):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.astroid_cache = {}
+            self._mod_file_cache = {}
+            self._failed_import_hooks = []
+            self._transform = TransformVisitor()
+
+    return ProjectManager()
 
 
 _SESSION: _Session | None = None
-
-
-def _session() -> _Session:
-    global _SESSION  # one per process: astroid's own manager is one per process too
-    if _SESSION is None:
-        _configure_astroid()
-        _SESSION = _Session()
-    return _SESSION
-
-
-def _configure_astroid() -> None:
-    """Keep astroid on source: never load a C extension of the project to read it."""
-    from astroid import MANAGER
-
-    MANAGER.always_load_extensions = False
-    MANAGER.extension_package_whitelist = set()
 
 
 def _signature(path: str) -> tuple[int, int]:
@@ -218,28 +266,81 @@ def _signature(path: str) -> tuple[int, int]:
     return (status.st_mtime_ns, status.st_size)
 
 
-@contextlib.contextmanager
-def _search_path(root: str) -> Iterator[None]:
-    """Put the project's source root first on the module search path, for astroid only.
+_QUESTIONS = threading.RLock()
+"""One question at a time in a process: they share :func:`_project_manager`."""
+_ACTIVE = threading.local()
 
-    astroid finds ``pkg.constants`` the way the import system would, through
-    ``sys.path``; pylint adds the linted package roots the same way. Nothing is imported.
+
+@contextlib.contextmanager
+def _source_only(session: _Session) -> Iterator[None]:
+    """While inside, every module astroid looks up in this thread is asked of ``session``.
+
+    astroid's inference finds the modules it needs through one method,
+    ``AstroidManager.ast_from_module_name``, which searches ``sys.path``, may call
+    ``importlib.util.find_spec`` (importing parent packages), may load a C extension,
+    and runs the failed-import hooks of brains. For the time of one question that
+    method is replaced by one that asks the session (the project's source files, read
+    by us, and nothing else); other threads still reach astroid's own, and the
+    original is put back when the question is answered: nothing of astroid's is left
+    changed between questions.
     """
-    saved = list(sys.path)
-    sys.path.insert(0, root)
-    try:
-        yield
-    finally:
-        sys.path[:] = saved
+    from astroid.manager import AstroidManager
+
+    with _QUESTIONS:
+        previous = getattr(_ACTIVE, "session", None)
+        original = AstroidManager.__dict__["ast_from_module_name"]
+        if previous is None:
+
+            def ast_from_module_name(
+                self: Any, modname: str | None, context_file: str | None = None,
+                use_cache: bool = True,
+            ) -> Any:
+                active = getattr(_ACTIVE, "session", None)
+                if active is None:
+                    return original(self, modname, context_file, use_cache)
+                if modname is None:
+                    from astroid.exceptions import AstroidBuildingError
+
+                    raise AstroidBuildingError("No module name given.")
+                return active.module(modname)
+
+            AstroidManager.ast_from_module_name = ast_from_module_name
+        _ACTIVE.session = session
+        session.manager.astroid_cache = session.modules
+        try:
+            yield
+        finally:
+            _ACTIVE.session = previous
+            if previous is None:
+                AstroidManager.ast_from_module_name = original
+                session.manager.astroid_cache = {}
+            else:
+                previous.manager.astroid_cache = previous.modules
 
 
 def clear() -> None:
-    """Forget every answer and the project's modules in astroid (between runs, in tests)."""
+    """Forget every answer and module read (between runs, in tests)."""
     global _SESSION
     project_layout.cache_clear()
-    if _SESSION is not None and _SESSION.root is not None:
-        _forget_modules_under(_SESSION.root)
+    if _SESSION is not None:
+        _forget_inferences(_SESSION)
     _SESSION = None
+
+
+def _forget_inferences(session: _Session) -> None:
+    """Drop astroid's memo of inferences about the session's modules (it is shared and
+    unbounded; the session's modules are dropped with it)."""
+    from astroid import context
+
+    memo = getattr(context, "_INFERENCE_CACHE", None)  # private to astroid: if it exists
+    modules = {id(module) for module in session.modules.values()}
+    if not isinstance(memo, dict) or not modules:
+        return
+    for key in list(memo):
+        node = key[0] if isinstance(key, tuple) and key else None
+        root = getattr(node, "root", None)
+        if root is not None and id(root()) in modules:
+            del memo[key]
 
 
 def find_binding(request: ImportRequest) -> ModuleBinding | None:
@@ -248,24 +349,25 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     The answer is a module-level name in one file of the project. The caller still has to
     check that name in that file (bound once, not mutated) before trusting its value.
     """
-    global requests
+    global requests, _SESSION
     requests += 1
     layout = project_layout(request.importer)
     target = absolute_module(layout, request.module, request.level)
     if target is None or not request.names:
         return None
-    session = _session()
-    if session.root != layout.source_root or session.stale():
-        session.reset(layout.source_root)
+    session = _SESSION
+    if session is None or session.root != layout.source_root or session.stale():
+        if session is not None:
+            _forget_inferences(session)
+        session = _SESSION = _Session(layout.source_root)
     key = (layout.source_root, target, request.names)
     if key in session.answers:
         return session.answers[key]
-    found, answer = _find(target, request.names, layout.source_root)
+    found, answer = _find(session, target, request.names)
     # The answer (a binding, or "unknown") holds while every module of the project that
-    # astroid read for it is unchanged: the target, the modules re-exports led to, those
-    # inference looked into. A module that was not found at all may appear later, so
-    # that "unknown" is not kept.
-    _watch_project_modules(session, layout.source_root)
+    # was read for it is unchanged: the target, the modules re-exports led to, those
+    # inference looked into (the session keeps their signatures). A module that was
+    # not found at all may appear later, so that "unknown" is not kept.
     if found:
         session.answers[key] = answer
     if answer is not None:
@@ -273,29 +375,17 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     return answer
 
 
-def _watch_project_modules(session: _Session, root: str) -> None:
-    """Record the file signature of every module of ``root`` astroid holds, once each."""
-    from astroid import MANAGER
-
-    prefix = os.path.join(os.path.abspath(root), "")
-    for module in list(MANAGER.astroid_cache.values()):
-        place = module.file
-        if place and place not in session.signatures and os.path.abspath(place).startswith(prefix):
-            session.signatures[place] = _signature(place)
-
-
-def _find(target: str, names: tuple[str, ...], root: str) -> tuple[bool, ModuleBinding | None]:
+def _find(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool, ModuleBinding | None]:
     """(whether the target module was read, the binding or None)."""
-    from astroid import MANAGER
     from astroid.exceptions import AstroidError
 
-    with _search_path(root):
+    with _source_only(session):
         try:
-            module = MANAGER.ast_from_module_name(target)
+            module = session.module(target)
         except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):
             return False, None  # missing or broken: unknown, and asked again next time
         try:
-            return True, _follow(module, names, root, set())
+            return True, _follow(module, names, session.root, set())
         except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):
             # astroid's "cannot know" (an inference error, inference recursing through
             # a cycle): unknown, never a finding.
@@ -360,12 +450,14 @@ def _module_of(module: nodes.Module, name: str, binding: Any) -> nodes.Module | 
 
 
 def _single_inferred(module: nodes.Module, name: str) -> bool:
-    """astroid agrees that ``name`` in ``module`` has one value (or one unknown instance).
+    """astroid sees nothing against ``name`` in ``module`` having one value.
 
     Several distinct values mean several bindings are live (``TWICE``, a ``global``
-    rebinding). A call such as ``datetime(2024, 5, 1)`` infers to an instance of the class
-    plus ``Uninferable`` (the C accelerator behind ``datetime``); that is one binding, and
-    the caller judges its expression, so instances count as one value between them.
+    rebinding). Inference reads the project's modules only, so a value that comes from
+    anywhere else is ``Uninferable``: ``datetime(2024, 5, 1)`` or ``datetime.now()``
+    (``datetime`` is not the project's). That says nothing against the one binding,
+    and the caller judges its expression; instances count as one value between them
+    for the same reason.
     """
     values = _inferred_values(module, name)
     if not values:
@@ -376,7 +468,7 @@ def _single_inferred(module: nodes.Module, name: str) -> bool:
 
     known = [value for value in values if not isinstance(value, UninferableBase)]
     if not known:
-        return False
+        return True
     if all(isinstance(value, Instance) for value in known):
         return True
     if any(isinstance(value, Instance) for value in known):

@@ -1,0 +1,203 @@
+"""One file's work: read it, prefilter it, lint or fix it, and never raise.
+
+A :class:`Job` is everything a worker process needs for one file (all picklable);
+:func:`run_job` turns it into a :class:`FileOutcome`, in-process or in a worker of
+the pool (``pool.py``). The engine's findings are filtered by the selected codes and
+by ``# noqa`` in the same step, so fixes never touch a suppressed finding. Whatever
+goes wrong on a file (an exception in a rule) becomes a SEM001 finding for it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import tokenize
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from semantics_lint.lint.cache import lookups_so_far
+from semantics_lint.lint.config import known_codes
+from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.suppress import filter_noqa
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import LintSettings
+
+Mode = Literal["lint", "fix", "diff"]
+"""What a job does: report findings, fix and report what remains, or fix for a diff."""
+CRASH_CODE = "SEM001"
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    """What happened to one file."""
+
+    display: str
+    findings: list[Finding] = field(default_factory=list)
+    applied: int = 0
+    fixed_source: bytes | None = None
+    original: bytes | None = None
+    fix_error: str | None = None
+    internal_error: bool = False
+    linted: bool = True
+    """False when the file was not linted: it could not be read, or the prefilter found
+    no call of ours in it."""
+    self_contained: bool = False
+    """True when the findings came from the file alone: linted (not fixed), without a
+    failure, and without asking about any other module. Only such findings are cached."""
+
+
+def decode_for_noqa(source: bytes) -> str:
+    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        codecs.lookup(encoding)
+    except (SyntaxError, LookupError):
+        encoding = "utf-8"
+    text = source.decode(encoding, errors="replace")
+    return text.removeprefix("\ufeff")
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file's work, sent to a worker: everything is picklable.
+
+    ``source`` None means the file has not been read yet: whoever runs the job reads
+    ``path`` and puts it through the prefilter first (see :func:`run_job`).
+    """
+
+    display: str
+    source: bytes | None
+    settings: LintSettings
+    mode: Mode
+    unsafe: bool
+    path: str | None = None
+
+
+def _filtered_linter(
+    codes: frozenset[str],
+) -> Callable[[bytes, str, LintSettings | None], list[Finding]]:
+    """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
+    from semantics_lint.lint import engine
+
+    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
+        raw = engine.lint_source(source, filename, settings or engine.LintSettings())
+        findings = [f for f in raw if f.code in codes]
+        if not findings:
+            return findings  # nothing to suppress: the text need not be decoded again
+        return filter_noqa(decode_for_noqa(source), findings)
+
+    return lint
+
+
+def crash_finding(display: str, what: str) -> Finding:
+    """The finding that stands for a file the linter itself failed on."""
+    return Finding(
+        code=CRASH_CODE,
+        message=(
+            f"internal error: the linter failed on this file ({what}); "
+            "other files were linted; please report this with the file"
+        ),
+        severity=Severity.ERROR,
+        filename=display,
+        start=Position(1, 0),
+        end=Position(1, 0),
+    )
+
+
+def run_job(job: Job) -> FileOutcome:
+    """Lint or fix one file. Never raises: a failure becomes a finding for the file.
+
+    A job that carries no source is read and prefiltered here first (:func:`load`),
+    as the runner does for the files it reads itself.
+    """
+    try:
+        if job.source is None:
+            loaded = load(job)
+            if isinstance(loaded, FileOutcome):
+                return loaded
+            job = loaded
+        return _run_job(job)
+    except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
+        outcome = FileOutcome(job.display, [crash_finding(job.display, _describe(error))])
+        outcome.internal_error = True
+        return outcome
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def load(job: Job) -> Job | FileOutcome:
+    """``job`` with its file's bytes, or the outcome of a file that is not linted.
+
+    The same steps and answers wherever a file is read (the runner, a worker): an
+    unreadable file is the engine's SEM001 for it (when selected), a file the
+    prefilter rules out (or one with no code selected) has no findings.
+    """
+    from semantics_lint.lint import engine
+
+    assert job.path is not None, "a job without source names its file"
+    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
+    data = _read(Path(job.path))
+    if isinstance(data, OSError):
+        findings = [
+            _renamed(f, job.display)
+            for f in engine.lint_file(job.path, job.settings)
+            if f.code in codes
+        ]
+        return FileOutcome(job.display, findings, linted=False)
+    if not codes or not engine.might_contain_calls(data, job.settings):
+        return FileOutcome(job.display, linted=False)
+    return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
+
+
+def _run_job(job: Job) -> FileOutcome:
+    source = job.source
+    assert source is not None, "run_job reads a job's file before it runs"
+    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
+    lint = _filtered_linter(frozenset(codes))
+    if job.mode == "lint":
+        before = lookups_so_far()
+        outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
+        outcome.self_contained = lookups_so_far() == before
+        return outcome
+    from semantics_lint.lint import fix
+
+    try:
+        result = fix.fix_source(source, job.display, job.settings, unsafe=job.unsafe, lint=lint)
+    except fix.FixError as error:
+        return FileOutcome(
+            job.display, lint(source, job.display, job.settings), fix_error=str(error)
+        )
+    outcome = FileOutcome(job.display, list(result.remaining), applied=result.applied)
+    if result.changed:
+        outcome.fixed_source = result.source
+        outcome.original = source
+    return outcome
+
+
+def _read(path: Path) -> bytes | OSError:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        return error
+
+
+def _renamed(finding: Finding, display: str) -> Finding:
+    """``finding`` as reported for the file shown as ``display``."""
+    if finding.filename == display:
+        return finding
+    return Finding(
+        finding.code,
+        finding.message,
+        finding.severity,
+        display,
+        finding.start,
+        finding.end,
+        finding.fix,
+        finding.url,
+    )

@@ -1,0 +1,157 @@
+"""Many files' jobs at once: in-process, or in a pool of worker processes.
+
+The outcomes come back in the order of the jobs whatever the pool did. Files go to
+the workers in chunks; the workers are forked from a parent that has imported what
+the engine needs (:func:`import_for_pool`). A worker that dies (killed, out of
+memory, a crash in a C extension) costs only the file that killed it: the files in
+flight are run again one at a time, and that file gets a SEM001 finding that says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from semantics_lint.lint.jobs import FileOutcome, Job, crash_finding, run_job
+
+# Below this many files that pass the prefilter, a pool costs more than it saves:
+# the parent imports the engine and starts the workers before their first file,
+# while one file costs a few milliseconds in-process.
+MIN_FILES_FOR_POOL = 8
+
+PRE_COMMIT_ENV = "PRE_COMMIT"
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
+        return max(1, os.cpu_count() or 1)
+
+
+def pool_size(jobs: int, work: int) -> int:
+    """How many worker processes to start for ``work`` files; 0 means in-process."""
+    if jobs <= 1 or work < max(2, MIN_FILES_FOR_POOL):
+        return 0
+    if os.environ.get(PRE_COMMIT_ENV) == "1":
+        # pre-commit already runs hooks in parallel over slices of the file list.
+        return 0
+    return min(jobs, work)
+
+
+def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
+    """Run ``jobs`` (in-process when ``workers`` is 0); outcomes in the order of ``jobs``."""
+    if workers <= 0:
+        return run_chunk(jobs)
+    outcomes: list[FileOutcome | None] = [None] * len(jobs)
+    suspects: list[int] = []
+    # Files go to the workers in chunks: one task per file spent more on the pool's
+    # own messages than on linting. Chunks stay small enough that the workers finish
+    # together.
+    size = chunk_size(len(jobs), workers)
+    chunks = [list(range(start, min(start + size, len(jobs)))) for start in range(0, len(jobs), size)]
+    if multiprocessing.get_start_method() == "fork":
+        # Forked workers start with what this process has imported; workers started
+        # any other way import what they need themselves.
+        import_for_pool()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: list[tuple[list[int], Future[list[FileOutcome]]]] = []
+        try:
+            for chunk in chunks:
+                futures.append((chunk, pool.submit(run_chunk, [jobs[i] for i in chunk])))
+        except BrokenProcessPool:
+            pass
+        submitted = {index for chunk, _ in futures for index in chunk}
+        suspects.extend(index for index in range(len(jobs)) if index not in submitted)
+        for chunk, future in futures:
+            try:
+                for index, outcome in zip(chunk, future.result()):
+                    outcomes[index] = outcome
+            except BrokenProcessPool:
+                suspects.extend(chunk)
+    # A worker died (killed, out of memory, a crash in a C extension): every file in
+    # flight lost its answer. Re-run those one at a time in a single worker, so the
+    # file that kills its worker is known and every other file still gets linted.
+    for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)])):
+        outcomes[index] = outcome
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def chunk_size(work: int, workers: int) -> int:
+    """How many files one pool task lints: about eight tasks a worker, at most 32
+    files a task (a slow file then holds up little), at least one."""
+    return max(1, min(32, work // (max(1, workers) * 8)))
+
+
+POOL_IMPORTS: tuple[str, ...] = (
+    "semantics_lint.lint.engine",
+    "semantics_lint.lint.locate",
+    "semantics_lint.lint.context",
+    "semantics_lint.lint.declaration",
+    "semantics_lint.lint.rules",
+    "semantics_lint.lint.resolve",
+    "semantics_lint.lint.resolve_astroid",
+    "semantics_lint.lint.fix",
+)
+"""The linter's own modules that linting or fixing a file imports, which the parent
+imports before it starts a pool. LibCST and astroid stay lazy: they are imported
+by the workers that meet a file which needs them, as in a run without a pool."""
+
+
+def import_for_pool() -> None:
+    """Import :data:`POOL_IMPORTS` in this process, before it starts a pool.
+
+    A forked worker starts with what its parent has imported. When the parent had
+    not imported them, every worker imported (and, without cached bytecode,
+    compiled) the engine, the rules and the resolver itself before its first file:
+    the same wait for the first results, but that CPU paid once per worker instead
+    of once. What the imports made is then moved to the collector's permanent
+    generation (see :func:`engine.settle_imports`), so the workers' collections do
+    not walk it again.
+    """
+    for name in POOL_IMPORTS:
+        importlib.import_module(name)
+    from semantics_lint.lint import engine
+
+    engine.settle_imports()
+
+
+def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
+    """Run ``jobs`` one after the other (in-process or in a worker); outcomes in their order."""
+    from semantics_lint.lint import engine
+
+    outcomes: list[FileOutcome] = []
+    for job in jobs:
+        outcomes.append(run_job(job))
+        engine.settle_imports()
+    return outcomes
+
+
+def _run_one_by_one(jobs: Sequence[Job]) -> list[FileOutcome]:
+    """Run ``jobs`` in one worker, one at a time; a new worker replaces one that dies."""
+    outcomes: list[FileOutcome] = []
+    pool: ProcessPoolExecutor | None = None
+    try:
+        for job in jobs:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=1)
+            try:
+                outcomes.append(pool.submit(run_job, job).result())
+            except BrokenProcessPool:
+                pool.shutdown(wait=True)
+                pool = None
+                outcome = FileOutcome(
+                    job.display,
+                    [crash_finding(job.display, "the worker process ended abruptly")],
+                )
+                outcome.internal_error = True
+                outcomes.append(outcome)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    return outcomes

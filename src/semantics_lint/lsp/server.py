@@ -1,0 +1,480 @@
+"""``semantics-lint server``: the linter as a language server (LSP 3.17 over stdio).
+
+Built on pygls 2 and lsprotocol. What it does:
+
+* **diagnostics** on the buffer's text (unsaved edits included) on open, change and
+  save: one per finding, code ``SEMxxx``, source ``semantics-lint``, the message the
+  command line prints, a link to the rule's documentation;
+* **code actions**: a ``quickfix`` per fixable finding under the cursor (unsafe ones
+  only with the initialization option ``unsafeFixes: true``, and titled as unsafe),
+  and ``source.fixAll.semantics-lint``, which applies every safe fix as ``--fix`` does.
+  Edits are the smallest ``TextEdit``s that turn the buffer into the fixed text.
+
+Long-lived correctness:
+
+* a change starts a lint after a short pause (``lintDelay``, seconds); a newer change
+  supersedes a pending or running one, whose result is dropped, never published;
+* ``didClose`` forgets the buffer and clears its diagnostics;
+* findings that followed a name into another module depend on that module's file on
+  disk: when a file is saved (``didSave``) or a watched file changes
+  (``workspace/didChangeWatchedFiles``), the linter forgets what it read from other
+  modules and the open buffers whose findings used them are linted again; a changed
+  ``pyproject.toml`` re-lints every open buffer;
+* all linting happens on one worker thread, one buffer at a time, from the buffer's
+  own text and path only: nothing of one buffer is kept for another.
+
+Documents are synchronized in full: the text the server lints is always exactly the
+client's, whatever line breaks it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from semantics_lint.lint.model import Severity
+from semantics_lint.lsp import lint_adapter
+from semantics_lint.lsp.lint_adapter import FixFailed, Linted, Located
+from semantics_lint.lsp.positions import LineIndex, Point, Units, replacements
+
+logger = logging.getLogger(__name__)
+
+NAME = "semantics-lint"
+SOURCE = "semantics-lint"
+FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{NAME}"
+PYTHON_SUFFIXES = (".py", ".pyi")
+DEFAULT_LINT_DELAY = 0.15
+"""Seconds a buffer must stay unchanged before it is linted (typing pauses)."""
+
+_T = TypeVar("_T")
+
+
+@dataclass(slots=True)
+class Options:
+    """What the client set in ``initializationOptions``."""
+
+    unsafe_fixes: bool = False
+    lint_delay: float = DEFAULT_LINT_DELAY
+
+    @classmethod
+    def read(cls, raw: Any) -> Options:
+        options = cls()
+        if not isinstance(raw, dict):
+            return options
+        # Some clients nest the options under the server's name.
+        nested = raw.get(NAME)
+        if isinstance(nested, dict):
+            raw = {**raw, **nested}
+        unsafe = raw.get("unsafeFixes")
+        if isinstance(unsafe, bool):
+            options.unsafe_fixes = unsafe
+        delay = raw.get("lintDelay")
+        if isinstance(delay, (int, float)) and not isinstance(delay, bool) and 0 <= delay <= 10:
+            options.lint_delay = float(delay)
+        return options
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One lint of one version of a buffer."""
+
+    version: int | None
+    text: str
+    linted: Linted
+
+
+@dataclass(slots=True)
+class Buffer:
+    """What the server keeps about one open document."""
+
+    uri: str
+    path: str
+    generation: int = 0
+    """Bumped by every lint that is scheduled; a lint whose generation is no longer
+    the buffer's has been superseded and is dropped."""
+    task: asyncio.Task[None] | None = None
+    snapshot: Snapshot | None = None
+    errors_shown: set[str] = field(default_factory=set)
+
+
+class SemanticsLintServer:
+    """The server's state and handlers, over one pygls ``LanguageServer``."""
+
+    def __init__(self) -> None:
+        from semantics_lint import __version__
+
+        self.ls = LanguageServer(
+            NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full
+        )
+        self.options = Options()
+        self.buffers: dict[str, Buffer] = {}
+        self.shutdown_requested = False
+        # The linter keeps process-wide state (astroid's modules, the garbage
+        # collector paused per file): one worker thread, one lint at a time.
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="semantics-lint")
+        self._register()
+
+    # -- registration -------------------------------------------------------------
+
+    def _register(self) -> None:
+        def feature(method: str, options: Any = None) -> Callable[[Callable[..., Any]], None]:
+            def register(handler: Callable[..., Any]) -> None:
+                self.ls.feature(method, options)(_plain(handler))
+
+            return register
+
+        feature(types.INITIALIZE)(self.initialize)
+        feature(types.INITIALIZED)(self.initialized)
+        feature(types.SHUTDOWN)(self.shutdown)
+        feature(types.TEXT_DOCUMENT_DID_OPEN)(self.did_open)
+        feature(types.TEXT_DOCUMENT_DID_CHANGE)(self.did_change)
+        feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))(self.did_save)
+        feature(types.TEXT_DOCUMENT_DID_CLOSE)(self.did_close)
+        feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(self.did_change_watched_files)
+        feature(
+            types.TEXT_DOCUMENT_CODE_ACTION,
+            types.CodeActionOptions(
+                code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND],
+                resolve_provider=True,
+            ),
+        )(self.code_action)
+        feature(types.CODE_ACTION_RESOLVE)(self.resolve_code_action)
+
+    # -- life cycle ---------------------------------------------------------------
+
+    def initialize(self, params: types.InitializeParams) -> None:
+        self.options = Options.read(params.initialization_options)
+        logger.info("options: %s", self.options)
+
+    async def initialized(self, _params: types.InitializedParams) -> None:
+        capabilities = self.ls.client_capabilities
+        workspace = capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        watchers = [
+            types.FileSystemWatcher(glob_pattern="**/*.py"),
+            types.FileSystemWatcher(glob_pattern="**/*.pyi"),
+            types.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+        ]
+        registration = types.Registration(
+            id=f"{NAME}-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await self.ls.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception:  # noqa: BLE001 - a client that refuses still gets didSave
+            logger.warning("the client did not accept the file watchers", exc_info=True)
+
+    def shutdown(self, *_args: object) -> None:
+        self.shutdown_requested = True
+        for buffer in self.buffers.values():
+            if buffer.task is not None:
+                buffer.task.cancel()
+
+    # -- documents ----------------------------------------------------------------
+
+    def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        document = params.text_document
+        path = self._path_of(document.uri)
+        if document.language_id != "python" and not path.endswith(PYTHON_SUFFIXES):
+            return  # a client that sends every document: only Python is ours
+        self.buffers[document.uri] = Buffer(document.uri, path)
+        self.schedule(document.uri, delay=0.0)
+
+    def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        self.schedule(params.text_document.uri, delay=self.options.lint_delay)
+
+    def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        buffer = self.buffers.get(uri)
+        self.schedule(uri, delay=0.0)
+        self.files_changed([buffer.path if buffer is not None else self._path_of(uri)], saved=uri)
+
+    def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        buffer = self.buffers.pop(uri, None)
+        if buffer is not None and buffer.task is not None:
+            buffer.task.cancel()
+        self.publish(uri, None, [])
+
+    def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        paths = [path for change in params.changes if (path := to_fs_path(change.uri)) is not None]
+        self.files_changed(paths)
+
+    def files_changed(self, paths: list[str], saved: str | None = None) -> None:
+        """Files changed on disk: re-lint the open buffers whose findings may change."""
+        if not paths:
+            return
+        configuration = any(lint_adapter.is_configuration_file(path) for path in paths)
+        # Forgetting runs on the worker, after the lints already queued and before
+        # the ones scheduled below.
+        self.worker.submit(lint_adapter.forget_other_modules)
+        for uri, buffer in list(self.buffers.items()):
+            if uri == saved:
+                continue  # already scheduled
+            snapshot = buffer.snapshot
+            # A buffer not linted yet may be reading the old file right now.
+            if configuration or snapshot is None or snapshot.linted.uses_other_modules:
+                self.schedule(uri, delay=0.0)
+
+    def _path_of(self, uri: str) -> str:
+        path = to_fs_path(uri)
+        if path is not None:
+            return path
+        # An unsaved, untitled buffer: configured as a file in the workspace's root.
+        root = self.ls.workspace.root_path or os.getcwd()
+        name = os.path.basename(uri.split(":", 1)[-1]) or "untitled"
+        return os.path.join(root, name if name.endswith(PYTHON_SUFFIXES) else f"{name}.py")
+
+    # -- linting ------------------------------------------------------------------
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Lint ``uri`` after ``delay`` seconds, superseding any lint of it not yet published."""
+        buffer = self.buffers.get(uri)
+        if buffer is None:
+            return
+        if buffer.task is not None:
+            buffer.task.cancel()
+        buffer.generation += 1
+        buffer.task = asyncio.ensure_future(self._lint_later(buffer, buffer.generation, delay))
+
+    async def _lint_later(self, buffer: Buffer, generation: int, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        document = self.ls.workspace.get_text_document(buffer.uri)
+        text, version = document.source, document.version
+
+        def current() -> bool:
+            return self.buffers.get(buffer.uri) is buffer and buffer.generation == generation
+
+        try:
+            linted = await self._on_worker(current, lint_adapter.lint_text, text, buffer.path)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a bug in the linter must not stop the server
+            logger.exception("linting %s failed", buffer.uri)
+            return
+        if linted is None or not current():
+            return  # superseded: a newer lint of this buffer is on its way
+        buffer.snapshot = Snapshot(version, text, linted)
+        if linted.error is not None and linted.error not in buffer.errors_shown:
+            buffer.errors_shown.add(linted.error)
+            self.ls.window_show_message(
+                types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {linted.error}")
+            )
+        index = LineIndex(text)
+        self.publish(buffer.uri, version, [self.diagnostic(found, index) for found in linted.findings])
+
+    async def _on_worker(
+        self, current: Callable[[], bool], function: Callable[..., _T], *args: Any
+    ) -> _T | None:
+        """Run ``function`` on the worker thread, unless superseded before its turn."""
+
+        def run() -> _T | None:
+            if not current():
+                return None
+            return function(*args)
+
+        return await asyncio.get_running_loop().run_in_executor(self.worker, run)
+
+    def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
+        self.ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def _units(self) -> Units:
+        return self.ls.workspace.position_codec.client_num_units
+
+    def _range(self, index: LineIndex, start: Point, end: Point) -> types.Range:
+        units = self._units()
+        start_line, start_character = index.to_client(start, units)
+        end_line, end_character = index.to_client(end, units)
+        return types.Range(
+            start=types.Position(line=start_line, character=start_character),
+            end=types.Position(line=end_line, character=end_character),
+        )
+
+    def diagnostic(self, found: Located, index: LineIndex) -> types.Diagnostic:
+        finding = found.finding
+        url = lint_adapter.rule_url(finding.code)
+        return types.Diagnostic(
+            range=self._range(index, found.start, found.end),
+            message=finding.message,
+            severity=(
+                types.DiagnosticSeverity.Warning
+                if finding.severity is Severity.WARNING
+                else types.DiagnosticSeverity.Error
+            ),
+            code=finding.code,
+            code_description=types.CodeDescription(href=url) if url else None,
+            source=SOURCE,
+        )
+
+    # -- code actions -------------------------------------------------------------
+
+    async def _current_snapshot(self, uri: str) -> Snapshot | None:
+        """The lint of the buffer's current text: the published one, or a fresh one."""
+        buffer = self.buffers.get(uri)
+        if buffer is None:
+            return None
+        document = self.ls.workspace.get_text_document(uri)
+        text, version = document.source, document.version
+        snapshot = buffer.snapshot
+        if snapshot is not None and snapshot.text == text:
+            return snapshot
+        linted = await self._on_worker(lambda: True, lint_adapter.lint_text, text, buffer.path)
+        assert linted is not None
+        return Snapshot(version, text, linted)
+
+    def _wanted(self, only: list[str] | None, kind: str) -> bool:
+        if only is None:
+            return True
+        return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
+
+    async def code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        snapshot = await self._current_snapshot(uri)
+        if snapshot is None:
+            return None
+        buffer = self.buffers[uri]
+        only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()] or None
+        index = LineIndex(snapshot.text)
+        units = self._units()
+        start = index.from_client(params.range.start.line, params.range.start.character, units)
+        end = index.from_client(params.range.end.line, params.range.end.character, units)
+        actions: list[types.CodeAction] = []
+
+        if self._wanted(only, types.CodeActionKind.QuickFix.value):
+            for found in snapshot.linted.findings:
+                if not found.fixable or (found.unsafe and not self.options.unsafe_fixes):
+                    continue
+                if (found.start.line, found.start.character) > (end.line, end.character):
+                    continue
+                if (found.end.line, found.end.character) < (start.line, start.character):
+                    continue
+                action = await self._quickfix(buffer, snapshot, found, index)
+                if action is not None:
+                    actions.append(action)
+
+        safe_fixes = any(found.fixable and not found.unsafe for found in snapshot.linted.findings)
+        if safe_fixes and self._wanted(only, FIX_ALL_KIND):
+            action = types.CodeAction(
+                title=f"{NAME}: fix all safe fixes",
+                kind=FIX_ALL_KIND,
+                data={"uri": uri, "version": snapshot.version},
+            )
+            if not self._client_resolves_edits():
+                action = await self.resolve_code_action(action)
+            actions.append(action)
+        return actions
+
+    async def _quickfix(
+        self, buffer: Buffer, snapshot: Snapshot, found: Located, index: LineIndex
+    ) -> types.CodeAction | None:
+        fix = found.finding.fix
+        assert fix is not None
+        try:
+            fixed = await self._on_worker(
+                lambda: True, lint_adapter.fix_one, snapshot.text, buffer.path, found
+            )
+        except FixFailed as error:
+            logger.warning("%s: no quick fix for %s: %s", buffer.uri, found.finding.code, error)
+            return None
+        if fixed is None or fixed == snapshot.text:
+            return None
+        title = f"{fix.message} ({found.finding.code})"
+        if found.unsafe:
+            title += " [unsafe fix]"
+        return types.CodeAction(
+            title=title,
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[self.diagnostic(found, index)],
+            is_preferred=not found.unsafe,
+            edit=self._workspace_edit(buffer.uri, snapshot.version, snapshot.text, fixed),
+        )
+
+    async def resolve_code_action(self, action: types.CodeAction) -> types.CodeAction:
+        """Fill in the edit of ``source.fixAll.semantics-lint``: computed only when chosen."""
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("uri")
+        if action.kind != FIX_ALL_KIND or not isinstance(uri, str) or action.edit is not None:
+            return action
+        snapshot = await self._current_snapshot(uri)
+        if snapshot is None:
+            return action
+        buffer = self.buffers[uri]
+        try:
+            fixed = await self._on_worker(
+                lambda: True, lint_adapter.fix_all, snapshot.text, buffer.path
+            )
+        except FixFailed as error:
+            self.ls.window_show_message(
+                types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {error}")
+            )
+            return action
+        if fixed is not None and fixed != snapshot.text:
+            action.edit = self._workspace_edit(uri, snapshot.version, snapshot.text, fixed)
+        return action
+
+    def _client_resolves_edits(self) -> bool:
+        document = self.ls.client_capabilities.text_document
+        code_action = document.code_action if document is not None else None
+        resolve = code_action.resolve_support if code_action is not None else None
+        return resolve is not None and "edit" in resolve.properties
+
+    def _workspace_edit(self, uri: str, version: int | None, old: str, new: str) -> types.WorkspaceEdit:
+        index = LineIndex(old)
+        edits = [
+            types.TextEdit(range=self._range(index, change.start, change.end), new_text=change.text)
+            for change in replacements(old, new)
+        ]
+        workspace = self.ls.client_capabilities.workspace
+        workspace_edit = workspace.workspace_edit if workspace is not None else None
+        if workspace_edit is not None and workspace_edit.document_changes:
+            # Versioned: the client refuses the edit if the buffer changed meanwhile.
+            identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+            return types.WorkspaceEdit(
+                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
+            )
+        return types.WorkspaceEdit(changes={uri: edits})
+
+
+def _plain(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain function calling ``method``: pygls marks the handlers it registers with
+    attributes, which a bound method cannot carry."""
+    if asyncio.iscoroutinefunction(method):
+
+        async def handler(*args: Any) -> Any:
+            return await method(*args)
+
+    else:
+
+        def handler(*args: Any) -> Any:
+            return method(*args)
+
+    return handler
+
+
+def serve() -> int:
+    """Serve over stdin/stdout until the client says ``exit``; the process's exit code."""
+    server = SemanticsLintServer()
+    try:
+        server.ls.start_io()
+    finally:
+        server.worker.shutdown(wait=False, cancel_futures=True)
+    # LSP: exit after shutdown is a normal end (0); exit without it, or a client
+    # that went away, is not (1).
+    return 0 if server.shutdown_requested else 1
