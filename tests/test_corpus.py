@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
@@ -97,7 +96,6 @@ def test_clean_tool_module_is_clean() -> None:
 
 
 def test_parallel_run_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     options = runner.RunOptions(jobs=2)
     parallel = runner.run([str(CORPUS), str(TOOLS)], options)
     serial = runner.run([str(CORPUS), str(TOOLS)], runner.RunOptions(jobs=1))

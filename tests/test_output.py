@@ -447,14 +447,12 @@ def test_summary_lines_and_their_grammar() -> None:
     assert "3 fixed, 1 remaining" in output.summary([clock()], unsafe=False, fixed=3)
 
 
-def test_fixes_made_are_listed_per_file_and_code() -> None:
+def test_fixes_made_are_listed_per_file() -> None:
     assert overview.format_fixes({}) == "No errors fixed.\n"
-    assert overview.format_fixes({"b.py": {"SEM102": 2}, "a.py": {"SEM102": 1, "SEM204": 0}}) == (
+    assert overview.format_fixes({"b.py": 2, "a.py": 1, "c.py": 0}) == (
         "Fixed 3 errors:\n"
-        "- a.py:\n"
-        "    1 × SEM102 (snake-case-declaration-key)\n"
-        "- b.py:\n"
-        "    2 × SEM102 (snake-case-declaration-key)\n"
+        "- a.py: 1 fix\n"
+        "- b.py: 2 fixes\n"
     )
 
 

@@ -102,6 +102,51 @@ class Console:
             write(sys.stderr, f"debug: {text}\n")
 
 
+class ProgressLine:
+    """``Linting: done/total files`` on stderr while a long run goes on.
+
+    Shown only on a terminal (never in a pipe, a file or CI, where a line that
+    rewrites itself is noise), only once the run has taken about a second, and at most
+    ten times a second; erased before the findings are printed.
+    """
+
+    DELAY = 1.0
+    INTERVAL = 0.1
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+        self.started = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    @staticmethod
+    def wanted(console: Console, stream: TextIO) -> bool:
+        if console.level < DEFAULT or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+            return False
+        isatty = getattr(stream, "isatty", None)
+        try:
+            return bool(isatty is not None and isatty())
+        except ValueError:
+            return False
+
+    def __call__(self, count: int) -> None:
+        self.done += count
+        now = time.monotonic()
+        if now - self.started < self.DELAY or now - self.last < self.INTERVAL:
+            return
+        self.last = now
+        self.shown = True
+        write(self.stream, f"\rLinting: {min(self.done, self.total)}/{self.total} files")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            write(self.stream, "\r\x1b[K")
+            self.stream.flush()
+
+
 # ---------------------------------------------------------------------------
 # Parsers
 # ---------------------------------------------------------------------------
@@ -354,7 +399,7 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
             return _check_stdin(namespace, options, console)
         if namespace.add_noqa:
             return _add_noqa(namespace, options, console, paths)
-        result, sources, problems = _lint(paths, options)
+        result, sources, problems = _lint(paths, options, console)
     except (ConfigError, DiscoveryError) as error:
         raise CheckError(str(error)) from None
     except CheckError:
@@ -368,9 +413,13 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
 
 
 def _lint(
-    paths: Sequence[str], options: RunOptions
+    paths: Sequence[str], options: RunOptions, console: Console | None = None
 ) -> tuple[RunResult, list[SourceFile], list[PathProblem]]:
-    """Discover the files under ``paths`` and lint them; the path problems met on the way."""
+    """Discover the files under ``paths`` and lint them; the path problems met on the way.
+
+    With a ``console`` that allows it, a progress line runs on stderr (see
+    :class:`ProgressLine`).
+    """
     from semantics_lint.lint import runner
     from semantics_lint.lint.config import resolver_for
     from semantics_lint.lint.discovery import discover
@@ -385,7 +434,13 @@ def _lint(
         force_exclude=options.force_exclude,
         problems=problems,
     )
-    return runner.run_sources(sources, resolver, options), sources, problems
+    if console is None or not sources or not ProgressLine.wanted(console, sys.stderr):
+        return runner.run_sources(sources, resolver, options), sources, problems
+    progress = ProgressLine(len(sources), sys.stderr)
+    try:
+        return runner.run_sources(sources, resolver, options, progress), sources, problems
+    finally:
+        progress.close()
 
 
 def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) -> Any:
@@ -500,15 +555,10 @@ def _report(
 
 
 def _fixes_text(result: RunResult) -> str:
-    """``--show-fixes``: the fixes made, per file and code, when the runner counts them."""
-    from semantics_lint.lint.output.overview import format_fixes, plural
+    """``--show-fixes``: the fixes made, per file."""
+    from semantics_lint.lint.output.overview import format_fixes
 
-    applied = getattr(result, "applied", None)
-    if applied:
-        return format_fixes(applied)
-    if not result.fixed:
-        return "No errors fixed.\n"
-    return f"Fixed {plural(result.fixed, 'error')} in {plural(result.changed_files, 'file')}.\n"
+    return format_fixes(result.fixed_files)
 
 
 def _exit_code(code: int, namespace: argparse.Namespace, broken: bool) -> int:

@@ -32,16 +32,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint import write
-from semantics_lint.lint.cache import ResultCache
 from semantics_lint.lint.config import Config, ConfigError, ConfigResolver, load_config
 from semantics_lint.lint.discovery import SourceFile, discover
-from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job
+from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job, unused_noqa_only
 from semantics_lint.lint.model import Finding
-from semantics_lint.lint.pool import MIN_FILES_FOR_POOL, default_jobs, pool_size, run_jobs
+from semantics_lint.lint.pool import (
+    MIN_FILES_FOR_POOL,
+    Progress,
+    default_jobs,
+    pool_size,
+    run_jobs,
+)
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.cache import ResultCache
     from semantics_lint.lint.engine import LintSettings
 
 STDIN_DISPLAY = "-"
@@ -86,6 +91,8 @@ class RunResult:
     fixed_stdin: bytes | None = None
     cached: int = 0
     """Files whose findings came from the results cache."""
+    fixed_files: dict[str, int] = field(default_factory=dict)
+    """How many findings the fixes applied (or, with ``--diff``, would apply) per file."""
 
 
 # ---------------------------------------------------------------------------
@@ -125,9 +132,16 @@ def _resolver(options: RunOptions) -> ConfigResolver:
 
 
 def run_sources(
-    sources: Sequence[SourceFile], resolver: ConfigResolver, options: RunOptions
+    sources: Sequence[SourceFile],
+    resolver: ConfigResolver,
+    options: RunOptions,
+    progress: Progress | None = None,
 ) -> RunResult:
-    """Lint the discovered ``sources`` (see :func:`run`)."""
+    """Lint the discovered ``sources`` (see :func:`run`).
+
+    ``progress`` is told as files are done (those settled in this process as they are
+    read, the linted ones as they finish), for a progress line.
+    """
 
     mode = _mode(options)
     unsafe = options.unsafe_fixes
@@ -159,6 +173,8 @@ def run_sources(
             loaded = load(job)
             if isinstance(loaded, FileOutcome):
                 unreadable.extend(loaded.findings)  # none when the prefilter ruled it out
+                if progress is not None:
+                    progress(1)
                 continue
             job = loaded
             if cache is not None:
@@ -166,12 +182,14 @@ def run_sources(
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
                     cached.append(known)
+                    if progress is not None:
+                        progress(1)
                     continue
         jobs.append(job)
         targets.append(source)
 
     workers = pool_size(jobs_wanted, len(jobs))
-    outcomes = run_jobs(jobs, workers)
+    outcomes = run_jobs(jobs, workers, progress)
 
     result = RunResult(findings=list(unreadable), files=len(sources), linted=0)
     result.used_pool = workers > 0
@@ -194,6 +212,8 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     """The results cache for a lint run, or None: fixes and diffs always lint afresh."""
     if options.cache_dir is None or mode != "lint":
         return None
+    from semantics_lint.lint.cache import ResultCache
+
     return ResultCache(options.cache_dir)
 
 
@@ -208,6 +228,8 @@ def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome,
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
+        from semantics_lint.lint import write
+
         written = True
         if job.mode == "diff":
             result.diffs.append(
@@ -233,6 +255,7 @@ def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome,
         if written:
             result.fixed += outcome.applied
             result.changed_files += 1
+            result.fixed_files[outcome.display] = outcome.applied
     result.findings.extend(findings)
 
 
@@ -257,6 +280,7 @@ def run_stdin(
     mode = _mode(options)
     result = RunResult(findings=[], files=1, linted=0)
     if not codes or not engine.might_contain_calls(source, settings):
+        result.findings = unused_noqa_only(source, display, codes)
         return result
     result.linted = 1
     job = Job(display, source, settings, mode, options.unsafe_fixes)

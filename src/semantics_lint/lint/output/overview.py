@@ -5,7 +5,7 @@
   fix them; ``[-]``: only ``--unsafe-fixes`` would; ``[ ]``: no fix); or a JSON list;
 * the summary for stderr: ``Found 3 errors.``, how many the flags given would fix,
   and how many more ``--unsafe-fixes`` would;
-* ``--show-fixes``: what ``--fix`` changed, per file and code.
+* ``--show-fixes``: what ``--fix`` changed, per file.
 """
 
 from __future__ import annotations
@@ -99,21 +99,14 @@ def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str
     return "".join(line + "\n" for line in lines)
 
 
-def format_fixes(applied: Mapping[str, Mapping[str, int]]) -> str:
-    """What ``--fix`` changed (``--show-fixes``): per file, how many of each code.
+def format_fixes(applied: Mapping[str, int]) -> str:
+    """What ``--fix`` changed (``--show-fixes``): how many findings each file had fixed.
 
-    ``applied`` maps a file's display name to a count per code; empty files are left out.
+    ``applied`` maps a file's display name to that count; files with none are left out.
     """
-    from semantics_lint.lint.output.rules import rule_info
-
-    files = {name: codes for name, codes in applied.items() if any(codes.values())}
+    files = {name: count for name, count in applied.items() if count}
     if not files:
         return "No errors fixed.\n"
-    total = sum(sum(codes.values()) for codes in files.values())
-    lines = [f"Fixed {plural(total, 'error')}:"]
-    for name in sorted(files):
-        lines.append(f"- {name}:")
-        for code, count in sorted(files[name].items()):
-            if count:
-                lines.append(f"    {count} × {code} ({rule_info(code).name})")
+    lines = [f"Fixed {plural(sum(files.values()), 'error')}:"]
+    lines.extend(f"- {name}: {plural(files[name], 'fix', 'fixes')}" for name in sorted(files))
     return "\n".join(lines) + "\n"
