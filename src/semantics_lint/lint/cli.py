@@ -152,6 +152,30 @@ class ProgressLine:
 # ---------------------------------------------------------------------------
 
 
+def _help_width() -> int:
+    """The terminal's width for help text, as ``shutil.get_terminal_size`` finds it.
+
+    Given to argparse's formatter, which otherwise imports ``shutil`` (and with it
+    ``bz2`` and ``lzma``) on every run to validate the flags, help or not.
+    """
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(columns - 2, 40)
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    import argparse
+
+    return argparse.RawDescriptionHelpFormatter(prog, width=_help_width())
+
+
 def check_parser() -> argparse.ArgumentParser:
     """The parser of ``semantics-lint check`` (ruff's flag names and meanings)."""
     import argparse
@@ -166,7 +190,7 @@ def check_parser() -> argparse.ArgumentParser:
             "'-' reads standard input. Exit 0: no findings; 1: findings remain; 2: usage,\n"
             "configuration or internal error, or a path that could not be linted."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_formatter,
         allow_abbrev=False,
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="files or folders to lint")
@@ -288,6 +312,7 @@ def rule_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semantics-lint rule",
         description="Explain a rule: what it catches, why, an example and the fix.",
+        formatter_class=_formatter,
         allow_abbrev=False,
     )
     which = parser.add_mutually_exclusive_group(required=True)
@@ -347,10 +372,14 @@ def _run_options(namespace: argparse.Namespace) -> RunOptions:
     from pathlib import Path
 
     from semantics_lint.lint import runner
-    from semantics_lint.lint.cache import default_cache_dir
 
     no_cache = namespace.no_cache or _env_flag(ENV_NO_CACHE)
     fix = namespace.fix or namespace.fix_only
+    cache_dir = None
+    if not no_cache:
+        from semantics_lint.lint.cache import default_cache_dir
+
+        cache_dir = Path(namespace.cache_dir) if namespace.cache_dir else default_cache_dir()
     return runner.RunOptions(
         select=_split_codes(namespace.select) if namespace.select else None,
         extend_select=_split_codes(namespace.extend_select),
@@ -362,9 +391,7 @@ def _run_options(namespace: argparse.Namespace) -> RunOptions:
         diff=namespace.diff,
         respect_gitignore=namespace.respect_gitignore,
         force_exclude=namespace.force_exclude,
-        cache_dir=None if no_cache else (
-            Path(namespace.cache_dir) if namespace.cache_dir else default_cache_dir()
-        ),
+        cache_dir=cache_dir,
     )
 
 
