@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from test_discovery import touch
+
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.discovery import (
     DiscoveryError,
@@ -22,12 +24,6 @@ from semantics_lint.lint.discovery import (
     discover,
     display_name,
 )
-
-
-def touch(path: Path, text: str = "x = 1\n") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def walk(folder: Path, arguments: list[str] | None = None) -> tuple[list[str], list[PathProblem]]:

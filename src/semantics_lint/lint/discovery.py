@@ -221,14 +221,7 @@ class GlobSet:
         candidate = relative + "/" if is_dir else relative
         if self._floating is not None and self._floating.match_file(candidate):
             return True
-        anchored, absolute = self._specs("")
-        if inside and anchored is not None and anchored.match_file(candidate):
-            return True
-        if absolute is not None:
-            whole = path.replace(os.sep, "/").lstrip("/")
-            if absolute.match_file(whole + "/" if is_dir else whole):
-                return True
-        return False
+        return self._tied(path, relative if inside else None, is_dir, "")
 
     def matches_entry(self, path: str, name: str, is_dir: bool, top: str) -> bool:
         """True when a glob matches the entry ``path`` (named ``name``) of a walk of ``top``.
@@ -242,10 +235,13 @@ class GlobSet:
             return True
         if self._floating is not None and self._floating.match_file(name + "/" if is_dir else name):
             return True
+        return self._tied(path, _relative(path, self.root), is_dir, top)
+
+    def _tied(self, path: str, relative: str | None, is_dir: bool, top: str) -> bool:
+        """The globs tied to ``root`` (on ``relative``, None outside it) or absolute."""
         anchored, absolute = self._specs(top)
-        if anchored is not None:
-            relative = _relative(path, self.root)
-            if relative and anchored.match_file(relative + "/" if is_dir else relative):
+        if anchored is not None and relative:
+            if anchored.match_file(relative + "/" if is_dir else relative):
                 return True
         if absolute is not None:
             whole = path.replace(os.sep, "/").lstrip("/")
