@@ -39,9 +39,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from semantics_lint import vocabulary
 
@@ -65,12 +64,12 @@ def _is_selector(text: str) -> bool:
     """A whole code ("SEM102") or a prefix of one ("SEM", "SEM1", "SEM10")."""
     return text.startswith("SEM") and len(text) <= 6 and all(c in "0123456789" for c in text[3:])
 
+
 class ConfigError(Exception):
     """A configuration mistake; the message names the file and the key."""
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(NamedTuple):
     """One ``[tool.semantics-lint]`` table, checked. ``path`` None means the defaults.
 
     ``None`` for ``select``/``exclude``/``api_modules``/``call_names`` means the
@@ -96,8 +95,7 @@ class Config:
 DEFAULT_CONFIG = Config()
 
 
-@dataclass(frozen=True, slots=True)
-class _Key:
+class _Key(NamedTuple):
     attribute: str
     kind: str  # "codes", "strings" or "table"
 
@@ -278,16 +276,18 @@ def find_config_file(start: Path) -> Path | None:
     return None
 
 
-@dataclass
 class ConfigResolver:
     """Which configuration governs which folder; each file is read once.
 
     With ``explicit`` set (``--config``), that configuration governs everything.
     """
 
-    explicit: Config | None = None
-    _by_folder: dict[Path, Config] = field(default_factory=dict)
-    _by_file: dict[Path, Config] = field(default_factory=dict)
+    __slots__ = ("explicit", "_by_folder", "_by_file")
+
+    def __init__(self, explicit: Config | None = None) -> None:
+        self.explicit = explicit
+        self._by_folder: dict[Path, Config] = {}
+        self._by_file: dict[Path, Config] = {}
 
     def for_folder(self, folder: Path) -> Config:
         """The configuration for files in ``folder`` (an absolute path)."""

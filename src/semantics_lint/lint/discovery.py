@@ -50,10 +50,9 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.config import Config, ConfigResolver
@@ -88,16 +87,14 @@ class DiscoveryError(Exception):
     """A path given on the command line that does not exist: a usage error."""
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """A file to lint: ``path`` absolute, ``display`` the name findings carry."""
 
     path: Path
     display: str
 
 
-@dataclass(frozen=True, slots=True)
-class PathProblem:
+class PathProblem(NamedTuple):
     """A path that could not be walked or linted as asked: ``path`` as displayed."""
 
     path: str
@@ -329,8 +326,7 @@ def excluded_by_config(
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class IgnoreFile:
+class IgnoreFile(NamedTuple):
     """The compiled rules of one ``.gitignore`` and the folder they are relative to."""
 
     base: str
