@@ -318,6 +318,8 @@ def test_an_undecodable_name_prints_escaped(project: Path, output_format: str) -
     assert done.returncode == 2  # the name is a problem, said on stderr; the file is linted
     assert "tools/caf\\xe9.py: name is not valid UTF-8" in err
     assert "caf" in out and "SEM102" in out
+    if output_format == "sarif":  # the URI encodes the real bytes of the name
+        assert '"uri": "tools/caf%E9.py"' in out
 
 
 def test_a_deep_tree_beside_a_good_file(project: Path) -> None:

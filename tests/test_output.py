@@ -466,3 +466,11 @@ def test_is_fixable_follows_the_flags() -> None:
     assert not human.is_fixable(snake(fix=Applicability.UNSAFE), unsafe=False)
     assert human.is_fixable(snake(fix=Applicability.UNSAFE), unsafe=True)
     assert not human.is_fixable(clock(), unsafe=True)
+
+
+def test_sarif_encodes_the_real_bytes_of_an_escaped_name() -> None:
+    real = os.fsdecode(b"caf\xe9\n.py")
+    log = sarif.sarif_log([snake("caf\\xe9\\n.py")], raw_names={"caf\\xe9\\n.py": real})
+    _validate(log)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location["uri"] == "caf%E9%0A.py"

@@ -497,6 +497,7 @@ def _print_findings(
     read_source: Any,
     *,
     to_stderr: bool = False,
+    sources: Sequence[SourceFile] = (),
 ) -> None:
     from semantics_lint.lint.output import format_findings, format_statistics, use_color
 
@@ -511,6 +512,7 @@ def _print_findings(
             unsafe=unsafe,
             color=use_color(stream),
             read_source=read_source,
+            raw_names={source.display: source.raw for source in sources if source.raw},
         )
     console.out(text, to_stderr=to_stderr)
 
@@ -570,7 +572,7 @@ def _report(
             )
         code = EXIT_FINDINGS if namespace.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
         return _exit_code(code, namespace, broken)
-    _print_findings(namespace, console, result.findings, _source_reader(sources))
+    _print_findings(namespace, console, result.findings, _source_reader(sources), sources=sources)
     if _wants_summary(namespace):
         from semantics_lint.lint.output import summary
 

@@ -88,10 +88,15 @@ class DiscoveryError(Exception):
 
 
 class SourceFile(NamedTuple):
-    """A file to lint: ``path`` absolute, ``display`` the name findings carry."""
+    """A file to lint: ``path`` absolute, ``display`` the name findings carry.
+
+    ``raw`` is the name before :func:`display_name` escaped it, when it had to (a name
+    that is not UTF-8 or holds a control character); None when ``display`` is the name.
+    """
 
     path: Path
     display: str
+    raw: str | None = None
 
 
 class PathProblem(NamedTuple):
@@ -483,7 +488,8 @@ def discover(
             continue
         if is_undecodable(argument):
             report.append(PathProblem(shown, "name is not valid UTF-8; shown with \\x escapes"))
-        found.setdefault(absolute, SourceFile(Path(absolute), shown))
+        raw = os.path.normpath(argument)
+        found.setdefault(absolute, SourceFile(Path(absolute), shown, raw if raw != shown else None))
     if problems is None and len(report) > before:
         raise DiscoveryError(str(report[before]))
     return sorted(found.values(), key=lambda source: source.display)
@@ -552,7 +558,8 @@ def _walk(
                 problems.append(
                     PathProblem(display, "name is not valid UTF-8; shown with \\x escapes")
                 )
-            found.setdefault(path, SourceFile(Path(path), display))
+            raw = _display_name(argument, child, escape=False)
+            found.setdefault(path, SourceFile(Path(path), display, raw if raw != display else None))
         # Popped last-in first-out: pushed in reverse name order, walked in name order.
         folders.sort(key=lambda item: item[0], reverse=True)
         stack.extend(folders)
@@ -577,12 +584,14 @@ def _not_a_file(entry: os.DirEntry[str]) -> str | None:
     return f"{special}, not a regular file; not linted"
 
 
-def _display_name(argument: str, relative: str) -> str:
+def _display_name(argument: str, relative: str, *, escape: bool = True) -> str:
     """The name a file or folder ``relative`` to the walked ``argument`` is shown under:
-    the argument as typed (normalized), joined with the path below it."""
+    the argument as typed (normalized), joined with the path below it (escaped unless
+    ``escape`` is false)."""
+    shown = display_name if escape else str
     base = os.path.normpath(argument)
     if not relative:
-        return display_name(base)
+        return shown(base)
     if base == os.curdir:
-        return display_name(relative)
-    return display_name(base + relative if base.endswith(os.sep) else f"{base}{os.sep}{relative}")
+        return shown(relative)
+    return shown(base + relative if base.endswith(os.sep) else f"{base}{os.sep}{relative}")

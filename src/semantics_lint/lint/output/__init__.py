@@ -25,7 +25,7 @@ sarif          SARIF 2.1.0                                                  ``sa
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -68,13 +68,15 @@ def format_findings(
     color: bool = False,
     read_source: Callable[[str], str | None] | None = None,
     cwd: str | None = None,
+    raw_names: Mapping[str, str] | None = None,
 ) -> str:
     """The findings in ``output_format`` (one of :data:`OUTPUT_FORMATS`).
 
     ``unsafe``: whether ``--unsafe-fixes`` was given (which findings get ``[*]``);
     ``color``: ANSI colour in the human formats; ``read_source``: the text of a
     file by its display name (``full`` shows source lines); ``cwd``: the folder
-    relative names are relative to (SARIF).
+    relative names are relative to (SARIF); ``raw_names``: the real name of a file
+    whose shown name is escaped (SARIF URIs encode the real bytes).
     """
     name = canonical(output_format)
     if name in ("concise", "full", "grouped", "pylint"):
@@ -90,7 +92,7 @@ def format_findings(
     if name == "sarif":
         from semantics_lint.lint.output.sarif import format_sarif
 
-        return format_sarif(findings, cwd=cwd)
+        return format_sarif(findings, cwd=cwd, raw_names=raw_names)
     if name in FORMATS:
         from semantics_lint.lint.output import machine
 

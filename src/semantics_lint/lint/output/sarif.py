@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,12 +28,17 @@ SARIF_VERSION = "2.1.0"
 SRCROOT = "%SRCROOT%"
 
 
-def artifact_location(filename: str) -> dict[str, str]:
-    """The SARIF ``artifactLocation`` of a file shown as ``filename``."""
-    if os.path.isabs(filename):
-        return {"uri": Path(filename).as_uri()}
-    posix = filename if os.sep == "/" else filename.replace(os.sep, "/")
-    return {"uri": quote(posix, safe="/"), "uriBaseId": SRCROOT}
+def artifact_location(filename: str, raw: str | None = None) -> dict[str, str]:
+    """The SARIF ``artifactLocation`` of a file shown as ``filename``.
+
+    ``raw`` is the file's real name when the shown one is escaped (a name that is not
+    UTF-8 or holds a control character): the URI then encodes its real bytes.
+    """
+    name = raw if raw is not None else filename
+    if os.path.isabs(name):
+        return {"uri": Path(name).as_uri()}
+    posix = name if os.sep == "/" else name.replace(os.sep, "/")
+    return {"uri": quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _folder_uri(folder: str) -> str:
@@ -45,8 +50,16 @@ def _level(severity: Severity) -> str:
     return "warning" if severity is Severity.WARNING else "error"
 
 
-def sarif_log(findings: Sequence[Finding], *, cwd: str | None = None) -> dict[str, Any]:
-    """A SARIF 2.1.0 log of ``findings`` (relative names are relative to ``cwd``)."""
+def sarif_log(
+    findings: Sequence[Finding],
+    *,
+    cwd: str | None = None,
+    raw_names: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of ``findings`` (relative names are relative to ``cwd``).
+
+    ``raw_names`` maps an escaped file name to the real one (see :func:`artifact_location`).
+    """
     infos = {info.code: info for info in all_rule_infos()}
     for f in findings:
         if f.code not in infos:
@@ -72,7 +85,7 @@ def sarif_log(findings: Sequence[Finding], *, cwd: str | None = None) -> dict[st
     results = []
     relative = False
     for f in findings:
-        location = artifact_location(f.filename)
+        location = artifact_location(f.filename, (raw_names or {}).get(f.filename))
         relative = relative or "uriBaseId" in location
         result: dict[str, Any] = {
             "ruleId": f.code,
@@ -132,5 +145,11 @@ def sarif_log(findings: Sequence[Finding], *, cwd: str | None = None) -> dict[st
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def format_sarif(findings: Sequence[Finding], *, cwd: str | None = None) -> str:
-    return json.dumps(sarif_log(findings, cwd=cwd), indent=2, ensure_ascii=False) + "\n"
+def format_sarif(
+    findings: Sequence[Finding],
+    *,
+    cwd: str | None = None,
+    raw_names: Mapping[str, str] | None = None,
+) -> str:
+    log = sarif_log(findings, cwd=cwd, raw_names=raw_names)
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
