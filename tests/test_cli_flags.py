@@ -296,15 +296,36 @@ def test_colour_on_request_only(project: Path) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_a_fifo_is_a_problem_and_the_rest_is_linted(project: Path) -> None:
+def test_a_fifo_is_its_sem001_and_the_rest_is_linted(project: Path) -> None:
     os.mkfifo(project / "tools" / "pipe.py")
     for arguments in (["tools"], ["tools/pipe.py", "tools/snake.py"]):
         done = sl("check", *arguments, cwd=project, timeout=60)
         out, err = text(done)
-        assert done.returncode == 2, err
-        assert "error: tools/pipe.py: a FIFO, not a regular file; not linted" in err
+        assert done.returncode == 1, err
+        assert "tools/pipe.py:1:1: SEM001 cannot read the file: not a regular file (a FIFO)" in out
         assert "SEM102" in out
         assert "Traceback" not in err
+
+
+def test_a_folder_that_cannot_be_listed_is_an_error_and_the_rest_is_linted(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from semantics_lint.lint import runner
+
+    (project / "tools" / "deep").mkdir()
+    real_scandir = os.scandir
+    locked = str(project / "tools" / "deep")
+
+    def scandir(path: str) -> object:
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = runner.run([str(project / "tools")], runner.RunOptions(jobs=1))
+    assert result.messages[0] == f"error: {project / 'tools' / 'deep'}: permission denied; not walked"
+    assert result.failed
+    assert [f.code for f in result.findings] == ["SEM105", "SEM102"]
 
 
 @pytest.mark.parametrize("output_format", ["concise", "json", "sarif", "junit", "gitlab"])
@@ -470,7 +491,7 @@ def test_the_runner_reports_every_file_done(tmp_path: Path, jobs: int) -> None:
     resolver = ConfigResolver()
     sources = discover([str(tmp_path)], resolver)
     counted: list[int] = []
-    result = runner.run_sources(sources, resolver, runner.RunOptions(jobs=jobs), counted.append)
+    result = runner.run_sources(sources, resolver, runner.RunOptions(jobs=jobs), progress=counted.append)
     assert result.used_pool is (jobs == 2)
     assert sum(counted) == len(sources) == 17
     assert len(result.findings) == 12

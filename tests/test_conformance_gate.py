@@ -2,7 +2,9 @@
 
 Kinds ``catalog`` (coerce, then check), ``checkSemantics`` (check raw entries) and
 ``cli`` (the command line: exit code, which streams were written, and the
-``--json`` report). Messages are ours, so reports are compared without them.
+``--json`` report, whose reference keys come first and unchanged; the keys the
+command adds beside them are checked for what they say). Messages are ours, so
+reports are compared without them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from conformance_data import cases, strict_equal
 
 from semantics_lint.runtime.cli import check_semantics_command
 from semantics_lint.runtime.gate import (
+    ADDED_REPORT_KEYS,
+    REFERENCE_REPORT_KEYS,
     SemanticsCatalogError,
     SemanticsCliIO,
     check_semantics,
@@ -84,6 +88,33 @@ def _argv(case: dict[str, Any], tmp_path: Path) -> list[str]:
     ]
 
 
+_FINDING_KEYS = ("tool", "code", "severity", "field", "resultIndex", "message")
+
+
+def _reference_view(report: dict[str, Any], code: int) -> dict[str, Any]:
+    """The command's report as the reference prints it: its keys first and unchanged.
+
+    The keys the command adds beside them (``ADDED_REPORT_KEYS``, a finding's
+    ``catalog``) are checked here for what they must say, then set aside.
+    """
+    keys = list(report)
+    assert keys[: len(REFERENCE_REPORT_KEYS)] == list(REFERENCE_REPORT_KEYS), keys
+    assert keys[len(REFERENCE_REPORT_KEYS) :] == list(ADDED_REPORT_KEYS), keys
+    findings = report["findings"]
+    errors = sum(1 for finding in findings if finding["severity"] == "error")
+    assert (report["errors"], report["warnings"]) == (errors, len(findings) - errors)
+    assert report["omittedFindings"] == []
+    assert report["passed"] is (code == 0)
+    for finding in findings:
+        assert list(finding)[-1] == "catalog", finding
+    return {
+        **{key: report[key] for key in REFERENCE_REPORT_KEYS},
+        "findings": [
+            {key: finding[key] for key in _FINDING_KEYS if key in finding} for finding in findings
+        ],
+    }
+
+
 def _assert_cli_result(
     expected: dict[str, Any], code: int, stdout: str, stderr: str, argv: list[str]
 ) -> None:
@@ -91,7 +122,7 @@ def _assert_cli_result(
     assert bool(stdout) == expected["wroteStdout"], stdout
     assert bool(stderr) == expected["wroteStderr"], stderr
     if "stdoutJson" in expected:
-        report = json.loads(stdout)
+        report = _reference_view(json.loads(stdout), code)
         assert strict_equal(_without_messages(report), expected["stdoutJson"]), report
     if expected["exitCode"] == 2:
         assert "Traceback" not in stderr

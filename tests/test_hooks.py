@@ -1,8 +1,8 @@
 """Tests for ``semantics_lint.hooks``: the check-semantics hook entry, called as ``main(argv)``.
 
-pre-commit passes every matching catalog at once; the gate judges one. The entry runs
-the gate per catalog and returns the worst exit code. Catalogs come from the
-reference's CLI verdicts in ``testdata/conformance/cli.json``.
+pre-commit passes every matching catalog at once; the entry hands them all to one run
+of the gate, which judges them into one report naming each catalog. Catalogs come
+from the reference's CLI verdicts in ``testdata/conformance/cli.json``.
 """
 
 from __future__ import annotations
@@ -43,20 +43,30 @@ def test_one_good_catalog_passes(
     catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert check_semantics_main([catalogs["good"]]) == 0
-    assert "==" not in capsys.readouterr().out  # one catalog: no header
+    out = capsys.readouterr().out
+    assert out.startswith("check-semantics: 1 tool,")  # one catalog: the reference's heading
+    assert catalogs["good"] not in out
 
 
-def test_one_bad_catalog_among_good_ones_fails(
+def test_one_bad_catalog_among_good_ones_fails_in_one_report(
     catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert check_semantics_main([catalogs["good"], catalogs["bad"], catalogs["good"]]) == 1
+    assert check_semantics_main([catalogs["good"], catalogs["bad"], catalogs["warn"]]) == 1
     out = capsys.readouterr().out
-    assert f"== {catalogs['bad']}" in out
-    assert "inventory-without-coverage" in out
+    assert out.startswith("check-semantics: 3 catalogs,")
+    assert out.count("check-semantics:") == 1
+    assert f"  {catalogs['bad']}: " in out and ": FAILED, " in out
+    finding = next(line for line in out.splitlines() if "inventory-without-coverage" in line)
+    assert f"error: {catalogs['bad']}: " in finding
 
 
-def test_an_input_error_outranks_findings(catalogs: dict[str, str]) -> None:
+def test_an_input_error_outranks_findings_and_prints_no_report(
+    catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert check_semantics_main([catalogs["bad"], catalogs["broken"], catalogs["good"]]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert catalogs["broken"] in captured.err and "Traceback" not in captured.err
     assert check_semantics_main([catalogs["broken"], catalogs["bad"]]) == 2
 
 
@@ -66,22 +76,17 @@ def test_options_apply_to_every_catalog(catalogs: dict[str, str]) -> None:
     assert check_semantics_main(["--strict", catalogs["good"], catalogs["warn"]]) == 1
 
 
-def test_json_reports_carry_no_headers(
+def test_json_is_one_document_naming_each_catalog(
     catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert check_semantics_main(["--json", catalogs["good"], catalogs["bad"]]) == 1
-    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
-    assert not any(line.startswith("==") for line in lines)
-    decoder = json.JSONDecoder()
-    text = "\n".join(lines)
-    reports, index = [], 0
-    while index < len(text):
-        report, end = decoder.raw_decode(text, index)
-        reports.append(report)
-        index = end
-        while index < len(text) and text[index].isspace():
-            index += 1
-    assert [report["ok"] for report in reports] == [True, False]
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["passed"] is False
+    assert [(c["catalog"], c["ok"]) for c in report["catalogs"]] == [
+        (catalogs["good"], True),
+        (catalogs["bad"], False),
+    ]
+    assert {finding["catalog"] for finding in report["findings"]} == {catalogs["bad"]}
 
 
 def test_a_path_starting_with_a_dash_stays_a_path(

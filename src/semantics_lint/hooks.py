@@ -1,11 +1,11 @@
 """Entry points for pre-commit hooks that need more than the ``semantics-lint`` command.
 
-pre-commit passes every matching file to a hook at once, but the gate
-``semantics-lint check-semantics CATALOG.json`` judges one catalog per run. The
-``check-semantics`` hook (``.pre-commit-hooks.yaml``) therefore runs the console script
-``semantics-lint-check-semantics``, which is :func:`check_semantics_main`: it runs the
-gate once per catalog, with the same options, and exits with the worst exit code
-(2 input error > 1 findings > 0 ok), so the hook fails when any catalog fails.
+pre-commit passes every matching file to a hook at once, after the hook's ``args``.
+The ``check-semantics`` hook (``.pre-commit-hooks.yaml``) runs the console script
+``semantics-lint-check-semantics``, which is :func:`check_semantics_main`: it hands
+every catalog to one run of the gate, which judges them together into one report
+(each finding naming its catalog) and exits 0 ok, 1 a catalog failed the gate,
+2 a catalog could not be judged (then each such one is named on stderr).
 """
 
 from __future__ import annotations
@@ -38,25 +38,15 @@ def _gate(arguments: list[str]) -> int:
     return 0
 
 
-def _severity(code: int) -> int:
-    """Order exit codes by how bad they are: 2 (input error) > 1 (findings) > 0."""
-    return {0: 0, 1: 1}.get(code, 2)
-
-
 def check_semantics_main(argv: Sequence[str] | None = None) -> int:
-    """Run the check-semantics gate on every catalog in ``argv``; the worst exit code.
+    """Run the check-semantics gate on every catalog in ``argv``; its exit code.
 
     The console script calls this with no argument (``sys.argv`` is read) and exits
-    with what it returns. Options are passed through to the gate as given, so an
-    unknown one is the gate's usage error (exit 2).
-
-    ``argv`` holds options (``--strict``, ``--json``, given once for all catalogs) and
-    catalog paths, in any order, as pre-commit appends file names after the hook's
-    ``args``. ``--`` ends the options. With several catalogs and text output, each
-    report is preceded by a line naming its catalog.
-
-    The gate takes exactly one catalog and (like the reference's CLI) no ``--``, so a
-    path that starts with ``-`` is handed over as ``./-name`` to stay a path.
+    with what it returns. Options (``--strict``, ``--json``, ``--all-findings``) are
+    passed through to the gate as given, so an unknown one is the gate's usage
+    error (exit 2); ``--`` ends them. Every other argument is a catalog path, even
+    one that starts with ``-``, as pre-commit appends file names after the hook's
+    ``args``.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     options: list[str] = []
@@ -69,8 +59,8 @@ def check_semantics_main(argv: Sequence[str] | None = None) -> int:
             only_paths = True
         elif argument in ("-h", "--help"):
             print(_USAGE)
-            print("Runs `semantics-lint check-semantics` on each catalog; exit 0 ok, 1 a")
-            print("catalog failed the gate, 2 input error.")
+            print("Runs `semantics-lint check-semantics` on the catalogs together; exit 0 ok,")
+            print("1 a catalog failed the gate, 2 input error.")
             return 0
         else:
             options.append(argument)
@@ -78,13 +68,4 @@ def check_semantics_main(argv: Sequence[str] | None = None) -> int:
         print(_USAGE, file=sys.stderr)
         print("error: no catalog given", file=sys.stderr)
         return 2
-
-    worst = 0
-    for path in paths:
-        if len(paths) > 1 and "--json" not in options:
-            print(f"== {path}", flush=True)
-        code = _gate([*options, f"./{path}" if path.startswith("-") else path])
-        sys.stdout.flush()
-        if _severity(code) > _severity(worst):
-            worst = code
-    return worst
+    return _gate([*options, "--", *paths])

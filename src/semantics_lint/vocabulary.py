@@ -116,9 +116,12 @@ CAMEL_TO_SNAKE: Final[Mapping[str, str]] = MappingProxyType(
         "tryInstead": "try_instead",
         "inProgress": "in_progress",
         "readAt": "read_at",
+        "resultClass": "result_class",
+        "inputSchema": "input_schema",
     }
 )
-"""Every declaration field whose wire name differs, and nothing else."""
+"""Every camelCase declaration key with its snake_case spelling (the wire's name, or for
+``define_tool``'s keys the spelling a Python author slips into), and nothing else."""
 
 SNAKE_TO_CAMEL: Final[Mapping[str, str]] = MappingProxyType(
     {snake: camel for camel, snake in CAMEL_TO_SNAKE.items()}
@@ -167,6 +170,8 @@ PERIOD_SPAN_FIELDS: Final = ("from", "to")
 """``period.queried`` and ``period.held`` are spans of two ISO 8601 instants with a zone."""
 PERIOD_HELD_UNKNOWN: Final = "unknown"
 """The literal ``period.held`` takes when the store cannot vouch for what it holds."""
+TOOL_FIELDS: Final = ("name", "description", "inputSchema", "resultClass", "execute")
+"""The keys ``define_tool(...)`` takes, in the order the reference's ``defineTool`` lists them."""
 COVERAGE_ITEM_FIELDS: Final = ("what", "why")
 IN_PROGRESS_ITEM_FIELDS: Final = ("what", "why", "count")
 """An ``inProgress`` item: a coverage item plus how many things it stands for."""

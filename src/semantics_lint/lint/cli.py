@@ -6,8 +6,9 @@ print what the runner returns and choose the exit code, as ruff does:
 * 0: no findings remain (or ``--exit-zero``; with ``--fix-only``, whatever remains);
 * 1: findings remain (with ``--diff``: some file would change; with
   ``--exit-non-zero-on-fix``: some file was changed);
-* 2: a usage, configuration or internal error, or a path that could not be linted
-  (``--exit-zero`` does not hide these).
+* 2: a usage, configuration or internal error, a path that could not be linted, a
+  file that could not be read while SEM001 is not selected, or a fix that could not
+  be written (``--exit-zero`` does not hide these).
 
 Findings go to stdout in the chosen format; the summary line and messages go to
 stderr. Standard input is read for ``-`` or when ``--stdin-filename`` is given,
@@ -273,9 +274,10 @@ def check_parser() -> argparse.ArgumentParser:
         help=f"lint every file afresh; neither read nor write the results cache (${ENV_NO_CACHE})",
     )
     misc.add_argument(
-        "--cache-dir", metavar="PATH",
-        help="where the results cache lives (default: $SEMANTICS_LINT_CACHE_DIR, else "
-        ".semantics-lint-cache)",
+        "--cache-dir", metavar="DIR",
+        help="the results cache lives in DIR/.semantics-lint-cache (default DIR: "
+        "$SEMANTICS_LINT_CACHE_DIR, else the project root: the folder of the pyproject.toml "
+        "in use, else the current folder)",
     )
     misc.add_argument(
         "-e", "--exit-zero", action="store_true",
@@ -368,23 +370,27 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def _run_options(namespace: argparse.Namespace) -> RunOptions:
+def _run_options(namespace: argparse.Namespace, paths: Sequence[str]) -> RunOptions:
     from pathlib import Path
 
     from semantics_lint.lint import runner
 
     no_cache = namespace.no_cache or _env_flag(ENV_NO_CACHE)
     fix = namespace.fix or namespace.fix_only
+    config_file = Path(namespace.config) if namespace.config else None
     cache_dir = None
     if not no_cache:
         from semantics_lint.lint.cache import default_cache_dir
 
-        cache_dir = Path(namespace.cache_dir) if namespace.cache_dir else default_cache_dir()
+        cache_dir = (
+            Path(namespace.cache_dir) if namespace.cache_dir
+            else default_cache_dir(paths, config_file)
+        )
     return runner.RunOptions(
         select=_split_codes(namespace.select) if namespace.select else None,
         extend_select=_split_codes(namespace.extend_select),
         ignore=_split_codes(namespace.ignore),
-        config_file=Path(namespace.config) if namespace.config else None,
+        config_file=config_file,
         jobs=namespace.jobs,
         fix=fix and not namespace.diff and not namespace.add_noqa,
         unsafe_fixes=namespace.unsafe_fixes,
@@ -417,8 +423,8 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
     from semantics_lint.lint.discovery import DiscoveryError
 
     started = time.perf_counter()
-    options = _run_options(namespace)
     paths, from_stdin = _inputs(namespace, console)
+    options = _run_options(namespace, [] if from_stdin else paths)
     if namespace.show_settings:
         return _show_settings(namespace, options, paths[0] if not from_stdin else None)
     try:
@@ -426,7 +432,7 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
             return _check_stdin(namespace, options, console)
         if namespace.add_noqa:
             return _add_noqa(namespace, options, console, paths)
-        result, sources, problems = _lint(paths, options, console)
+        result, sources = _lint(paths, options, console)
     except (ConfigError, DiscoveryError) as error:
         raise CheckError(str(error)) from None
     except CheckError:
@@ -436,13 +442,14 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
 
         traceback.print_exc(file=sys.stderr)
         raise CheckError(f"internal error: {type(error).__name__}: {error}") from None
-    return _report(namespace, options, console, result, sources, problems, started)
+    return _report(namespace, options, console, result, sources, started)
 
 
 def _lint(
     paths: Sequence[str], options: RunOptions, console: Console | None = None
-) -> tuple[RunResult, list[SourceFile], list[PathProblem]]:
-    """Discover the files under ``paths`` and lint them; the path problems met on the way.
+) -> tuple[RunResult, list[SourceFile]]:
+    """Discover the files under ``paths`` and lint them (:func:`runner.run` with the
+    files kept); the paths the walk could not take are messages of the result.
 
     With a ``console`` that allows it, a progress line runs on stderr (see
     :class:`ProgressLine`).
@@ -453,6 +460,7 @@ def _lint(
 
     runner.check_options(options)
     resolver = resolver_for(options.config_file)
+    scope = runner.fix_scope(paths, options)
     problems: list[PathProblem] = []
     sources = discover(
         paths,
@@ -461,13 +469,16 @@ def _lint(
         force_exclude=options.force_exclude,
         problems=problems,
     )
-    if console is None or not sources or not ProgressLine.wanted(console, sys.stderr):
-        return runner.run_sources(sources, resolver, options), sources, problems
-    progress = ProgressLine(len(sources), sys.stderr)
+    progress = None
+    if console is not None and sources and ProgressLine.wanted(console, sys.stderr):
+        progress = ProgressLine(len(sources), sys.stderr)
     try:
-        return runner.run_sources(sources, resolver, options, progress), sources, problems
+        result = runner.run_sources(sources, resolver, options, scope=scope, progress=progress)
     finally:
-        progress.close()
+        if progress is not None:
+            progress.close()
+    runner.add_path_problems(result, problems)
+    return result, sources
 
 
 def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) -> Any:
@@ -529,15 +540,12 @@ def _report(
     console: Console,
     result: RunResult,
     sources: Sequence[SourceFile],
-    problems: Sequence[PathProblem],
     started: float,
 ) -> int:
-    for problem in problems:
-        console.error(str(problem))
     for message in result.messages:
         # The runner's messages already say "error: ..." (a fix it could not write).
         console.out(message + "\n", to_stderr=True)
-    if result.files == 0 and not problems:
+    if result.files == 0 and not result.messages:
         console.warning("no Python files found under the given paths")
     console.debug(
         f"{result.files} files found, {result.linted} linted "
@@ -545,7 +553,7 @@ def _report(
         f"{'a pool of workers' if result.used_pool else 'in-process'}, "
         f"{time.perf_counter() - started:.2f} s"
     )
-    broken = result.internal_error or bool(problems)
+    broken = result.failed
     if options.diff:
         for text in result.diffs:
             console.out(text)
@@ -610,7 +618,7 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
         for text in result.diffs:
             console.out(text)
         return _exit_code(
-            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, result.internal_error
+            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, result.failed
         )
     if options.fix:
         # stdout carries the fixed source (the original when nothing changed).
@@ -630,7 +638,7 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
     code = EXIT_FINDINGS if result.findings and not namespace.fix_only else EXIT_CLEAN
     if namespace.exit_non_zero_on_fix and result.fixed_stdin is not None and result.fixed_stdin != source:
         code = EXIT_FINDINGS
-    return _exit_code(code, namespace, result.internal_error)
+    return _exit_code(code, namespace, result.failed)
 
 
 # ---------------------------------------------------------------------------
@@ -649,9 +657,9 @@ def _add_noqa(
     from semantics_lint.lint.suppress import add_noqa
 
     lint_options = dataclasses.replace(options, fix=False, diff=False, cache_dir=None)
-    result, sources, problems = _lint(paths, lint_options)
-    for problem in problems:
-        console.error(str(problem))
+    result, sources = _lint(paths, lint_options)
+    for message in result.messages:
+        console.out(message + "\n", to_stderr=True)
     by_file: dict[str, list[Any]] = {}
     for finding in result.findings:
         by_file.setdefault(finding.filename, []).append(finding)
@@ -683,7 +691,7 @@ def _add_noqa(
             continue
         added += count
     console.info(f"Added {plural(added, 'noqa directive')}.\n")
-    return EXIT_ERROR if failed or problems or result.internal_error else EXIT_CLEAN
+    return EXIT_ERROR if failed or result.failed else EXIT_CLEAN
 
 
 def _with_noqa(data: bytes, findings: Sequence[Any], add_noqa: Any) -> tuple[bytes, int] | None:

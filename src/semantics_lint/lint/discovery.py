@@ -13,7 +13,8 @@ Folders are walked for ``*.py`` and ``*.pyi`` files, skipping:
 * what ``.gitignore`` files ignore.
 
 Symbolic links to folders are not followed (so a walk cannot loop); a link to a
-file is linted as the file it points to.
+file is linted as the file it points to. What is listed is only named: the runner
+reads only regular files (a FIFO, socket or device is its SEM001, never opened).
 
 ``.gitignore`` files are read with pathspec's ``GitIgnoreSpec`` rather than by
 running ``git check-ignore``: the walk then needs no ``git`` executable, gives the
@@ -35,11 +36,10 @@ folder matches all it holds.
 The walk never recurses (an explicit stack: a tree thousands of folders deep is
 walked like any other) and works on strings from ``os.scandir``; a ``Path`` is made
 once per folder and once per file found. A folder that cannot be listed (no
-permission, a path too long for the system), a FIFO, socket or device named like a
-Python file (never opened: reading one can block forever) and a name that is not
-valid UTF-8 (linted, and shown with ``\\x`` escapes) are each a :class:`PathProblem`
-naming the path; the walk goes on with the rest. A file that exists but cannot be
-read (no permission, a link that loops or points nowhere) is linted like any other:
+permission, a path too long for the system) and a name that is not valid UTF-8
+(linted, and shown with ``\\x`` escapes) are each a :class:`PathProblem` naming the
+path; the walk goes on with the rest. A file that exists but cannot be read (no
+permission, a link that loops or points nowhere, a FIFO) is listed like any other:
 reading it gives that file's SEM001 finding.
 """
 
@@ -427,19 +427,6 @@ def _os_message(error: OSError) -> str:
     return f"cannot be listed ({error.strerror or error}); not walked"
 
 
-def _special_file(mode: int) -> str | None:
-    """What a non-regular, non-folder file is, for a message; None for a regular file."""
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a special file"
-
-
 def discover(
     arguments: Sequence[str],
     resolver: ConfigResolver,
@@ -478,10 +465,8 @@ def discover(
         if stat.S_ISDIR(mode):
             _walk(argument, absolute, resolver, respect_gitignore, found, report)
             continue
-        special = _special_file(mode)
-        if special is not None:
-            report.append(PathProblem(shown, f"{special}, not a regular file; not linted"))
-            continue
+        # Anything else (a FIFO too) is taken as given: the runner reads only regular
+        # files, and reports the rest as their SEM001.
         if force_exclude and excluded_by_config(
             absolute, resolver.for_folder(Path(os.path.dirname(absolute))), display=argument
         ):
@@ -549,10 +534,7 @@ def _walk(
             if ignores and is_gitignored(path, False, ignores):
                 continue
             display = _display_name(argument, child)
-            problem = _not_a_file(entry)
-            if problem is not None:
-                if problem:
-                    problems.append(PathProblem(display, problem))
+            if _links_to_a_folder(entry):
                 continue
             if is_undecodable(child):
                 problems.append(
@@ -565,23 +547,16 @@ def _walk(
         stack.extend(folders)
 
 
-def _not_a_file(entry: os.DirEntry[str]) -> str | None:
-    """None when a ``*.py`` entry of a walk is to be linted; otherwise why not, or ""
-    to skip it silently (a link to a folder, which a walk does not follow).
+def _links_to_a_folder(entry: os.DirEntry[str]) -> bool:
+    """True for a ``*.py`` entry that is a link to a folder (a walk does not follow it).
 
-    A file that cannot be read, a link that loops or points nowhere, is linted: reading
-    it gives the file's SEM001, as for a file named on the command line.
+    Anything else is listed, whatever it is: a file that cannot be read (a link that
+    loops or points nowhere, a FIFO) is its SEM001 when the runner reads it.
     """
     try:
-        if entry.is_file():  # follows a link to its target
-            return None
-        mode = os.stat(entry.path).st_mode
+        return entry.is_symlink() and entry.is_dir()
     except OSError:
-        return None
-    if stat.S_ISDIR(mode):
-        return ""
-    special = _special_file(mode) or "a special file"
-    return f"{special}, not a regular file; not linted"
+        return False
 
 
 def _display_name(argument: str, relative: str, *, escape: bool = True) -> str:

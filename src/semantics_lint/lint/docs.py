@@ -110,6 +110,7 @@ def render_all() -> str:
         "",
         "Every code the linter reports, with what it catches, why, an example and the fix.",
         "`semantics-lint rule CODE` prints the same page in a terminal.",
+        "Which of these mistakes mypy and pyright show in the editor: [types.md](types.md).",
         "",
         "| code | name | severity | fix |",
         "|---|---|---|---|",

@@ -11,6 +11,8 @@ file (an exception in a rule) becomes a SEM001 finding for it.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +48,8 @@ class FileOutcome:
     self_contained: bool = False
     """True when the findings came from the file alone: linted (not fixed), without a
     failure, and without asking about any other module. Only such findings are cached."""
+    read_error: str | None = None
+    """Why the file could not be read (it was not linted), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +151,9 @@ def load(job: Job) -> Job | FileOutcome:
     assert job.path is not None, "a job without source names its file"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     data = _read(Path(job.path))
-    if isinstance(data, OSError):
-        findings = [
-            _renamed(f, job.display)
-            for f in engine.lint_file(job.path, job.settings)
-            if f.code in codes
-        ]
-        return FileOutcome(job.display, findings, linted=False)
+    if isinstance(data, str):
+        findings = [unreadable_finding(job.display, data)] if CRASH_CODE in codes else []
+        return FileOutcome(job.display, findings, linted=False, read_error=data)
     if not codes or not engine.might_contain_calls(data, job.settings):
         return FileOutcome(job.display, unused_noqa_only(data, job.display, frozenset(codes)), linted=False)
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
@@ -186,24 +186,58 @@ def _run_job(job: Job) -> FileOutcome:
     return outcome
 
 
-def _read(path: Path) -> bytes | OSError:
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read (not a regular file), or None."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in _KINDS:
+        if test(mode):
+            return f"not a regular file ({kind})"
+    return "not a regular file"
+
+
+def _read(path: Path) -> bytes | str:
+    """The bytes of the regular file at ``path``, or why they cannot be read.
+
+    Only a regular file is read: a FIFO, socket or device (named on the command line,
+    or put in a file's place after discovery) is refused, never opened in a way that
+    can block. The type is checked before opening and again on the open file (opened
+    with ``O_NONBLOCK``, so a FIFO swapped in between cannot hang the run).
+    """
     try:
-        return path.read_bytes()
+        reason = _not_regular(os.stat(path).st_mode)
+        if reason is not None:
+            return reason
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        try:
+            reason = _not_regular(os.fstat(fd).st_mode)
+            if reason is not None:
+                return reason
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read()
+        finally:
+            os.close(fd)
     except OSError as error:
-        return error
+        return error.strerror or type(error).__name__
 
 
-def _renamed(finding: Finding, display: str) -> Finding:
-    """``finding`` as reported for the file shown as ``display``."""
-    if finding.filename == display:
-        return finding
+def unreadable_finding(display: str, reason: str) -> Finding:
+    """The SEM001 finding for a file that could not be read (ruff's E902)."""
     return Finding(
-        finding.code,
-        finding.message,
-        finding.severity,
-        display,
-        finding.start,
-        finding.end,
-        finding.fix,
-        finding.url,
+        code=CRASH_CODE,
+        message=f"cannot read the file: {reason}",
+        severity=Severity.ERROR,
+        filename=display,
+        start=Position(1, 0),
+        end=Position(1, 0),
     )

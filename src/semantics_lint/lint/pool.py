@@ -41,12 +41,17 @@ def default_jobs() -> int:
 
 
 def pool_size(jobs: int, work: int) -> int:
-    """How many worker processes to start for ``work`` files; 0 means in-process."""
-    # Under pre-commit too: the hook is require_serial, so this process is the only
-    # one linting the files pre-commit names.
+    """How many worker processes to start for ``work`` files; 0 means in-process.
+
+    Never more than the cores this process may use, nor than the files: ``--jobs 200``
+    on two cores starts two workers (more would only compete for the same cores).
+    Under pre-commit too: the hook is require_serial, so this process is the only one
+    linting the files pre-commit names.
+    """
+    jobs = min(jobs, default_jobs(), work)
     if jobs <= 1 or work < max(2, MIN_FILES_FOR_POOL):
         return 0
-    return min(jobs, work)
+    return jobs
 
 
 def run_jobs(

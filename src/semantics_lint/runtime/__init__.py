@@ -11,15 +11,24 @@ faithful Python implementation of the reference framework's rules
   :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
   :func:`semantics_for_model`, :func:`compose_not_covered` and
   :func:`read_coverage_result`;
+* the tool-definition door :func:`define_tool` (alias ``defineTool``), whose
+  ``resultClass`` the gate's class rules are about;
 * the gate over a catalog of sample results: :func:`check_semantics`,
   :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
   :func:`run_check_semantics_cli` (``semantics-lint check-semantics``).
 
 The markers, notes, result classes and counter words are re-exported from
 :mod:`semantics_lint.vocabulary`, the one place they are written.
+
+The declarations and the envelopes are also types (:mod:`semantics_lint.runtime.types`:
+``Provenance``, ``DescribedResultDeclaration``, ``ToolSemantics``, ...), re-exported
+here. They are loaded on first use, so code that only calls the mints or the rule set
+(the linter among them) never imports ``typing_extensions``.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from semantics_lint.runtime.described import described_result
 from semantics_lint.runtime.envelope import (
@@ -40,6 +49,7 @@ from semantics_lint.runtime.gate import (
 )
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.tools import AsyncTool, Tool, defineTool, define_tool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -52,23 +62,95 @@ from semantics_lint.vocabulary import (
     is_counter_looking_aggregation,
 )
 
+if TYPE_CHECKING:
+    from semantics_lint.runtime.types import (
+        AbsenceDeclaration,
+        CannotCoverItem,
+        Clarify,
+        ClarifyDeclaration,
+        Coverage,
+        CoverageDeclaration,
+        CoverageItem,
+        CoverageLedger,
+        CoveredResult,
+        DescribedResultDeclaration,
+        Edge,
+        EdgesDeclaration,
+        Fact,
+        FactsDeclaration,
+        Grain,
+        InProgressItem,
+        Period,
+        PeriodOnWire,
+        PeriodSpan,
+        Provenance,
+        Render,
+        SemanticClarify,
+        SemanticCoverage,
+        SemanticGrain,
+        SemanticProvenance,
+        SemanticRender,
+        SeriesDeclaration,
+        SeriesPoint,
+        ToolAbsence,
+        ToolDefinition,
+        ToolResultClass,
+        ToolSemantics,
+    )
+
 __all__ = [
     "ABSENCE_MARKER",
     "ABSENCE_NOTE",
+    "AbsenceDeclaration",
+    "AsyncTool",
     "COUNTER_AGGREGATION_WORDS",
     "COVERAGE_MARKER",
     "COVERAGE_NOTE",
+    "CannotCoverItem",
+    "Clarify",
+    "ClarifyDeclaration",
+    "Coverage",
+    "CoverageDeclaration",
+    "CoverageItem",
+    "CoverageLedger",
+    "CoveredResult",
+    "DescribedResultDeclaration",
+    "Edge",
+    "EdgesDeclaration",
+    "Fact",
+    "FactsDeclaration",
+    "Grain",
+    "InProgressItem",
+    "Period",
+    "PeriodOnWire",
+    "PeriodSpan",
+    "Provenance",
     "RESULT_CLASSES",
+    "Refusal",
+    "Render",
     "SEMANTICS_MARKER",
     "SEMANTICS_NOTE",
-    "Refusal",
+    "SemanticClarify",
+    "SemanticCoverage",
+    "SemanticGrain",
+    "SemanticProvenance",
+    "SemanticRender",
     "SemanticsCatalogError",
     "SemanticsCliIO",
+    "SeriesDeclaration",
+    "SeriesPoint",
+    "Tool",
+    "ToolAbsence",
+    "ToolDefinition",
+    "ToolResultClass",
+    "ToolSemantics",
     "absent",
     "check_semantics",
     "coerce_semantics_catalog",
     "compose_not_covered",
     "coverage",
+    "defineTool",
+    "define_tool",
     "described_result",
     "explain_semantics",
     "format_semantics_report",
@@ -79,3 +161,12 @@ __all__ = [
     "semantic_issues",
     "semantics_for_model",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The types module (and typing_extensions under it) loads on first use only.
+    if name in __all__:
+        from semantics_lint.runtime import types
+
+        return getattr(types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ error result, which is what the model reads.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, overload
 
 from semantics_lint.runtime.envelope import (
     DECLARATION_SPELLING,
@@ -46,6 +46,18 @@ from semantics_lint.vocabulary import (
     SEMANTICS_NOTE,
     to_wire,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from semantics_lint.runtime.types import (
+        ClarifyDeclaration,
+        DescribedResultDeclaration,
+        EdgesDeclaration,
+        FactsDeclaration,
+        SeriesDeclaration,
+        ToolSemantics,
+    )
 
 __all__ = ["described_result"]
 
@@ -162,7 +174,22 @@ def _copy_clarify(clarify: object) -> object:
     return copied
 
 
-def described_result(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+# The overloads are the declaration's four shapes (types.DescribedResultDeclaration):
+# a call that fits none (facts without provenance, series without grain, nothing
+# declared, a snake_case key) is a type error. The runtime judges the same rules.
+@overload
+def described_result(decl: DescribedResultDeclaration, /) -> ToolSemantics: ...
+@overload
+def described_result(**fields: Unpack[SeriesDeclaration]) -> ToolSemantics: ...
+@overload
+def described_result(**fields: Unpack[FactsDeclaration]) -> ToolSemantics: ...
+@overload
+def described_result(**fields: Unpack[EdgesDeclaration]) -> ToolSemantics: ...
+@overload
+def described_result(**fields: Unpack[ClarifyDeclaration]) -> ToolSemantics: ...
+def described_result(
+    decl: Mapping[str, Any] | None = None, /, **fields: Any
+) -> Mapping[str, Any]:
     """Mint a semantic wire envelope from a camelCase declaration, or refuse it.
 
     Pass the fields as keyword arguments (``series``, ``facts``, ``edges``,

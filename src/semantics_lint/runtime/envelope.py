@@ -55,6 +55,9 @@ __all__ = [
     "compose_not_covered",
     "explain_semantics",
     "is_counter_looking_aggregation",
+    "is_finite_number",
+    "js_number",
+    "js_number_text",
     "issues_in",
     "provenance_issues",
     "read_coverage_result",
@@ -116,6 +119,59 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def js_number(value: object) -> float | None:
+    """The double JavaScript holds for a Python number, or None for anything else.
+
+    Total over ints and floats: an int too large for a double is +/-Infinity, as the
+    reference's ``JSON.parse`` reads a number literal of 400 digits; any other int is
+    the nearest double (Python rounds as JavaScript does). A bool is not a number.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float):
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def is_finite_number(value: object) -> bool:
+    """``Number.isFinite`` of the value as JavaScript would hold it (a bool is not a number)."""
+    number = js_number(value)
+    return number is not None and math.isfinite(number)
+
+
+def js_number_text(value: float) -> str:
+    """A double as JavaScript's ``String(number)`` writes it (``1e-7``, ``1e+21``, ``0.5``)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest digits that read back as the same double, which is
+    # what ECMAScript's Number::toString asks for; only the layout differs.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    k, n = len(digits), point
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = f"{digits[:n]}.{digits[n:]}"
+    elif -6 < n <= 0:
+        text = f"0.{'0' * -n}{digits}"
+    else:
+        e = n - 1
+        head = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
+        text = f"{head}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + text
+
+
 def _malformed(field: str, message: str) -> SemanticIssue:
     return {"code": MALFORMED, "field": field, "message": message}
 
@@ -128,16 +184,9 @@ def _js_string(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
+    number = js_number(value)
+    if number is not None:
+        return js_number_text(number)
     if isinstance(value, list):
         return ",".join("" if v is None else _js_string(v) for v in value)
     return "[object Object]"
@@ -276,7 +325,7 @@ def provenance_issues(provenance: object, spell: Spelling = WIRE_SPELLING) -> li
             }
         )
     age = provenance.get("age_seconds", _MISSING)
-    if age is not _MISSING and not (_is_number(age) and math.isfinite(age) and age >= 0):
+    if age is not _MISSING and not (is_finite_number(age) and age >= 0):
         issues.append(
             _malformed(age_seconds, f"`{age_seconds}` must be a finite number >= 0, or left out.")
         )

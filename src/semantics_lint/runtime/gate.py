@@ -1,8 +1,9 @@
-"""The ``check-semantics`` gate: judge a catalog of sample tool results.
+"""The ``check-semantics`` gate: judge catalogs of sample tool results.
 
 A catalog names each tool, its declared ``resultClass`` (``triage``,
 ``inventory`` or none) and sample results, typically what the project's mock
-tools return, dumped to JSON. The gate never runs a tool; it judges the shapes:
+tools return, dumped to JSON (the pytest plugin writes one). The gate never runs
+a tool; it judges the shapes:
 
 * every envelope that carries ``af_semantics: true`` must pass the envelope rule
   set (:func:`semantics_lint.runtime.envelope.semantic_issues`); each fault is an
@@ -13,10 +14,23 @@ tools return, dumped to JSON. The gate never runs a tool; it judges the shapes:
 * warnings: a classed tool with no samples (silence must not read as a pass),
   and an inventory whose facts carry no render hint.
 
-The report keeps the reference's keys (``ok``, ``findings[{tool, code, severity,
-field, resultIndex?, message}]``, ``checkedTools``, ``checkedResults``), so CI
-that reads either tool's report reads both. Behaviour follows agentfootprint
-9.62.0 (``src/lib/semantics/check.ts`` and ``cli.ts``); the messages are ours.
+:func:`check_semantics` is the reference's checker over parsed entries and
+returns every finding. The command reads catalogs through
+:func:`judge_catalog`, which streams the samples (``catalog.stream_catalog``)
+and bounds the report: a tool's findings of one code are shown up to
+:data:`SHOWN_PER_CODE`, and at most :data:`SHOWN_IN_ALL` in a report; the rest
+are counted in ``omittedFindings`` and on a summary line (``--all-findings``
+shows every one). Counts, ``ok`` and the exit code always cover every finding.
+
+The report keeps the reference's keys first (``ok``, ``findings[{tool, code,
+severity, field, resultIndex?, message}]``, ``checkedTools``,
+``checkedResults``), so CI that reads either tool's report reads both. ``ok``
+keeps the reference's meaning (no error); the keys added beside them say the
+rest: ``passed`` (the gate's verdict, which under ``--strict`` fails on warnings
+too), ``strict``, ``errors``, ``warnings``, ``omittedFindings`` and
+``catalogs`` (one summary per catalog file; each finding names its ``catalog``).
+Behaviour follows agentfootprint 9.62.0 (``src/lib/semantics/check.ts`` and
+``cli.ts``); the messages are ours.
 """
 
 from __future__ import annotations
@@ -24,10 +38,18 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from semantics_lint.runtime.catalog import (
+    Irregular,
+    SemanticsCatalogError,
+    coerce_semantics_catalog,
+    parse_catalog_text,
+    stream_catalog,
+)
 from semantics_lint.runtime.envelope import read_coverage_result, semantic_issues
 from semantics_lint.vocabulary import (
     CLASS_NEEDING_RENDER,
@@ -38,12 +60,19 @@ from semantics_lint.vocabulary import (
 )
 
 __all__ = [
+    "ADDED_REPORT_KEYS",
     "PROG",
+    "REFERENCE_REPORT_KEYS",
+    "SHOWN_IN_ALL",
+    "SHOWN_PER_CODE",
+    "CatalogReport",
     "SemanticsCatalogError",
     "SemanticsCliIO",
     "check_semantics",
     "coerce_semantics_catalog",
     "format_semantics_report",
+    "gate_report",
+    "judge_catalog",
     "load_semantics_catalog",
     "run_check_semantics",
     "run_check_semantics_cli",
@@ -55,27 +84,29 @@ EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_INPUT_ERROR: Final = 2
 
+REFERENCE_REPORT_KEYS: Final = ("ok", "findings", "checkedTools", "checkedResults")
+"""The reference's report keys, first in every report, with the reference's meaning."""
+ADDED_REPORT_KEYS: Final = (
+    "passed",
+    "strict",
+    "errors",
+    "warnings",
+    "omittedFindings",
+    "catalogs",
+)
+"""What the command's report adds beside them (see the module docstring)."""
 
-class SemanticsCatalogError(ValueError):
-    """A catalog the gate cannot judge: wrong shape, no tool name, an unknown class.
-
-    A definition-side mistake, not a finding: the command maps it to exit code 2.
-    A malformed *result* is never this error; it is a finding, the thing the gate
-    exists to report.
-    """
+SHOWN_PER_CODE: Final = 100
+"""A tool's findings of one code shown in a report; the rest are counted."""
+SHOWN_IN_ALL: Final = 1000
+"""Findings shown in one report; the rest are counted."""
+_OMITTED_ENTRIES: Final = 1000
+"""``omittedFindings`` entries naming a tool; past them, omitted findings are counted per code."""
 
 
 # ---------------------------------------------------------------------------
 # The checker
 # ---------------------------------------------------------------------------
-
-
-def _is_plain_object(value: object) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_array(value: object) -> bool:
-    return isinstance(value, (list, tuple))
 
 
 def _carries_marker(value: object) -> bool:
@@ -118,6 +149,164 @@ def _class_coverage_finding(tool: str, cls: str, result_index: int) -> dict[str,
     }
 
 
+def _unsampled_finding(name: str, cls: object) -> dict[str, Any]:
+    return {
+        "tool": name,
+        "code": "unsampled-tool-class",
+        "severity": "warning",
+        "field": "results",
+        "message": (
+            f"tool {name!r} is declared {cls!r} but has no sample results; the gate cannot "
+            "check what it cannot see, so add one sample (a mock return is enough)."
+        ),
+    }
+
+
+def _render_finding(name: str, result_index: int) -> dict[str, Any]:
+    return {
+        "tool": name,
+        "code": "inventory-without-render",
+        "severity": "warning",
+        "field": "render",
+        "resultIndex": result_index,
+        "message": (
+            f"tool {name!r}, {_ordinal(result_index)}: an inventory with `facts` and no "
+            "`render` hint; the tool's author knows the right columns and sort better than "
+            "any consumer. Consider render={'default': 'table', 'columns': [...]}."
+        ),
+    }
+
+
+def _entry_problem(index: int, name: object, has_class: bool, cls: object) -> str | None:
+    """Why the checker refuses an entry's name or class, or None."""
+    if not isinstance(name, str) or js_trim(name) == "":
+        return f"entries[{index}] has no tool name"
+    if has_class and not (isinstance(cls, str) and cls in RESULT_CLASSES):
+        return (
+            f"tool {name!r} declares resultClass {json.dumps(cls, default=repr)}, which "
+            f"is not a class this gate knows; the classes are {', '.join(RESULT_CLASSES)}. "
+            "Leave the field out for a tool with no class rules."
+        )
+    return None
+
+
+def _judge_tool(
+    name: str,
+    has_class: bool,
+    cls: object,
+    results: Iterable[object],
+    emit: Callable[[dict[str, Any]], None],
+) -> int:
+    """Emit the findings of one tool's samples in the reference's order; return their count."""
+    count = 0
+    for result_index, result in enumerate(results):
+        count += 1
+        marked = _carries_marker(result)
+        issues = semantic_issues(result) if marked else []
+        if issues:
+            for issue in issues:
+                emit(
+                    {
+                        "tool": name,
+                        "code": issue["code"],
+                        "severity": "error",
+                        "field": issue["field"],
+                        "resultIndex": result_index,
+                        "message": f"tool {name!r}, {_ordinal(result_index)}: "
+                        f"{issue['message']}",
+                    }
+                )
+            # A broken envelope is not judged for class rules: its faults are
+            # already errors, and guessing at a broken shape would report the
+            # same problem twice under two names.
+            continue
+        if cls in CLASSES_NEEDING_COVERAGE and not _declares_coverage(result, marked):
+            assert isinstance(cls, str)
+            emit(_class_coverage_finding(name, cls, result_index))
+        if cls == CLASS_NEEDING_RENDER and marked:
+            assert isinstance(result, dict)
+            if "facts" in result and "render" not in result:
+                emit(_render_finding(name, result_index))
+    # The reference warns before judging the samples; with no sample there is
+    # nothing it could have come before.
+    if has_class and count == 0:
+        emit(_unsampled_finding(name, cls))
+    return count
+
+
+class _ToolVerdict:
+    """One tool's findings: all, or the first ``limit`` of each code and a count of the rest."""
+
+    __slots__ = ("errors", "limit", "name", "omitted", "per_code", "results", "shown", "warnings")
+
+    def __init__(self, name: str, limit: int | None) -> None:
+        self.name = name
+        self.limit = limit
+        self.shown: list[dict[str, Any]] = []
+        self.per_code: Counter[str] = Counter()
+        self.omitted: dict[tuple[str, str], int] = {}
+        self.errors = 0
+        self.warnings = 0
+        self.results = 0
+
+    def emit(self, finding: dict[str, Any]) -> None:
+        severity = finding["severity"]
+        if severity == "error":
+            self.errors += 1
+        else:
+            self.warnings += 1
+        code = finding["code"]
+        self.per_code[code] += 1
+        if self.limit is None or self.per_code[code] <= self.limit:
+            self.shown.append(finding)
+        else:
+            key = (code, severity)
+            self.omitted[key] = self.omitted.get(key, 0) + 1
+
+
+def _judge(limit: int | None) -> Callable[[str, bool, object, Iterator[object]], _ToolVerdict]:
+    def judge(name: str, has_class: bool, cls: object, samples: Iterator[object]) -> _ToolVerdict:
+        verdict = _ToolVerdict(name, limit)
+        verdict.results = _judge_tool(name, has_class, cls, samples, verdict.emit)
+        return verdict
+
+    return judge
+
+
+def _check_entries(
+    entries: object, limit: int | None, on_tool: Callable[[_ToolVerdict], None]
+) -> int:
+    """The reference's checker loop over parsed entries; returns the number of tools."""
+    if not _is_array(entries):
+        raise SemanticsCatalogError(
+            "check_semantics takes a list of {name, resultClass?, results} entries"
+        )
+    assert isinstance(entries, (list, tuple))
+    judge = _judge(limit)
+    for entry_index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise SemanticsCatalogError(f"entries[{entry_index}] is not an object")
+        name = entry.get("name")
+        has_class = "resultClass" in entry
+        cls = entry.get("resultClass")
+        problem = _entry_problem(entry_index, name, has_class, cls)
+        if problem is not None:
+            raise SemanticsCatalogError(problem)
+        results = entry.get("results")
+        if not _is_array(results):
+            raise SemanticsCatalogError(
+                f"tool {name!r} has no `results` list; the gate judges sample results, so "
+                "give it at least one (a mock tool's return is the natural sample)"
+            )
+        assert isinstance(name, str) and isinstance(results, (list, tuple))
+        on_tool(judge(name, has_class, cls, iter(results)))
+    return len(entries)
+
+
+def _is_array(value: object) -> bool:
+    return isinstance(value, (list, tuple))
+
+
 def check_semantics(entries: object) -> dict[str, Any]:
     """Judge catalog entries ``[{name, resultClass?, results: [...]}]``; return the report.
 
@@ -125,169 +314,144 @@ def check_semantics(entries: object) -> dict[str, Any]:
     are not a list, an entry that is not a dict, a tool with no name (blank after
     JavaScript trimming), a ``resultClass`` present but not one of ``RESULT_CLASSES``
     (``None`` included), or ``results`` that is not a list. ``ok`` is false when any
-    finding is an error; warnings never fail it (``--strict`` decides that).
+    finding is an error; warnings never fail it (``--strict`` decides that). Every
+    finding is returned; the command's report (:func:`judge_catalog`) is the bounded one.
     """
-    if not _is_array(entries):
-        raise SemanticsCatalogError(
-            "check_semantics takes a list of {name, resultClass?, results} entries"
-        )
-    assert isinstance(entries, (list, tuple))
     findings: list[dict[str, Any]] = []
     checked_results = 0
 
-    for entry_index, entry in enumerate(entries):
-        if not _is_plain_object(entry):
-            raise SemanticsCatalogError(f"entries[{entry_index}] is not an object")
-        name = entry.get("name")
-        if not isinstance(name, str) or js_trim(name) == "":
-            raise SemanticsCatalogError(f"entries[{entry_index}] has no tool name")
-        has_class = "resultClass" in entry
-        cls = entry.get("resultClass")
-        if has_class and not (isinstance(cls, str) and cls in RESULT_CLASSES):
-            raise SemanticsCatalogError(
-                f"tool {name!r} declares resultClass {json.dumps(cls, default=repr)}, which "
-                f"is not a class this gate knows; the classes are {', '.join(RESULT_CLASSES)}. "
-                "Leave the field out for a tool with no class rules."
-            )
-        results = entry.get("results")
-        if not _is_array(results):
-            raise SemanticsCatalogError(
-                f"tool {name!r} has no `results` list; the gate judges sample results, so "
-                "give it at least one (a mock tool's return is the natural sample)"
-            )
-        assert isinstance(results, (list, tuple))
+    def collect(verdict: _ToolVerdict) -> None:
+        nonlocal checked_results
+        findings.extend(verdict.shown)
+        checked_results += verdict.results
 
-        if has_class and len(results) == 0:
-            findings.append(
-                {
-                    "tool": name,
-                    "code": "unsampled-tool-class",
-                    "severity": "warning",
-                    "field": "results",
-                    "message": (
-                        f"tool {name!r} is declared {cls!r} but has no sample results; the "
-                        "gate cannot check what it cannot see, so add one sample (a mock "
-                        "return is enough)."
-                    ),
-                }
-            )
-
-        for result_index, result in enumerate(results):
-            checked_results += 1
-            marked = _carries_marker(result)
-            issues = semantic_issues(result) if marked else []
-            if issues:
-                for issue in issues:
-                    findings.append(
-                        {
-                            "tool": name,
-                            "code": issue["code"],
-                            "severity": "error",
-                            "field": issue["field"],
-                            "resultIndex": result_index,
-                            "message": f"tool {name!r}, {_ordinal(result_index)}: "
-                            f"{issue['message']}",
-                        }
-                    )
-                # A broken envelope is not judged for class rules: its faults are
-                # already errors, and guessing at a broken shape would report the
-                # same problem twice under two names.
-                continue
-            recognized = marked
-            if cls in CLASSES_NEEDING_COVERAGE and not _declares_coverage(result, recognized):
-                assert isinstance(cls, str)
-                findings.append(_class_coverage_finding(name, cls, result_index))
-            if (
-                cls == CLASS_NEEDING_RENDER
-                and recognized
-                and "facts" in result
-                and "render" not in result
-            ):
-                findings.append(
-                    {
-                        "tool": name,
-                        "code": "inventory-without-render",
-                        "severity": "warning",
-                        "field": "render",
-                        "resultIndex": result_index,
-                        "message": (
-                            f"tool {name!r}, {_ordinal(result_index)}: an inventory with "
-                            "`facts` and no `render` hint; the tool's author knows the right "
-                            "columns and sort better than any consumer. Consider "
-                            "render={'default': 'table', 'columns': [...]}."
-                        ),
-                    }
-                )
-
+    tools = _check_entries(entries, None, collect)
     return {
         "ok": not any(finding["severity"] == "error" for finding in findings),
         "findings": findings,
-        "checkedTools": len(entries),
+        "checkedTools": tools,
         "checkedResults": checked_results,
     }
 
 
 # ---------------------------------------------------------------------------
-# The catalog file
+# One catalog's bounded report
 # ---------------------------------------------------------------------------
 
 
-def coerce_semantics_catalog(value: object) -> list[dict[str, Any]]:
-    """Normalize the accepted catalog shapes to the checker's entries.
+@dataclass
+class CatalogReport:
+    """The gate's verdict on one catalog, with its findings bounded (see the module docstring)."""
 
-    Accepted: ``[{name, resultClass?, results: [...]}]``, ``[{name, resultClass?,
-    result: ...}]`` (one sample) and ``{"tools": [...]}`` holding either row shape.
-    ``resultClass`` is passed through untouched, ``None`` included: the checker is
-    the one owner of that refusal. Raises :class:`SemanticsCatalogError` on any
-    other shape.
+    catalog: str
+    limited: bool = True
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    omitted: list[dict[str, Any]] = field(default_factory=list)
+    finding_rows: list[int] = field(default_factory=list)
+    """The catalog row (0-based) each shown finding belongs to, in order."""
+    tools: int = 0
+    results: int = 0
+    errors: int = 0
+    warnings: int = 0
+    _beyond: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+    def passed(self, strict: bool) -> bool:
+        return self.ok and not (strict and self.warnings)
+
+    def add(self, verdict: _ToolVerdict) -> None:
+        row = self.tools
+        self.tools += 1
+        self.results += verdict.results
+        self.errors += verdict.errors
+        self.warnings += verdict.warnings
+        omitted = dict(verdict.omitted)
+        for finding in verdict.shown:
+            if not self.limited or len(self.findings) < SHOWN_IN_ALL:
+                self.findings.append(finding)
+                self.finding_rows.append(row)
+            else:
+                key = (finding["code"], finding["severity"])
+                omitted[key] = omitted.get(key, 0) + 1
+        for (code, severity), count in omitted.items():
+            if len(self.omitted) < _OMITTED_ENTRIES:
+                self.omitted.append(
+                    {"tool": verdict.name, "code": code, "severity": severity, "count": count}
+                )
+            else:
+                self._beyond[(code, severity)] = self._beyond.get((code, severity), 0) + count
+
+    def finish(self) -> CatalogReport:
+        """Count what is past the named entries under ``tool: null``; returns itself."""
+        for (code, severity), count in self._beyond.items():
+            self.omitted.append({"tool": None, "code": code, "severity": severity, "count": count})
+        self._beyond.clear()
+        return self
+
+
+def judge_catalog(text: str, catalog: str = "-", *, all_findings: bool = False) -> CatalogReport:
+    """Judge catalog text as ``check-semantics`` does; the bounded report of it.
+
+    The samples are streamed; a catalog whose meaning hangs on a repeated key is
+    parsed whole instead (same verdict). Raises :class:`SemanticsCatalogError` for
+    invalid JSON or a catalog the checker refuses, and ``RecursionError`` for one
+    nested too deeply to read.
     """
-    if _is_array(value):
-        rows = value
-    elif isinstance(value, dict) and _is_array(value.get("tools")):
-        rows = value["tools"]
-    else:
-        raise SemanticsCatalogError(
-            'expected a JSON array of {"name", "resultClass"?, "results"} rows, or '
-            '{"tools": [...]}'
-        )
-    assert isinstance(rows, (list, tuple))
-    entries: list[dict[str, Any]] = []
-    for index, row in enumerate(rows):
-        if not isinstance(row, dict):
-            raise SemanticsCatalogError(f"tools[{index}] is not an object")
-        name = row.get("name")
-        if not isinstance(name, str) or name == "":
-            raise SemanticsCatalogError(f"tools[{index}] has no string 'name'")
-        if _is_array(row.get("results")):
-            results = row["results"]
-        elif "result" in row:
-            results = [row["result"]]
-        else:
-            raise SemanticsCatalogError(
-                f"tools[{index}] ({name!r}) has neither 'results' (a list of sample results) "
-                "nor 'result' (one sample); the gate judges sample results, and a mock "
-                "tool's return is the natural sample"
-            )
-        entry: dict[str, Any] = {"name": name}
-        if "resultClass" in row:
-            entry["resultClass"] = row["resultClass"]
-        entry["results"] = results
-        entries.append(entry)
-    return entries
-
-
-def _reject_constant(name: str) -> Any:
-    # JSON has no NaN or Infinity; Python's json module would accept them.
-    raise ValueError(f"{name} is not valid JSON")
+    limit = None if all_findings else SHOWN_PER_CODE
+    report = CatalogReport(catalog, limited=not all_findings)
+    try:
+        stream_catalog(text, _entry_problem, _judge(limit), report.add)
+    except Irregular:
+        report = CatalogReport(catalog, limited=not all_findings)
+        _check_entries(coerce_semantics_catalog(parse_catalog_text(text)), limit, report.add)
+    return report.finish()
 
 
 def load_semantics_catalog(text: str) -> list[dict[str, Any]]:
-    """Parse catalog text as strict JSON and coerce it; raises ValueError on either failure."""
-    try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as error:
-        raise SemanticsCatalogError(f"invalid JSON: {error}") from None
-    return coerce_semantics_catalog(value)
+    """Parse catalog text whole (strict JSON) and coerce it; raises SemanticsCatalogError."""
+    return coerce_semantics_catalog(parse_catalog_text(text))
+
+
+def gate_report(reports: Sequence[CatalogReport], *, strict: bool = False) -> dict[str, Any]:
+    """One report over several catalogs: the reference's keys first, then ours.
+
+    Each finding (and each omitted count) names its ``catalog``; ``catalogs`` sums
+    up each file.
+    """
+
+    def named(item: dict[str, Any], catalog: str) -> dict[str, Any]:
+        # In place: a report may hold a million findings, and they are the gate's own.
+        item["catalog"] = catalog
+        return item
+
+    errors = sum(report.errors for report in reports)
+    warnings = sum(report.warnings for report in reports)
+    return {
+        "ok": errors == 0,
+        "findings": [named(f, r.catalog) for r in reports for f in r.findings],
+        "checkedTools": sum(report.tools for report in reports),
+        "checkedResults": sum(report.results for report in reports),
+        "passed": errors == 0 and not (strict and warnings),
+        "strict": strict,
+        "errors": errors,
+        "warnings": warnings,
+        "omittedFindings": [named(o, r.catalog) for r in reports for o in r.omitted],
+        "catalogs": [
+            {
+                "catalog": report.catalog,
+                "ok": report.ok,
+                "passed": report.passed(strict),
+                "checkedTools": report.tools,
+                "checkedResults": report.results,
+                "errors": report.errors,
+                "warnings": report.warnings,
+            }
+            for report in reports
+        ],
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -299,16 +463,27 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _finding_line(finding: Mapping[str, Any]) -> str:
+def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
     mark = "error" if finding["severity"] == "error" else "warning"
     result = (
         f"result {finding['resultIndex'] + 1}"
         if "resultIndex" in finding
         else "the tool as a whole"
     )
+    if finding.get("test"):
+        result += f" (from {finding['test']})"
     return (
-        f"  {mark}: {finding['tool']}, {result}, field {finding['field']} "
+        f"  {mark}: {prefix}{finding['tool']}, {result}, field {finding['field']} "
         f"[{finding['code']}]\n      {finding['message']}"
+    )
+
+
+def _omitted_line(omitted: Mapping[str, Any], prefix: str) -> str:
+    what = _plural(omitted["count"], f"more {omitted['severity']}")
+    whose = f"tool {omitted['tool']}" if omitted["tool"] is not None else "other tools"
+    return (
+        f"  ... {prefix}{what} [{omitted['code']}] for {whose}, not shown "
+        "(--all-findings shows every one)"
     )
 
 
@@ -316,22 +491,56 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
     """The report as text for a terminal or a build log.
 
     One heading line with the counts, one entry per finding (each naming the tool,
-    the result and the field, the three facts a fix needs), and a verdict line.
+    the result and the field, the three facts a fix needs, and the ``test`` that
+    produced the sample when the finding names one), a line per group of
+    findings left out of a bounded report, and a verdict line. Takes the
+    reference's report (:func:`check_semantics`) or the command's
+    (:func:`gate_report`); with several catalogs, each is summed up and named.
     """
+    return "\n".join(_report_lines(report))
+
+
+def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
+    """The lines of :func:`format_semantics_report`, one at a time."""
     findings: Sequence[Mapping[str, Any]] = report["findings"]
-    errors = sum(1 for finding in findings if finding["severity"] == "error")
-    warnings = len(findings) - errors
-    heading = (
-        f"check-semantics: {_plural(report['checkedTools'], 'tool')}, "
+    errors = report.get("errors", sum(1 for f in findings if f["severity"] == "error"))
+    warnings = report.get("warnings", len(findings) - errors)
+    catalogs: Sequence[Mapping[str, Any]] = report.get("catalogs", [])
+    several = len(catalogs) > 1
+    counts = (
+        f"{_plural(report['checkedTools'], 'tool')}, "
         f"{_plural(report['checkedResults'], 'sample result')}"
     )
-    lines = [heading]
-    if not findings:
+    lines = [
+        f"check-semantics: {_plural(len(catalogs), 'catalog')}, {counts}"
+        if several
+        else f"check-semantics: {counts}"
+    ]
+    if several:
+        for summary in catalogs:
+            verdict = "passed" if summary["passed"] else "FAILED"
+            lines.append(
+                f"  {summary['catalog']}: {_plural(summary['checkedTools'], 'tool')}, "
+                f"{_plural(summary['checkedResults'], 'sample result')}: {verdict}, "
+                f"{_plural(summary['errors'], 'error')}, {_plural(summary['warnings'], 'warning')}"
+            )
+    if not findings and not errors and not warnings:
         lines.append("  every sample result keeps the envelope rules and its class rules")
-    lines.extend(_finding_line(finding) for finding in findings)
-    verdict = "passed" if report["ok"] else "FAILED"
-    lines.append(f"{verdict}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
-    return "\n".join(lines)
+
+    def prefix(item: Mapping[str, Any]) -> str:
+        return f"{item['catalog']}: " if several and "catalog" in item else ""
+
+    yield from lines
+    yield from (_finding_line(finding, prefix(finding)) for finding in findings)
+    yield from (_omitted_line(o, prefix(o)) for o in report.get("omittedFindings", []))
+    passed = report.get("passed", report["ok"])
+    if passed:
+        verdict = "passed"
+    elif report["ok"]:
+        verdict = "FAILED (--strict: warnings fail the gate)"
+    else:
+        verdict = "FAILED"
+    yield f"{verdict}: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
 
 
 # ---------------------------------------------------------------------------
@@ -342,8 +551,8 @@ def format_semantics_report(report: Mapping[str, Any]) -> str:
 def _read_text_file(path: str) -> str:
     # Undecodable bytes become U+FFFD, as the reference's utf8 read does: a
     # catalog with a stray byte inside a string is still judged.
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return handle.read()
+    with open(path, "rb") as handle:
+        return handle.read().decode("utf-8", errors="replace")
 
 
 def _read_stdin() -> str:
@@ -374,19 +583,22 @@ class SemanticsCliIO:
     read_stdin: Callable[[], str] = field(default=_read_stdin)
 
 
-USAGE: Final = f"""usage: {PROG} CATALOG [--strict] [--json]
+USAGE: Final = f"""usage: {PROG} CATALOG [CATALOG ...] [--strict] [--json] [--all-findings]
 
   CATALOG    a JSON file of tools and sample results ('-' reads standard input):
                [{{"name", "resultClass"?, "results": [...]}}]
                [{{"name", "resultClass"?, "result": ...}}]     (one sample)
                {{"tools": [...]}}                             (either row shape)
              resultClass is one of {", ".join(RESULT_CLASSES)}, or left out for a tool
-             with no class rules (the envelope rules still apply).
+             with no class rules (the envelope rules still apply). Several catalogs
+             are judged together into one report; '--' ends the options.
 
-  --strict   warnings fail the gate too
-  --json     print the report as JSON instead of text
+  --strict         warnings fail the gate too
+  --json           print the report as JSON instead of text
+  --all-findings   show every finding (by default a tool's findings of one code
+                   are shown up to {SHOWN_PER_CODE}, {SHOWN_IN_ALL} in all; the rest counted)
 
-exit codes: 0 ok, 1 findings failed the gate, 2 usage or input error"""
+exit codes: 0 ok, 1 findings failed the gate, 2 usage or input error (then no report)"""
 
 
 def _one_line(text: str) -> str:
@@ -407,76 +619,130 @@ def _encodable(text: str) -> str:
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def run_check_semantics(
-    catalog: str, *, strict: bool = False, as_json: bool = False, io: SemanticsCliIO | None = None
-) -> int:
-    """Read, judge and report one catalog; return the exit code (0, 1 or 2).
+def _judge_named(
+    catalog: str, io: SemanticsCliIO, all_findings: bool
+) -> CatalogReport | str:
+    """The report on one catalog, or the one-line reason it cannot be judged."""
+    try:
+        text = io.read_stdin() if catalog == "-" else io.read_file(catalog)
+        return judge_catalog(text, catalog, all_findings=all_findings)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return f"{PROG}: {catalog}: cannot read the catalog: {_one_line(reason)}"
+    except RecursionError:
+        return f"{PROG}: {catalog}: the catalog is nested too deeply to judge"
+    # Every failure here is the input's, as in the reference: a catalog the
+    # gate cannot judge is exit 2 with a reason, never a traceback.
+    except Exception as error:  # noqa: BLE001
+        return f"{PROG}: {catalog}: {_one_line(str(error))}"
 
-    Any failure to read, parse, coerce or check the catalog is an input error: one
-    line on stderr naming the catalog and the reason, nothing on stdout, exit 2.
+
+def run_check_semantics(
+    catalogs: str | Sequence[str],
+    *,
+    strict: bool = False,
+    as_json: bool = False,
+    all_findings: bool = False,
+    io: SemanticsCliIO | None = None,
+) -> int:
+    """Read, judge and report one or more catalogs; return the exit code (0, 1 or 2).
+
+    Every catalog is judged; if any cannot be (unreadable, not JSON, a shape the
+    gate refuses), each such one is a line on stderr naming the catalog and the
+    reason, nothing goes to stdout, and the exit code is 2. Otherwise one report
+    covers them all. A path named twice is a usage error.
     """
     io = io or SemanticsCliIO()
-    stdout = io.stdout
+    paths = [catalogs] if isinstance(catalogs, str) else list(catalogs)
 
     def stderr(text: str) -> None:
         io.stderr(_encodable(text))
 
-    try:
-        text = io.read_stdin() if catalog == "-" else io.read_file(catalog)
-        report = check_semantics(load_semantics_catalog(text))
-    except OSError as error:
-        reason = error.strerror or str(error)
-        stderr(f"{PROG}: {catalog}: cannot read the catalog: {_one_line(reason)}")
+    repeated = next((path for index, path in enumerate(paths) if path in paths[:index]), None)
+    if repeated is not None:
+        stderr(f"{PROG}: {repeated} is named twice; name each catalog once")
         return EXIT_INPUT_ERROR
-    except RecursionError:
-        stderr(f"{PROG}: {catalog}: the catalog is nested too deeply to judge")
-        return EXIT_INPUT_ERROR
-    # Every failure here is the input's, as in the reference: a catalog the
-    # gate cannot judge is exit 2 with a reason, never a traceback.
-    except Exception as error:  # noqa: BLE001
-        stderr(f"{PROG}: {catalog}: {_one_line(str(error))}")
+    reports: list[CatalogReport] = []
+    failures: list[str] = []
+    for path in paths:
+        judged = _judge_named(path, io, all_findings)
+        if isinstance(judged, str):
+            failures.append(judged)
+        else:
+            reports.append(judged)
+    if failures:
+        for failure in failures:
+            stderr(failure)
         return EXIT_INPUT_ERROR
 
+    report = gate_report(reports, strict=strict)
     if as_json:
-        stdout(_encodable(json.dumps(report, indent=2, ensure_ascii=False)))
+        _write_in_blocks(io, json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(report))
     else:
-        stdout(_encodable(format_semantics_report(report)))
-    if not report["ok"]:
-        return EXIT_FAILED
-    if strict and report["findings"]:
-        return EXIT_FAILED
-    return EXIT_OK
+        _write_in_blocks(io, (line + "\n" for line in _report_lines(report)))
+    return EXIT_OK if report["passed"] else EXIT_FAILED
+
+
+_BLOCK: Final = 1 << 20
+
+
+def _write_in_blocks(io: SemanticsCliIO, pieces: Iterable[str]) -> None:
+    """Write text made of ``pieces`` in blocks of whole lines, never all of it at once.
+
+    A report with every finding of a huge catalog is hundreds of megabytes; built as
+    one string (and again encoded) it would cost that twice over. The writer adds a
+    newline after each block, so each block ends just before one.
+    """
+    pending: list[str] = []
+    size = 0
+    for piece in pieces:
+        pending.append(piece)
+        size += len(piece)
+        if size >= _BLOCK and "\n" in piece:
+            text = "".join(pending)
+            cut = text.rindex("\n")
+            io.stdout(_encodable(text[:cut]))
+            rest = text[cut + 1 :]
+            pending, size = [rest], len(rest)
+    text = "".join(pending)
+    io.stdout(_encodable(text[:-1] if text.endswith("\n") else text))
 
 
 def run_check_semantics_cli(argv: Sequence[str], io: SemanticsCliIO | None = None) -> int:
-    """The command line ``CATALOG [--strict] [--json]`` in-process; returns the exit code.
+    """The command line ``CATALOG [CATALOG ...] [--strict] [--json] [--all-findings]``.
 
-    Flags may come in any order and repeat. ``-h``/``--help`` prints the usage on
-    stdout and returns 0; an unknown flag, a flag with a value (``--strict=true``),
-    a missing or an extra path prints the reason and the usage on stderr and
-    returns 2. ``-`` as the path reads the catalog from standard input.
+    In-process; returns the exit code. Flags may come in any order and repeat;
+    ``--`` ends them. ``-h``/``--help`` prints the usage on stdout and returns 0; an
+    unknown flag, a flag with a value (``--strict=true``) or no catalog prints the
+    reason and the usage on stderr and returns 2. ``-`` as a path reads a catalog
+    from standard input.
     """
     io = io or SemanticsCliIO()
-    path: str | None = None
+    paths: list[str] = []
     strict = False
     as_json = False
+    all_findings = False
+    only_paths = False
     for arg in argv:
-        if arg == "--strict":
+        if only_paths or arg == "-" or not arg.startswith("-"):
+            paths.append(arg)
+        elif arg == "--":
+            only_paths = True
+        elif arg == "--strict":
             strict = True
         elif arg == "--json":
             as_json = True
+        elif arg == "--all-findings":
+            all_findings = True
         elif arg in ("-h", "--help"):
             io.stdout(USAGE)
             return EXIT_OK
-        elif arg.startswith("-") and arg != "-":
+        else:
             io.stderr(f"{PROG}: unknown option {arg!r}\n\n{USAGE}")
             return EXIT_INPUT_ERROR
-        elif path is None:
-            path = arg
-        else:
-            io.stderr(f"{PROG}: unexpected extra argument {arg!r}\n\n{USAGE}")
-            return EXIT_INPUT_ERROR
-    if path is None:
+    if not paths:
         io.stderr(f"{PROG}: missing the CATALOG argument\n\n{USAGE}")
         return EXIT_INPUT_ERROR
-    return run_check_semantics(path, strict=strict, as_json=as_json, io=io)
+    return run_check_semantics(
+        paths, strict=strict, as_json=as_json, all_findings=all_findings, io=io
+    )

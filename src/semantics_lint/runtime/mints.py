@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from semantics_lint.runtime.items import (
     NOT_PASSED,
@@ -49,6 +49,16 @@ from semantics_lint.vocabulary import (
     to_wire,
 )
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from semantics_lint.runtime.types import (
+        AbsenceDeclaration,
+        CoverageDeclaration,
+        CoveredResult,
+        ToolAbsence,
+    )
+
 __all__ = [
     "absent",
     "coverage",
@@ -59,6 +69,8 @@ __all__ = [
 ]
 
 _MAX_SAFE_INTEGER: Final = 2**53 - 1
+
+_Content = TypeVar("_Content")
 
 
 def _declaration(fn: str, decl: object, fields: dict[str, Any], shape: str) -> Mapping[str, Any]:
@@ -92,7 +104,11 @@ def _get(decl: Mapping[str, Any], key: str) -> object:
 _ABSENT_SHAPE: Final = "absent(what=..., checked=[...], notChecked=?, cannotCover=?, tryInstead=?)"
 
 
-def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+@overload
+def absent(decl: AbsenceDeclaration, /) -> ToolAbsence: ...
+@overload
+def absent(**fields: Unpack[AbsenceDeclaration]) -> ToolAbsence: ...
+def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[str, Any]:
     """Say "I looked, and there is nothing": the rendered absence a tool returns.
 
     ``what`` (non-empty) names what was looked for; ``checked`` (non-empty) the
@@ -396,9 +412,15 @@ _COVERAGE_SHAPE: Final = (
 )
 
 
+@overload
+def coverage(content: _Content, decl: CoverageDeclaration, /) -> CoveredResult[_Content]: ...
+@overload
 def coverage(
-    content: object, decl: Mapping[str, Any] | None = None, /, **fields: Any
-) -> dict[str, Any]:
+    content: _Content, /, **fields: Unpack[CoverageDeclaration]
+) -> CoveredResult[_Content]: ...
+def coverage(
+    content: object = NOT_PASSED, decl: Mapping[str, Any] | None = None, /, **fields: Any
+) -> Mapping[str, Any]:
     """Return ``content`` with its own boundary: ``{"af_coverage": {...}, "result": content}``.
 
     The boundary comes first on purpose: a limit placed after a long result gets
@@ -409,6 +431,12 @@ def coverage(
     result as ``content``: it carries its own coverage.
     """
     fn = "coverage"
+    if content is NOT_PASSED:
+        raise Refusal(
+            "refused: coverage() wraps a result with its boundary, and was given no result: "
+            "pass the result first, coverage(result, checked=[...]). When nothing was "
+            "found, return absent(what=..., checked=[...]) instead."
+        )
     if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
         raise Refusal(
             "refused: coverage() wraps a described result, which carries its own coverage: "

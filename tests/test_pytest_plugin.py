@@ -1,0 +1,276 @@
+"""The pytest plugin, run as users run it: real pytest in a subprocess on a fresh project.
+
+The plugin is found through the package's ``pytest11`` entry point, exactly as in a
+user's virtual environment; nothing here registers it by hand.
+"""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import json
+import math
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.pytest_plugin import sample_json
+
+pytest_plugins = ["pytester"]
+
+TOOLS = '''
+from semantics_lint.runtime import define_tool, described_result
+
+EXPORT = {"exported_at": "2026-05-01T06:00:00Z", "source": "backup export"}
+
+
+def run(vm):
+    return described_result(
+        facts=[{"entity": vm, "backed_up": vm == "vm-01"}],
+        provenance={"measuredAt": EXPORT["exported_at"], "source": EXPORT["source"]},
+        COVERAGE
+    )
+
+
+vm_backup_status = define_tool(
+    name="vm_backup_status", description="Backup posture", resultClass="triage", execute=run
+)
+'''
+BROKEN = TOOLS.replace("COVERAGE\n", "")
+FIXED = TOOLS.replace(
+    "COVERAGE",
+    'coverage={"checked": [f"every backup job in the export of {EXPORT[\'exported_at\']}"]},'
+)
+TESTS = '''
+from tools import vm_backup_status
+
+
+def test_backed_up():
+    assert vm_backup_status("vm-01")["facts"][0]["backed_up"] is True
+
+
+def test_not_backed_up():
+    assert vm_backup_status("vm-02")["facts"][0]["backed_up"] is False
+'''
+
+
+def _project(pytester: pytest.Pytester, tools: str, tests: str = TESTS) -> None:
+    pytester.makepyfile(tools=tools, test_tools=tests)
+    pytester.syspathinsert()
+
+
+def _gate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "semantics_lint", "check-semantics", *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    # -p no:cacheprovider keeps the project folder to what the test wrote.
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+# ---------------------------------------------------------------------------
+# Inert unless enabled
+# ---------------------------------------------------------------------------
+
+
+def test_inert_when_not_enabled_even_on_a_broken_tool(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN)
+    result = _run(pytester)
+    assert result.ret == 0
+    result.assert_outcomes(passed=2)
+    assert "semantics gate" not in result.stdout.str()
+
+
+def test_inert_imports_nothing_of_the_runtime(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        import json, sys
+
+        def pytest_sessionfinish(session):
+            names = sorted(m for m in sys.modules if m.startswith("semantics_lint"))
+            open("modules.json", "w").write(json.dumps(names))
+        """
+    )
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    result = _run(pytester)
+    assert result.ret == 0
+    loaded = json.loads((pytester.path / "modules.json").read_text())
+    assert loaded == ["semantics_lint", "semantics_lint.pytest_plugin"]
+    result = _run(pytester, "--semantics")
+    assert "semantics_lint.runtime.gate" in (pytester.path / "modules.json").read_text()
+
+
+# ---------------------------------------------------------------------------
+# Enabled: the gate over the session's samples
+# ---------------------------------------------------------------------------
+
+
+def test_a_broken_triage_tool_fails_the_session_while_its_tests_pass(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester, BROKEN)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 1
+    result.assert_outcomes(passed=2)
+    out = result.stdout.str()
+    assert "semantics gate" in out
+    findings = [line for line in result.outlines if "[triage-without-coverage]" in line]
+    assert findings == [
+        "  error: vm_backup_status, result 1 (from test_tools.py::test_backed_up), "
+        "field coverage [triage-without-coverage]",
+        "  error: vm_backup_status, result 2 (from test_tools.py::test_not_backed_up), "
+        "field coverage [triage-without-coverage]",
+    ]
+    assert "FAILED: 2 errors, 0 warnings" in out
+
+
+def test_the_fixed_tool_passes(pytester: pytest.Pytester) -> None:
+    _project(pytester, FIXED)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 0
+    result.assert_outcomes(passed=2)
+    assert "passed: 0 errors, 0 warnings" in result.stdout.str()
+
+
+def test_failing_tests_keep_their_exit_status(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN, TESTS + "\n\ndef test_fails():\n    assert False\n")
+    result = _run(pytester, "--semantics")
+    assert result.ret == 1
+    result.assert_outcomes(passed=2, failed=1)
+
+
+@pytest.mark.parametrize(("tools", "code"), [(BROKEN, 1), (FIXED, 0)], ids=["broken", "fixed"])
+def test_the_catalog_round_trips_through_check_semantics(
+    pytester: pytest.Pytester, tools: str, code: int
+) -> None:
+    _project(pytester, tools)
+    result = _run(pytester, "--semantics", "--semantics-catalog", "ci/semantics-catalog.json")
+    assert result.ret == code
+    catalog = pytester.path / "ci" / "semantics-catalog.json"
+    rows = json.loads(catalog.read_text(encoding="utf-8"))
+    assert [(row["name"], row["resultClass"], len(row["results"])) for row in rows] == [
+        ("vm_backup_status", "triage", 2)
+    ]
+    assert rows[0]["tests"] == [
+        "test_tools.py::test_backed_up",
+        "test_tools.py::test_not_backed_up",
+    ]
+    gated = _gate(str(catalog), "--json")
+    assert gated.returncode == code, gated.stderr
+    report = json.loads(gated.stdout)
+    assert report["errors"] == (2 if code else 0)
+    assert [f["resultIndex"] for f in report["findings"]] == ([0, 1] if code else [])
+
+
+def test_an_ini_option_enables_it(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN)
+    pytester.makepyprojecttoml("[tool.pytest.ini_options]\nsemantics = true\n")
+    result = _run(pytester)
+    assert result.ret == 1
+    assert "[triage-without-coverage]" in result.stdout.str()
+
+
+def test_async_tools_are_recorded(pytester: pytest.Pytester) -> None:
+    tools = BROKEN.replace("def run(vm):", "async def run(vm):")
+    tests = TESTS.replace(
+        "from tools import vm_backup_status",
+        "import asyncio\nfrom tools import vm_backup_status as _tool\n\n"
+        "def vm_backup_status(vm):\n    return asyncio.run(_tool(vm))\n",
+    )
+    _project(pytester, tools, tests)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 1
+    result.assert_outcomes(passed=2)
+    assert result.stdout.str().count("[triage-without-coverage]") == 2
+
+
+def test_a_tool_never_called_is_a_warning(pytester: pytest.Pytester) -> None:
+    tools = FIXED + textwrap.dedent(
+        """
+        listing = define_tool(name="vm_list", execute=run)
+        audit = define_tool(name="vm_audit", resultClass="inventory", execute=run)
+        """
+    )
+    _project(pytester, tools)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 0
+    out = result.stdout.str()
+    assert "warning: vm_list, the tool as a whole, field results [uncalled-tool]" in out
+    assert "warning: vm_audit, the tool as a whole, field results [unsampled-tool-class]" in out
+    assert "passed: 0 errors, 2 warnings" in out
+    strict = _run(pytester, "--semantics-strict")
+    assert strict.ret == 1
+    assert "FAILED (--strict: warnings fail the gate): 0 errors, 2 warnings" in strict.stdout.str()
+
+
+def test_xdist_workers_samples_are_merged(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    tests = TESTS + "".join(
+        f"\n\ndef test_more_{i}():\n    vm_backup_status('vm-{i:02d}')\n" for i in range(6)
+    )
+    _project(pytester, BROKEN, tests)
+    serial = _run(pytester, "--semantics", "--semantics-catalog", "serial.json")
+    parallel = _run(pytester, "-n", "2", "--semantics", "--semantics-catalog", "parallel.json")
+    assert (serial.ret, parallel.ret) == (1, 1)
+    parallel.assert_outcomes(passed=8)
+    assert "FAILED: 8 errors, 0 warnings" in parallel.stdout.str()
+    serial_text = (pytester.path / "serial.json").read_text()
+    assert serial_text == (pytester.path / "parallel.json").read_text()
+    assert "(from test_tools.py::test_more_5)" in parallel.stdout.str()
+
+
+# ---------------------------------------------------------------------------
+# Samples as JSON
+# ---------------------------------------------------------------------------
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+
+
+def test_a_sample_is_written_as_the_json_a_model_reads() -> None:
+    cyclic: list[object] = []
+    cyclic.append(cyclic)
+    value = {
+        "when": datetime.datetime(2026, 5, 1, 6, 0, tzinfo=datetime.timezone.utc),
+        "nan": math.nan,
+        "inf": -math.inf,
+        "big": 10**5000,
+        "colour": _Colour.RED,
+        "pair": (1, 2),
+        1: "int key",
+        "cycle": cyclic,
+        "text": "\ud800",
+    }
+    decoded = json.loads(sample_json(value))
+    assert decoded == {
+        "when": "2026-05-01T06:00:00+00:00",
+        "nan": None,
+        "inf": None,
+        "big": None,
+        "colour": "red",
+        "pair": [1, 2],
+        "1": "int key",
+        "cycle": ["<cycle: list>"],
+        "text": "\ud800",
+    }
+    sample_json(Path("x"))  # any object: its str()
+
+
+def test_a_catalog_with_an_age_the_gate_refuses_is_written_as_valid_json(tmp_path: Path) -> None:
+    envelope = {
+        "af_semantics": True,
+        "facts": [{"entity": "vm"}],
+        "provenance": {"measured_at": "t", "source": "s", "age_seconds": math.inf},
+    }
+    catalog = tmp_path / "semantics-catalog.json"
+    catalog.write_text(f'[{{"name": "t", "results": [{sample_json(envelope)}]}}]')
+    gated = _gate(str(catalog), "--json")
+    assert gated.returncode == 1, gated.stderr
+    assert json.loads(gated.stdout)["findings"][0]["field"] == "provenance.age_seconds"
