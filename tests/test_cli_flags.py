@@ -398,100 +398,33 @@ _IMPORTS_AFTER_CHECK = """
 import sys
 from semantics_lint.cli import run
 try:
-    run(["check", "--no-cache", sys.argv[1]])
+    run(["check", *sys.argv[2:], sys.argv[1]])
 except SystemExit as exit:
     code = exit.code
 heavy = (
     "libcst", "astroid", "semantics_lint.runtime", "multiprocessing", "concurrent",
     "click", "tomllib", "tomli", "pathspec", "semantics_lint.lint.fix", "semantics_lint.lint.write",
     "semantics_lint.lint.output.machine", "semantics_lint.lint.output.sarif", "semantics_lint.lint.rules",
+    "json", "hashlib", "tempfile", "shutil",
 )
 print(code, sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in heavy))
 """
 
 
-def test_a_file_without_calls_imports_no_parser_no_runtime_no_pool(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cache", ["--no-cache", "--cache-dir=here"])
+def test_a_file_without_calls_imports_no_parser_no_runtime_no_pool(tmp_path: Path, cache: str) -> None:
     """Nor click, TOML (no pyproject names us), pathspec, the fix machinery, the
-    formats not asked for, or the rule registry."""
+    formats not asked for, the rule registry, or what the results cache needs to read
+    and write (a run whose files all fail the prefilter never opens it)."""
     (tmp_path / "plain.py").write_text(CLEAN, encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "plain"\n', encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-c", _IMPORTS_AFTER_CHECK, "plain.py"],
+        [sys.executable, "-c", _IMPORTS_AFTER_CHECK, "plain.py", cache],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        env={k: v for k, v in os.environ.items() if k != "SEMANTICS_LINT_NO_CACHE"},
     )
     assert done.returncode == 0, done.stderr
     code, imported = done.stdout.strip().split(" ", 1)
     assert code == "0"
     assert imported == "[]", f"a run over a file without calls imported {imported}"
-
-
-# ---------------------------------------------------------------------------
-# Progress
-# ---------------------------------------------------------------------------
-
-
-class _Terminal:
-    def __init__(self, tty: bool = True) -> None:
-        self.tty = tty
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def test_progress_only_on_a_terminal_outside_ci_and_after_a_second(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from semantics_lint.lint import cli
-
-    monkeypatch.delenv("CI", raising=False)
-    monkeypatch.delenv("TERM", raising=False)
-    console = cli.Console(cli.DEFAULT)
-    assert cli.ProgressLine.wanted(console, _Terminal())  # type: ignore[arg-type]
-    assert not cli.ProgressLine.wanted(console, _Terminal(tty=False))  # type: ignore[arg-type]
-    assert not cli.ProgressLine.wanted(cli.Console(cli.QUIET), _Terminal())  # type: ignore[arg-type]
-    monkeypatch.setenv("CI", "true")
-    assert not cli.ProgressLine.wanted(console, _Terminal())  # type: ignore[arg-type]
-
-    now = [100.0]
-    monkeypatch.setattr(cli.time, "monotonic", lambda: now[0])
-    terminal = _Terminal()
-    line = cli.ProgressLine(10, terminal)  # type: ignore[arg-type]
-    line(3)
-    now[0] += 0.5
-    line(1)
-    assert terminal.text == ""  # a run under a second shows nothing
-    now[0] += 0.6
-    line(2)
-    assert terminal.text == "\rLinting: 6/10 files"
-    now[0] += 0.05
-    line(1)
-    assert terminal.text == "\rLinting: 6/10 files"  # at most ten times a second
-    line.close()
-    assert terminal.text.endswith("\r\x1b[K")
-
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_the_runner_reports_every_file_done(tmp_path: Path, jobs: int) -> None:
-    from semantics_lint.lint import runner
-    from semantics_lint.lint.config import ConfigResolver
-    from semantics_lint.lint.discovery import discover
-
-    for index in range(12):
-        (tmp_path / f"tool{index}.py").write_text(SNAKE_KEY, encoding="utf-8")
-    for index in range(5):
-        (tmp_path / f"plain{index}.py").write_text(CLEAN, encoding="utf-8")
-    resolver = ConfigResolver()
-    sources = discover([str(tmp_path)], resolver)
-    counted: list[int] = []
-    result = runner.run_sources(sources, resolver, runner.RunOptions(jobs=jobs), progress=counted.append)
-    assert result.used_pool is (jobs == 2)
-    assert sum(counted) == len(sources) == 17
-    assert len(result.findings) == 12
+    assert not (tmp_path / "here").exists()

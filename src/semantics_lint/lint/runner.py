@@ -184,18 +184,19 @@ def run_sources(
     not_linted: dict[int, FileOutcome] = {}  # unreadable, or ruled out by the prefilter
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
-    cache = _open_cache(options, mode)
+    # The results cache is opened when the first file passes the prefilter: a run
+    # over files without calls of ours (most pre-commit runs) never needs it.
+    caching = options.cache_dir is not None and mode == "lint"
+    cache: ResultCache | None = None
     cached: list[list[Finding]] = []
     result = RunResult(findings=[], files=len(sources), linted=0)
-    if cache is not None and cache.problem is not None:
-        result.messages.append(f"warning: {cache.problem}")
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
     # is every file when the cache, which knows a file by its bytes, is on.
     read_until = (
         max(2, MIN_FILES_FOR_POOL)
-        if cache is None and pool_size(jobs_wanted, len(sources))
+        if not caching and pool_size(jobs_wanted, len(sources))
         else None
     )
     for index, source in enumerate(sources):
@@ -214,7 +215,12 @@ def run_sources(
                     progress(1)
                 continue
             job = loaded
-            if cache is not None:
+            if caching:
+                if cache is None:
+                    cache = _open_cache(options, mode)
+                    assert cache is not None
+                    if cache.problem is not None:
+                        result.messages.append(f"warning: {cache.problem}")
                 assert job.source is not None
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
