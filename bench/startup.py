@@ -12,6 +12,7 @@ Rows (the files are written into ``--work-dir``, default ``bench/out/startup``):
 * one clean file (five lines, no call of ours), one tool module with one SEM102, and
   ten files (seven plain modules, three tool modules, one finding), each beside
   ``ruff check --no-cache`` on the same files;
+* the clean file with the results cache on, as pre-commit runs it by default;
 * the tool module again in a project that configures semantics-lint (its
   ``pyproject.toml`` has ``[tool.semantics-lint]``, so TOML is parsed), and with the
   results cache warm;
@@ -136,6 +137,8 @@ def _rows(folders: dict[str, Path], work: Path) -> list[Row]:
         Row("python", "python -c pass", [str(PYTHON), "-c", "pass"], plain),
         Row("sl-clean", "semantics-lint check clean.py (no call of ours)", [*check, "clean.py"], plain,
             "ruff-clean", "<= 60 ms"),
+        Row("sl-clean-cache", "semantics-lint check clean.py, results cache on (the default)",
+            [sl, "check", "--cache-dir", cache, "clean.py"], plain, "ruff-clean"),
         Row("ruff-clean", "ruff check clean.py", [*ruff_check, "clean.py"], plain),
         Row("sl-tool", "semantics-lint check tool.py (one SEM102)", [*check, "tool.py"], plain,
             "ruff-tool", "<= 120 ms"),
