@@ -28,13 +28,10 @@ pickle: loading a cache shipped with a repository must not run code.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,6 +117,7 @@ def build_fingerprint(package: Path | None = None) -> str:
     cache as surely as a new release, another Python or another LibCST does. (Files,
     not the version number: the metadata lookup costs more than the whole check.)
     """
+    import hashlib
     import importlib.util
 
     import semantics_lint
@@ -145,6 +143,8 @@ def build_fingerprint(package: Path | None = None) -> str:
 
 def settings_key(settings: Any) -> str:
     """The settings of a file as text that is the same in every process."""
+    import json
+
     enabled = getattr(settings, "enabled", None)
     return json.dumps(
         [
@@ -181,6 +181,8 @@ class ResultCache:
     @staticmethod
     def _load(path: Path) -> dict[str, dict[str, Any]]:
         """The entries of the cache file at ``path``; empty when it is missing or damaged."""
+        import json
+
         try:
             fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
             with os.fdopen(fd, "rb") as handle:
@@ -208,6 +210,8 @@ class ResultCache:
 
     @staticmethod
     def _key(display: str, source: bytes, settings: Any) -> str:
+        import hashlib
+
         digest = hashlib.sha256(source)
         digest.update(b"\0" + display.encode("utf-8", "surrogatepass"))
         digest.update(b"\0" + settings_key(settings).encode())
@@ -239,6 +243,9 @@ class ResultCache:
         """Write what this run learned, merged with the file as it is now; never raises."""
         if not self._changed or self.problem:
             return
+        import json
+        import tempfile
+
         try:
             if not self._make_folder():
                 return
