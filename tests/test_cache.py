@@ -160,8 +160,10 @@ def test_the_folder_is_ignored_by_git_and_other_builds_are_dropped(tmp_path: Pat
     new = ResultCache(folder, "new")
     new.put(tool, "tool.py", SOURCE, LintSettings(), [])
     new.save()
-    assert sorted(p.name for p in folder.iterdir()) == [".gitignore", "results-new.json"]
-    assert (folder / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+    assert sorted(p.name for p in folder.iterdir()) == [".semantics-lint-cache"]
+    own = folder / ".semantics-lint-cache"
+    assert sorted(p.name for p in own.iterdir()) == [".gitignore", "CACHEDIR.TAG", "results-new.json"]
+    assert (own / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
 
 
 def test_entries_of_deleted_files_are_dropped(tmp_path: Path, tool: Path) -> None:

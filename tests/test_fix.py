@@ -419,7 +419,7 @@ def test_write_atomic_leaves_the_file_untouched_on_failure(
     path = tmp_path / "tool.py"
     path.write_bytes(b"old\n")
 
-    def refuse(src: str, dst: str) -> None:
+    def refuse(src: str, dst: str, **where: object) -> None:
         raise OSError("disk said no")
 
     monkeypatch.setattr(os, "replace", refuse)

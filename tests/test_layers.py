@@ -44,6 +44,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.rules.base",),
     ("semantics_lint.lint.rules.values",),
     (
+        "semantics_lint.lint.rules.sem0xx_noqa",
         "semantics_lint.lint.rules.sem0xx_syntax",
         "semantics_lint.lint.rules.sem1xx_keys",
         "semantics_lint.lint.rules.sem2xx_provenance",

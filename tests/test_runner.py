@@ -73,14 +73,24 @@ def test_bad_command_line_selector_is_a_config_error() -> None:
 
 
 def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
+    monkeypatch.setattr(pool, "default_jobs", lambda: 16)
     assert pool.pool_size(1, 100) == 0
     assert pool.pool_size(4, 1) == 0
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL - 1) == 0
     assert pool.pool_size(4, 100) == 4
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL) == min(4, pool.MIN_FILES_FOR_POOL)
-    monkeypatch.setenv(pool.PRE_COMMIT_ENV, "1")
-    assert pool.pool_size(4, 100) == 0
+    # The pre-commit hook is require_serial: this process is the only one linting.
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    assert pool.pool_size(4, 100) == 4
+
+
+def test_the_pool_never_has_more_workers_than_cores_or_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "default_jobs", lambda: 2)
+    assert pool.pool_size(200, 400) == 2
+    monkeypatch.setattr(pool, "default_jobs", lambda: 1)
+    assert pool.pool_size(200, 400) == 0  # one core: lint in-process
+    monkeypatch.setattr(pool, "default_jobs", lambda: 64)
+    assert pool.pool_size(200, 20) == 20
 
 
 def make_tree(tmp_path: Path, count: int) -> list[str]:
@@ -113,7 +123,6 @@ def _fork_only() -> None:
 
 
 def test_order_is_the_same_with_and_without_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     paths = make_tree(tmp_path, 12)
     serial = runner.run(paths, runner.RunOptions(jobs=1))
     parallel = runner.run(paths, runner.RunOptions(jobs=2))
@@ -130,7 +139,6 @@ def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
 
 def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fork_only()
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(make_tree(tmp_path, 10), runner.RunOptions(jobs=2))
     assert result.used_pool
@@ -197,7 +205,7 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
 def test_write_failure_leaves_the_file_and_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from semantics_lint.lint import write
 
-    def fail(path: object, data: bytes) -> None:
+    def fail(path: object, data: bytes, **where: object) -> None:
         raise PermissionError(13, "Permission denied")
 
     path = tmp_path / "m.py"
@@ -205,7 +213,7 @@ def test_write_failure_leaves_the_file_and_is_an_error(tmp_path: Path, monkeypat
     monkeypatch.setattr(write, "write_atomic", fail)
     result = runner.run([str(path)], runner.RunOptions(jobs=1, fix=True))
     assert path.read_text(encoding="utf-8") == SNAKE
-    assert result.internal_error
+    assert result.failed and not result.internal_error
     assert result.fixed == 0
     assert "could not write the fixed file (Permission denied)" in result.messages[0]
     # What is reported is what the unchanged file still holds.

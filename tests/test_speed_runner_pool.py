@@ -40,11 +40,6 @@ GRAIN = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _no_pre_commit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
-
-
 def _fork_only() -> None:
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("patching the runner in the parent reaches the workers only with fork")
@@ -171,14 +166,14 @@ def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
 ) -> None:
     from semantics_lint.lint import write
 
-    def fail(path: object, data: bytes) -> None:
+    def fail(path: object, data: bytes, **where: object) -> None:
         raise PermissionError(13, "Permission denied")
 
     for i in range(20):
         (tmp_path / f"m{i:02d}.py").write_text(SNAKE, encoding="utf-8")
     monkeypatch.setattr(write, "write_atomic", fail)  # writes happen in the parent
     result = runner.run([str(tmp_path)], runner.RunOptions(jobs=2, fix=True))
-    assert result.used_pool and result.internal_error
+    assert result.used_pool and result.failed and not result.internal_error
     assert result.fixed == 0 and len(result.messages) == 20
     # Files the parent read and files the workers read: each still holds its SEM102.
     assert [(Path(f.filename).name, f.code) for f in result.findings] == [

@@ -8,24 +8,36 @@ findings of a file whose lint asked about any other module (any project import i
 followed, found or not) are never stored: such a file is linted on every run. What is
 stored is therefore exactly what a fresh lint would say.
 
-One JSON file per linter build lives in the cache folder (``.semantics-lint-cache`` by
-default, beside a ``.gitignore`` that keeps it out of version control). It is read once
-at the start of a run and written once at the end, atomically, merged with what other
-runs wrote meanwhile (pre-commit runs several at once); an unreadable or foreign cache
-file counts as empty, and a folder that cannot be written only means no caching. JSON,
-not pickle: loading a cache shipped with a repository must not run code.
+The cache lives in a folder of its own, ``.semantics-lint-cache``, inside the chosen
+cache folder (``--cache-dir``, ``$SEMANTICS_LINT_CACHE_DIR``, else the project root: the
+folder of the ``pyproject.toml`` the configuration came from, else the current folder,
+as ruff keeps ``.ruff_cache``). The linter creates that folder and marks it as its own
+with a ``CACHEDIR.TAG`` (which backup tools honour) and a ``.gitignore`` holding ``*``,
+both inside it; it writes, replaces and deletes only there, and only in a folder so
+marked: a folder of that name it did not make (no tag of ours, or a symbolic link) is
+left alone and the run goes on without a cache.
+
+One JSON file per linter build lives there. It is read once at the start of a run and
+written once at the end, atomically, merged with what other runs wrote meanwhile
+(pre-commit runs several at once); another build's file is deleted when this one is
+written. An unreadable, damaged or foreign cache file, or a damaged entry of any shape
+(wrong types, truncated, nested a thousand deep, larger than :data:`MAX_CACHE_BYTES`),
+counts as empty, and a folder that cannot be written only means no caching. JSON, not
+pickle: loading a cache shipped with a repository must not run code.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
+import re
+import stat
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from semantics_lint.lint.config import find_config_file
 from semantics_lint.lint.model import (
     Applicability,
     Edit,
@@ -37,22 +49,53 @@ from semantics_lint.lint.model import (
 
 __all__ = [
     "CACHE_DIR_ENV",
-    "DEFAULT_CACHE_DIR",
+    "CACHE_FOLDER",
+    "MAX_CACHE_BYTES",
     "ResultCache",
     "build_fingerprint",
     "default_cache_dir",
     "lookups_so_far",
 ]
 
-DEFAULT_CACHE_DIR = ".semantics-lint-cache"
+CACHE_FOLDER = ".semantics-lint-cache"
+"""The folder of its own the cache keeps inside the chosen cache folder."""
 CACHE_DIR_ENV = "SEMANTICS_LINT_CACHE_DIR"
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+"""A cache file larger than this counts as empty (and is replaced when the run saves)."""
 _FORMAT = 1
 _PREFIX = "results-"
+_RESULTS_NAME = re.compile(r"results-[0-9A-Za-z]+\.json")
+_TEMP_NAME = re.compile(r"\.tmp-[A-Za-z0-9_]+\.json")
+_TAG_NAME = "CACHEDIR.TAG"
+_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by semantics-lint (its results cache).\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_GITIGNORE = "# Written by semantics-lint: its results cache.\n*\n"
+"""Also the marker of a cache folder made before the tag was written: such a folder,
+holding exactly this ``.gitignore``, is ours too and gets the tag."""
 
 
-def default_cache_dir() -> Path:
-    """``$SEMANTICS_LINT_CACHE_DIR``, else ``.semantics-lint-cache`` in the current folder."""
-    return Path(os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR)
+def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None) -> Path:
+    """Where the cache folder goes: ``$SEMANTICS_LINT_CACHE_DIR``, else the project root.
+
+    The project root is the folder of the configuration in use: ``config_file``
+    (``--config``), else the ``pyproject.toml`` that governs the first of ``paths``;
+    without one, the current folder.
+    """
+    from_env = os.environ.get(CACHE_DIR_ENV)
+    if from_env:
+        return Path(from_env)
+    if config_file is not None:
+        return Path(os.path.abspath(config_file)).parent
+    for argument in paths[:1]:
+        start = Path(os.path.abspath(argument))
+        found = find_config_file(start if start.is_dir() else start.parent)
+        if found is not None:
+            return found.parent
+    return Path(".")
 
 
 def lookups_so_far() -> int:
@@ -75,6 +118,7 @@ def build_fingerprint(package: Path | None = None) -> str:
     cache as surely as a new release, another Python or another LibCST does. (Files,
     not the version number: the metadata lookup costs more than the whole check.)
     """
+    import hashlib
     import importlib.util
 
     import semantics_lint
@@ -100,6 +144,8 @@ def build_fingerprint(package: Path | None = None) -> str:
 
 def settings_key(settings: Any) -> str:
     """The settings of a file as text that is the same in every process."""
+    import json
+
     enabled = getattr(settings, "enabled", None)
     return json.dumps(
         [
@@ -111,29 +157,62 @@ def settings_key(settings: Any) -> str:
 
 
 class ResultCache:
-    """The stored findings of files, by absolute path (see the module docstring)."""
+    """The stored findings of files, by absolute path (see the module docstring).
+
+    ``directory`` is the chosen cache folder; the cache itself is its subfolder
+    :data:`CACHE_FOLDER` (``folder``).
+    """
 
     def __init__(self, directory: Path, fingerprint: str | None = None) -> None:
         self.directory = directory
+        self.folder = directory / CACHE_FOLDER
         self.fingerprint = fingerprint or build_fingerprint()
-        self.path = directory / f"{_PREFIX}{self.fingerprint}.json"
-        self._entries: dict[str, dict[str, Any]] = self._load(self.path)
+        self.path = self.folder / f"{_PREFIX}{self.fingerprint}.json"
+        self.problem: str | None = None
+        """Why the cache is not used this run (a folder that is not ours), or None."""
+        if _is_folder(self.folder) is not False and not _is_ours(self.folder):
+            self.problem = (
+                f"{self.folder} was not made by semantics-lint (it has no CACHEDIR.TAG "
+                "of ours); the results cache is off for this run and the folder left alone"
+            )
+        self._entries: dict[str, dict[str, Any]] = {} if self.problem else self._load(self.path)
         self._changed: dict[str, dict[str, Any]] = {}
         self.hits = 0
 
     @staticmethod
     def _load(path: Path) -> dict[str, dict[str, Any]]:
+        """The entries of the cache file at ``path``; empty when it is missing or damaged."""
+        import json
+
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as handle:
+                status = os.fstat(handle.fileno())
+                if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_CACHE_BYTES:
+                    return {}
+                raw = handle.read(MAX_CACHE_BYTES + 1)
+            if len(raw) > MAX_CACHE_BYTES:
+                return {}
+            document = json.loads(raw.decode("utf-8"))
+        except (OSError, ValueError, RecursionError, MemoryError):
+            return {}  # unreadable, not UTF-8 or JSON, nested too deep, too large
         entries = document.get("entries") if isinstance(document, dict) else None
         if not isinstance(entries, dict) or document.get("format") != _FORMAT:
             return {}
-        return {k: v for k, v in entries.items() if isinstance(k, str) and isinstance(v, dict)}
+        return {
+            name: entry
+            for name, entry in entries.items()
+            if isinstance(name, str)
+            and "\0" not in name
+            and isinstance(entry, dict)
+            and isinstance(entry.get("key"), str)
+            and isinstance(entry.get("findings"), list)
+        }
 
     @staticmethod
     def _key(display: str, source: bytes, settings: Any) -> str:
+        import hashlib
+
         digest = hashlib.sha256(source)
         digest.update(b"\0" + display.encode("utf-8", "surrogatepass"))
         digest.update(b"\0" + settings_key(settings).encode())
@@ -147,7 +226,7 @@ class ResultCache:
             return None
         try:
             findings = [_finding(display, row) for row in entry["findings"]]
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, RecursionError):
             return None  # a damaged entry: lint the file
         self.hits += 1
         return findings
@@ -163,21 +242,20 @@ class ResultCache:
 
     def save(self) -> None:
         """Write what this run learned, merged with the file as it is now; never raises."""
-        if not self._changed:
+        if not self._changed or self.problem:
             return
+        import json
+        import tempfile
+
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            ignore = self.directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Written by semantics-lint: its results cache.\n*\n", encoding="utf-8")
+            if not self._make_folder():
+                return
             entries = self._load(self.path)  # what other runs wrote meanwhile
             entries.update(self._changed)
             # A file deleted or renamed since loses its entry.
             entries = {name: entry for name, entry in entries.items() if os.path.exists(name)}
             text = json.dumps({"format": _FORMAT, "entries": entries}, separators=(",", ":"))
-            import tempfile
-
-            handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
+            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:
                     out.write(text)
@@ -185,12 +263,85 @@ class ResultCache:
             except BaseException:
                 os.unlink(temporary)
                 raise
-            for old in self.directory.glob(f"{_PREFIX}*.json"):
-                if old != self.path:
-                    old.unlink()  # made by another build of the linter
+            self._remove_other_builds()
         except (OSError, ValueError):
             return  # no cache this time; the findings are unaffected
         self._changed.clear()
+
+    def _make_folder(self) -> bool:
+        """Create the cache's own folder, marked as ours, or check that it is; True if usable."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            os.mkdir(self.folder)
+        except FileExistsError:
+            return _is_ours(self.folder)
+        for name, text in ((_TAG_NAME, _TAG), (".gitignore", _GITIGNORE)):
+            _create(self.folder / name, text)
+        return True
+
+    def _remove_other_builds(self) -> None:
+        """Delete what this linter left in its own folder: other builds' files, stale temporaries."""
+        with os.scandir(self.folder) as scan:
+            for entry in scan:
+                if entry.name == self.path.name or not entry.is_file(follow_symlinks=False):
+                    continue
+                if _RESULTS_NAME.fullmatch(entry.name) or (
+                    _TEMP_NAME.fullmatch(entry.name) and _older_than(entry, 3600)
+                ):
+                    os.unlink(entry.path)
+
+
+def _is_folder(path: Path) -> bool | None:
+    """True for a real folder, False when nothing is there, None for anything else."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+    return True if stat.S_ISDIR(mode) else None
+
+
+def _is_ours(folder: Path) -> bool:
+    """True when ``folder`` is a real folder this linter made (its tag, or its old ``.gitignore``).
+
+    A folder made before the tag was written is recognised by its ``.gitignore`` and
+    gets the tag.
+    """
+    if _is_folder(folder) is not True:
+        return False
+    if _holds(folder / _TAG_NAME, _TAG):
+        return True
+    if _holds(folder / ".gitignore", _GITIGNORE):
+        try:
+            _create(folder / _TAG_NAME, _TAG)
+        except OSError:
+            return False
+        return True
+    return False
+
+
+def _holds(path: Path, text: str) -> bool:
+    """True when ``path`` is a regular file (not a link) holding exactly ``text``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return False
+        return handle.read(len(text) + 1) == text.encode("utf-8")
+
+
+def _create(path: Path, text: str) -> None:
+    """Create ``path`` holding ``text``; never over anything already there."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _older_than(entry: os.DirEntry[str], seconds: float) -> bool:
+    return time.time() - entry.stat(follow_symlinks=False).st_mtime > seconds
 
 
 def _row(finding: Finding) -> list[Any]:
@@ -214,26 +365,52 @@ def _row(finding: Finding) -> list[Any]:
     ]
 
 
-def _finding(display: str, row: list[Any]) -> Finding:
-    code, message, severity, (line, column, end_line, end_column), fix, url = row
+def _finding(display: str, row: Any) -> Finding:
+    """The finding a stored row holds; ``ValueError`` for a row of any other shape."""
+    code, message, severity, span, fix, url = _shaped(row, 6)
+    line, column, end_line, end_column = (_count(n) for n in _shaped(span, 4))
     made_fix = None
     if fix is not None:
-        applicability, fix_message, edits = fix
+        applicability, fix_message, edits = _shaped(fix, 3)
         made_fix = Fix(
-            Applicability(applicability),
-            str(fix_message),
-            tuple(
-                Edit(str(content), Position(int(a), int(b)), Position(int(c), int(d)))
-                for content, a, b, c, d in edits
-            ),
+            Applicability(_text(applicability)),
+            _text(fix_message),
+            tuple(_edit(edit) for edit in _shaped(edits, None)),
         )
+    if line < 1 or end_line < 1:
+        raise ValueError("a line number below 1")
     return Finding(
-        code=str(code),
-        message=str(message),
-        severity=Severity(severity),
+        code=_text(code),
+        message=_text(message),
+        severity=Severity(_text(severity)),
         filename=display,
-        start=Position(int(line), int(column)),
-        end=Position(int(end_line), int(end_column)),
+        start=Position(line, column),
+        end=Position(end_line, end_column),
         fix=made_fix,
-        url=None if url is None else str(url),
+        url=None if url is None else _text(url),
     )
+
+
+def _edit(row: Any) -> Edit:
+    content, a, b, c, d = _shaped(row, 5)
+    if _count(a) < 1 or _count(c) < 1:
+        raise ValueError("a line number below 1")
+    return Edit(_text(content), Position(a, _count(b)), Position(c, _count(d)))
+
+
+def _shaped(value: Any, length: int | None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError("a stored row of the wrong shape")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a stored text that is not a string")
+    return value
+
+
+def _count(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError("a stored position that is not a count")
+    return value

@@ -3,24 +3,25 @@
 A :class:`Job` is everything a worker process needs for one file (all picklable);
 :func:`run_job` turns it into a :class:`FileOutcome`, in-process or in a worker of
 the pool (``pool.py``). The engine's findings are filtered by the selected codes and
-by ``# noqa`` in the same step, so fixes never touch a suppressed finding. Whatever
-goes wrong on a file (an exception in a rule) becomes a SEM001 finding for it.
+by ``# noqa`` in the same step, so fixes never touch a suppressed finding; the same
+step reports SEM002, the ``# noqa`` comments that suppressed nothing (for a file the
+prefilter rules out too: no code of ours can fire there). Whatever goes wrong on a
+file (an exception in a rule) becomes a SEM001 finding for it.
 """
 
 from __future__ import annotations
 
-import codecs
-import io
-import tokenize
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from semantics_lint.lint.cache import lookups_so_far
 from semantics_lint.lint.config import known_codes
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.suppress import filter_noqa
+from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
+from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
@@ -47,17 +48,8 @@ class FileOutcome:
     self_contained: bool = False
     """True when the findings came from the file alone: linted (not fixed), without a
     failure, and without asking about any other module. Only such findings are cached."""
-
-
-def decode_for_noqa(source: bytes) -> str:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
-        encoding = "utf-8"
-    text = source.decode(encoding, errors="replace")
-    return text.removeprefix("\ufeff")
+    read_error: str | None = None
+    """Why the file could not be read (it was not linted), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +74,30 @@ def _filtered_linter(
     """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
     from semantics_lint.lint import engine
 
+    unused = UNUSED_NOQA_CODE in codes
+
     def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
         raw = engine.lint_source(source, filename, settings or engine.LintSettings())
         findings = [f for f in raw if f.code in codes]
+        if unused and _may_list_our_codes(source):
+            return apply_noqa(decode_for_noqa(source), findings, codes, filename)
         if not findings:
             return findings  # nothing to suppress: the text need not be decoded again
         return filter_noqa(decode_for_noqa(source), findings)
 
     return lint
+
+
+def _may_list_our_codes(source: bytes) -> bool:
+    """False when ``source`` provably holds no ``# noqa`` comment naming a code of ours."""
+    return b"SEM" in source and b"noqa" in source.lower()
+
+
+def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list[Finding]:
+    """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
+    if UNUSED_NOQA_CODE not in codes or not _may_list_our_codes(source):
+        return []
+    return apply_noqa(decode_for_noqa(source), [], codes, display)
 
 
 def crash_finding(display: str, what: str) -> Finding:
@@ -143,15 +151,11 @@ def load(job: Job) -> Job | FileOutcome:
     assert job.path is not None, "a job without source names its file"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     data = _read(Path(job.path))
-    if isinstance(data, OSError):
-        findings = [
-            _renamed(f, job.display)
-            for f in engine.lint_file(job.path, job.settings)
-            if f.code in codes
-        ]
-        return FileOutcome(job.display, findings, linted=False)
+    if isinstance(data, str):
+        findings = [unreadable_finding(job.display, data)] if CRASH_CODE in codes else []
+        return FileOutcome(job.display, findings, linted=False, read_error=data)
     if not codes or not engine.might_contain_calls(data, job.settings):
-        return FileOutcome(job.display, linted=False)
+        return FileOutcome(job.display, unused_noqa_only(data, job.display, frozenset(codes)), linted=False)
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 
 
@@ -161,6 +165,8 @@ def _run_job(job: Job) -> FileOutcome:
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     lint = _filtered_linter(frozenset(codes))
     if job.mode == "lint":
+        from semantics_lint.lint.cache import lookups_so_far
+
         before = lookups_so_far()
         outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
         outcome.self_contained = lookups_so_far() == before
@@ -180,24 +186,58 @@ def _run_job(job: Job) -> FileOutcome:
     return outcome
 
 
-def _read(path: Path) -> bytes | OSError:
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read (not a regular file), or None."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in _KINDS:
+        if test(mode):
+            return f"not a regular file ({kind})"
+    return "not a regular file"
+
+
+def _read(path: Path) -> bytes | str:
+    """The bytes of the regular file at ``path``, or why they cannot be read.
+
+    Only a regular file is read: a FIFO, socket or device (named on the command line,
+    or put in a file's place after discovery) is refused, never opened in a way that
+    can block. The type is checked before opening and again on the open file (opened
+    with ``O_NONBLOCK``, so a FIFO swapped in between cannot hang the run).
+    """
     try:
-        return path.read_bytes()
+        reason = _not_regular(os.stat(path).st_mode)
+        if reason is not None:
+            return reason
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        try:
+            reason = _not_regular(os.fstat(fd).st_mode)
+            if reason is not None:
+                return reason
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read()
+        finally:
+            os.close(fd)
     except OSError as error:
-        return error
+        return error.strerror or type(error).__name__
 
 
-def _renamed(finding: Finding, display: str) -> Finding:
-    """``finding`` as reported for the file shown as ``display``."""
-    if finding.filename == display:
-        return finding
+def unreadable_finding(display: str, reason: str) -> Finding:
+    """The SEM001 finding for a file that could not be read (ruff's E902)."""
     return Finding(
-        finding.code,
-        finding.message,
-        finding.severity,
-        display,
-        finding.start,
-        finding.end,
-        finding.fix,
-        finding.url,
+        code=CRASH_CODE,
+        message=f"cannot read the file: {reason}",
+        severity=Severity.ERROR,
+        filename=display,
+        start=Position(1, 0),
+        end=Position(1, 0),
     )

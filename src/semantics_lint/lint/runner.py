@@ -32,17 +32,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint import write
-from semantics_lint.lint.cache import ResultCache
 from semantics_lint.lint.config import Config, ConfigError, ConfigResolver, load_config
-from semantics_lint.lint.discovery import SourceFile, discover
-from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job
+from semantics_lint.lint.discovery import PathProblem, SourceFile, discover
+from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job, unused_noqa_only
 from semantics_lint.lint.model import Finding
-from semantics_lint.lint.pool import MIN_FILES_FOR_POOL, default_jobs, pool_size, run_jobs
+from semantics_lint.lint.pool import (
+    MIN_FILES_FOR_POOL,
+    Progress,
+    default_jobs,
+    pool_size,
+    run_jobs,
+)
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.cache import ResultCache
     from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.write import FixScope
 
 STDIN_DISPLAY = "-"
 
@@ -86,6 +92,16 @@ class RunResult:
     fixed_stdin: bytes | None = None
     cached: int = 0
     """Files whose findings came from the results cache."""
+    fixed_files: dict[str, int] = field(default_factory=dict)
+    """How many findings the fixes applied (or, with ``--diff``, would apply) per file."""
+    file_errors: int = 0
+    """Files that could not be read (when SEM001 is not selected to say so) or whose
+    fix could not be written; each has a message in ``messages``."""
+
+    @property
+    def failed(self) -> bool:
+        """True when the run must exit 2: an internal error, or a file error."""
+        return self.internal_error or self.file_errors > 0
 
 
 # ---------------------------------------------------------------------------
@@ -103,17 +119,38 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
     """Lint (or fix, or diff) every file ``paths`` reach.
 
     Raises :class:`ConfigError` (configuration or selector mistakes) and
-    ``DiscoveryError`` (a path that does not exist) before any file is linted.
+    ``DiscoveryError`` (a path that does not exist) before any file is linted. A path
+    the walk could not take is a message (see :func:`add_path_problems`).
     """
     check_options(options)
     resolver = _resolver(options)
+    problems: list[PathProblem] = []
     sources = discover(
         paths,
         resolver,
         respect_gitignore=options.respect_gitignore,
         force_exclude=options.force_exclude,
+        problems=problems,
     )
-    return run_sources(sources, resolver, options)
+    result = run_sources(sources, resolver, options, scope=fix_scope(paths, options))
+    add_path_problems(result, problems)
+    return result
+
+
+def add_path_problems(result: RunResult, problems: Sequence[PathProblem]) -> None:
+    """Report the paths discovery could not take: an ``error:`` message each, before
+    the others, and a file error each (exit code 2); the rest was linted."""
+    result.messages[:0] = [f"error: {problem}" for problem in problems]
+    result.file_errors += len(problems)
+
+
+def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
+    """Where ``--fix`` may write for these command-line ``paths`` (None when not fixing)."""
+    if _mode(options) != "fix":
+        return None
+    from semantics_lint.lint.write import FixScope
+
+    return FixScope.of(paths)
 
 
 def _resolver(options: RunOptions) -> ConfigResolver:
@@ -125,29 +162,44 @@ def _resolver(options: RunOptions) -> ConfigResolver:
 
 
 def run_sources(
-    sources: Sequence[SourceFile], resolver: ConfigResolver, options: RunOptions
+    sources: Sequence[SourceFile],
+    resolver: ConfigResolver,
+    options: RunOptions,
+    *,
+    scope: FixScope | None = None,
+    progress: Progress | None = None,
 ) -> RunResult:
-    """Lint the discovered ``sources`` (see :func:`run`)."""
+    """Lint the discovered ``sources`` (see :func:`run`).
+
+    ``scope`` is where fixes may be written (the command line's paths); None writes
+    each source's fix wherever its path leads, as if each had been named.
+    ``progress`` is told as files are done (those settled in this process as they are
+    read, the linted ones as they finish), for a progress line.
+    """
 
     mode = _mode(options)
     unsafe = options.unsafe_fixes
     jobs: list[Job] = []
-    targets: list[SourceFile] = []
-    unreadable: list[Finding] = []
+    targets: list[tuple[int, SourceFile]] = []  # each job's file and its place in sources
+    not_linted: dict[int, FileOutcome] = {}  # unreadable, or ruled out by the prefilter
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
-    cache = _open_cache(options, mode)
+    # The results cache is opened when the first file passes the prefilter: a run
+    # over files without calls of ours (most pre-commit runs) never needs it.
+    caching = options.cache_dir is not None and mode == "lint"
+    cache: ResultCache | None = None
     cached: list[list[Finding]] = []
+    result = RunResult(findings=[], files=len(sources), linted=0)
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
     # is every file when the cache, which knows a file by its bytes, is on.
     read_until = (
         max(2, MIN_FILES_FOR_POOL)
-        if cache is None and pool_size(jobs_wanted, len(sources))
+        if not caching and pool_size(jobs_wanted, len(sources))
         else None
     )
-    for source in sources:
+    for index, source in enumerate(sources):
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)
         key = (config, codes)
@@ -158,26 +210,45 @@ def run_sources(
         if read_until is None or len(jobs) < read_until:
             loaded = load(job)
             if isinstance(loaded, FileOutcome):
-                unreadable.extend(loaded.findings)  # none when the prefilter ruled it out
+                not_linted[index] = loaded
+                if progress is not None:
+                    progress(1)
                 continue
             job = loaded
-            if cache is not None:
+            if caching:
+                if cache is None:
+                    cache = _open_cache(options, mode)
+                    assert cache is not None
+                    if cache.problem is not None:
+                        result.messages.append(f"warning: {cache.problem}")
                 assert job.source is not None
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
                     cached.append(known)
+                    if progress is not None:
+                        progress(1)
                     continue
         jobs.append(job)
-        targets.append(source)
+        targets.append((index, source))
 
     workers = pool_size(jobs_wanted, len(jobs))
-    outcomes = run_jobs(jobs, workers)
+    outcomes = run_jobs(jobs, workers, progress)
 
-    result = RunResult(findings=list(unreadable), files=len(sources), linted=0)
     result.used_pool = workers > 0
-    for source, job, outcome in zip(targets, jobs, outcomes):
+    linted = {
+        index: (source, job, outcome)
+        for (index, source), job, outcome in zip(targets, jobs, outcomes)
+    }
+    # In the order of the sources, whoever read each file, so that messages come in
+    # the same order whatever --jobs is.
+    for index in sorted((*not_linted, *linted)):
+        if index in not_linted:
+            result.findings.extend(not_linted[index].findings)
+            _collect_unread(result, not_linted[index])
+            continue
+        source, job, outcome = linted[index]
         result.linted += outcome.linted
-        _collect(result, source, outcome, job)
+        _collect(result, source, outcome, job, scope)
         if cache is not None and outcome.self_contained and job.source is not None:
             cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
     for findings in cached:
@@ -194,6 +265,8 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     """The results cache for a lint run, or None: fixes and diffs always lint afresh."""
     if options.cache_dir is None or mode != "lint":
         return None
+    from semantics_lint.lint.cache import ResultCache
+
     return ResultCache(options.cache_dir)
 
 
@@ -201,39 +274,86 @@ def _order(finding: Finding) -> tuple[str, int, int, str, str]:
     return (*finding.sort_key, finding.message)
 
 
-def _collect(result: RunResult, source: SourceFile | None, outcome: FileOutcome, job: Job) -> None:
+def _collect(
+    result: RunResult,
+    source: SourceFile | None,
+    outcome: FileOutcome,
+    job: Job,
+    scope: FixScope | None = None,
+) -> None:
     """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     result.internal_error = result.internal_error or outcome.internal_error
+    _collect_unread(result, outcome)
     if outcome.fix_error is not None:
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
-        written = True
+        from semantics_lint.lint import write
+
         if job.mode == "diff":
             result.diffs.append(
                 write.unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
             )
         elif source is None:
             result.fixed_stdin = outcome.fixed_source
-        else:
-            try:
-                write.write_atomic(source.path, outcome.fixed_source)
-            except OSError as error:
-                written = False
-                result.internal_error = True
-                result.messages.append(
-                    f"error: {outcome.display}: could not write the fixed file "
-                    f"({error.strerror or error}); it was left unchanged"
-                )
-                # What remains is what the unchanged file holds, not the fixed text.
-                unchanged = outcome.original if outcome.original is not None else job.source
-                findings = run_job(
-                    Job(job.display, unchanged, job.settings, "lint", False, job.path)
-                ).findings
-        if written:
-            result.fixed += outcome.applied
-            result.changed_files += 1
+        elif not _write_fix(result, source, outcome, scope):
+            # What remains is what the unchanged file held, not the fixed text.
+            unchanged = outcome.original if outcome.original is not None else job.source
+            findings = run_job(
+                Job(job.display, unchanged, job.settings, "lint", False, job.path)
+            ).findings
+            result.findings.extend(findings)
+            return
+        result.fixed += outcome.applied
+        result.changed_files += 1
+        result.fixed_files[outcome.display] = outcome.applied
     result.findings.extend(findings)
+
+
+def _write_fix(
+    result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
+) -> bool:
+    """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
+    from semantics_lint.lint import write
+
+    assert outcome.fixed_source is not None
+    trees = scope.trees_for(source.path) if scope is not None else None
+    try:
+        written = write.write_atomic(
+            source.path, outcome.fixed_source, expected=outcome.original, trees=trees
+        )
+    except write.NotWritten as refusal:
+        result.file_errors += refusal.error
+        level = "error" if refusal.error else "warning"
+        result.messages.append(f"{level}: {outcome.display}: not fixed: {refusal}")
+        return False
+    except OSError as error:
+        result.file_errors += 1
+        result.messages.append(
+            f"error: {outcome.display}: could not write the fixed file "
+            f"({error.strerror or error}); it was left unchanged"
+        )
+        return False
+    for leftover in written.removed:
+        result.messages.append(
+            f"note: removed {leftover}, a temporary file an interrupted --fix left behind"
+        )
+    return True
+
+
+def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
+    """Report a file that could not be read: its SEM001 finding, else a message.
+
+    As ruff reports an unreadable file as E902 when that code is selected (and only
+    warns otherwise), the file is a SEM001 finding (exit code 1); with SEM001 not
+    selected it is an error message naming the file, and the run exits 2, so that an
+    unread file never passes for a clean one.
+    """
+    if outcome.read_error is not None and not outcome.findings:
+        result.file_errors += 1
+        result.messages.append(
+            f"error: {outcome.display}: cannot read the file: {outcome.read_error}"
+        )
 
 
 def run_stdin(
@@ -257,6 +377,7 @@ def run_stdin(
     mode = _mode(options)
     result = RunResult(findings=[], files=1, linted=0)
     if not codes or not engine.might_contain_calls(source, settings):
+        result.findings = unused_noqa_only(source, display, codes)
         return result
     result.linted = 1
     job = Job(display, source, settings, mode, options.unsafe_fixes)

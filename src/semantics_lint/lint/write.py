@@ -1,15 +1,44 @@
 """What becomes of a fixed file: written back in place, or shown as a diff.
 
-:func:`write_atomic` writes through a temporary file in the same folder and
-``os.replace``, so a reader never sees half a file and a failure leaves it untouched.
+:func:`write_atomic` replaces a file so that nothing is lost and nothing that is not
+ours is touched:
+
+* **atomically**: the new bytes go to a temporary file in the file's own folder
+  (flushed and fsynced), which then ``os.replace``-s the file: a reader sees all old
+  or all new, and a failure leaves the file as it was;
+* **never over an edit**: given the bytes the fix was computed from (``expected``),
+  the file is read again just before the replace; if it holds anything else (an
+  editor saved it meanwhile) nothing is written (:class:`NotWritten`), so the edit
+  stays. The window left is the few microseconds between that read and the rename;
+* **as it was owned**: the new file gets the old one's owner, group, permission bits
+  and extended attributes (ACLs), or nothing is written;
+* **never through to another file**: a file with several hard links is not replaced
+  (the other names would keep the old text) and not rewritten in place either (that
+  cannot be atomic, and the other name is often a backup snapshot that must not
+  change): it is refused with a message. A file whose real path lies outside the
+  trees the command line gave (a symbolic link out of the tree) is refused too;
+* **no temporary file left behind for good**: on Linux the temporary file is made
+  without a name (``O_TMPFILE``) and named only once complete, just before the
+  rename. Its name, ``.<file>.<salt><digest>.semantics-lint.tmp``, carries a digest
+  of the salt and the content, so a later run can prove that a leftover (from a
+  ``kill -9`` in that instant) is a complete file this linter wrote: it removes such a
+  file, owned by the same user and older than a minute, from the folders it writes
+  to. Where unnamed files are not available the temporary file is named from the
+  start; one cut off mid-write then fails the proof and is left alone.
 """
 
 from __future__ import annotations
 
 import difflib
+import errno
+import hashlib
 import os
+import re
+import secrets
 import stat
-import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.jobs import decode_for_noqa
@@ -19,56 +48,339 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint import fix
     from semantics_lint.lint.engine import LintSettings
 
-__all__ = ["fix_file", "unified_diff", "write_atomic"]
+__all__ = [
+    "TEMP_SUFFIX",
+    "FixScope",
+    "NotWritten",
+    "Written",
+    "fix_file",
+    "unified_diff",
+    "write_atomic",
+]
+
+TEMP_SUFFIX = ".semantics-lint.tmp"
+_TEMP_NAME = re.compile(
+    r"\.(?P<base>.*)\.(?P<salt>[0-9a-f]{16})(?P<digest>[0-9a-f]{32})" + re.escape(TEMP_SUFFIX),
+    re.DOTALL,
+)
+STALE_AFTER = 60.0
+"""Seconds after which a provably ours temporary file is a leftover: a live run names
+its temporary file only just before renaming it."""
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` with ``data`` so it is either all old or all new.
+class NotWritten(Exception):
+    """The fixed text was not written and the file is unchanged; the message says why.
 
-    The bytes go to a temporary file in the same folder (same file system, so the rename
-    is atomic), are flushed and fsynced, get the original file's permission bits, and
-    then ``os.replace`` the original. A symbolic link is followed: its target is
-    replaced and the link kept. On any failure the temporary file is removed, the
-    original is untouched, and the exception propagates.
+    ``error`` is True when something went wrong (the file changed meanwhile, its owner
+    could not be kept); False when the linter declined on purpose (a symbolic link out
+    of the given paths, several hard links).
     """
-    target = os.path.realpath(os.fspath(path))
-    folder = os.path.dirname(target) or "."
+
+    def __init__(self, reason: str, *, error: bool) -> None:
+        super().__init__(reason)
+        self.error = error
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What :func:`write_atomic` did."""
+
+    path: str
+    """The file written: the real path (a symbolic link given is kept, its target written)."""
+    unchanged: bool = False
+    """True when the file already held the new bytes (a second name of the same file
+    was fixed first): nothing was written."""
+    removed: tuple[str, ...] = ()
+    """Temporary files of an interrupted earlier fix, proven ours, removed from the folder."""
+
+
+@dataclass(frozen=True, slots=True)
+class FixScope:
+    """The trees a ``--fix`` run may write in: what the command line named.
+
+    A file named on the command line may be written (through a symbolic link too: the
+    user named it); a file found by walking a folder only when its real path lies in
+    the real path of a folder or file the command line gave.
+    """
+
+    named: frozenset[str]
+    trees: tuple[str, ...]
+
+    @classmethod
+    def of(cls, arguments: Sequence[str]) -> FixScope:
+        named: set[str] = set()
+        trees: list[str] = []
+        for argument in arguments:
+            absolute = os.path.abspath(argument)
+            if not os.path.isdir(absolute):
+                named.add(absolute)
+            trees.append(os.path.realpath(absolute))
+        return cls(frozenset(named), tuple(trees))
+
+    def trees_for(self, path: str | os.PathLike[str]) -> tuple[str, ...] | None:
+        """The trees ``path`` must stay in, or None when it was named itself."""
+        return None if os.path.abspath(path) in self.named else self.trees
+
+
+def _within(path: str, trees: Sequence[str]) -> bool:
+    return any(
+        path == tree or path.startswith(tree.rstrip(os.sep) + os.sep) for tree in trees
+    )
+
+
+def write_atomic(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    expected: bytes | None = None,
+    trees: Sequence[str] | None = None,
+) -> Written:
+    """Replace the file at ``path`` with ``data``, as the module docstring describes.
+
+    ``expected`` is what the file held when it was read (None: write whatever it holds
+    now, creating it if missing); ``trees`` the real paths it must lie in (None: any).
+    Raises :class:`NotWritten` when the linter declines or the file changed, and
+    ``OSError`` when the file system fails; either way the file is as it was and no
+    temporary file is left.
+    """
+    real = os.path.realpath(os.fspath(path))
+    folder, name = os.path.split(real)
+    folder_fd = os.open(folder or ".", os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+        target = os.path.join(_opened_path(folder_fd) or folder, name)
+        if trees is not None and not _within(target, trees):
+            raise NotWritten(
+                f"it leads through a symbolic link to {target}, outside the paths given",
+                error=False,
+            )
+        original = _open_existing(folder_fd, name)
+        if original is None and expected is not None:
+            raise NotWritten("it was deleted after it was read", error=True)
+        try:
+            before = os.fstat(original) if original is not None else None
+            if before is not None:
+                _check_replaceable(before)
+            removed = _remove_stale(folder_fd, os.path.dirname(target))
+            temp = _write_temp(folder_fd, name, data, original)
+        finally:
+            if original is not None:
+                os.close(original)
+        try:
+            if expected is not None:
+                now = _read_now(folder_fd, name)
+                if now == data:
+                    _unlink(folder_fd, temp)
+                    return Written(target, unchanged=True, removed=removed)
+                if now != expected:
+                    raise NotWritten(
+                        "it changed after it was read (saved by an editor or another "
+                        "program?); that change is kept: run --fix again",
+                        error=True,
+                    )
+            os.replace(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+        except BaseException:
+            _unlink(folder_fd, temp)
+            raise
+        # Make the rename itself durable.
+        try:
+            os.fsync(folder_fd)
+        except OSError:
+            pass
+        return Written(target, removed=removed)
+    finally:
+        os.close(folder_fd)
+
+
+def _opened_path(folder_fd: int) -> str | None:
+    """Where the folder opened as ``folder_fd`` really is (Linux), else None."""
+    try:
+        where = os.readlink(f"/proc/self/fd/{folder_fd}")
+    except OSError:
+        return None
+    return where if os.path.isabs(where) and not where.endswith(" (deleted)") else None
+
+
+def _open_existing(folder_fd: int, name: str) -> int | None:
+    """``name`` opened for reading (never following a link, never blocking), or None if gone."""
+    try:
+        return os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=folder_fd)
     except FileNotFoundError:
-        mode = None
-    fd, temp = tempfile.mkstemp(
-        dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".semantics-lint.tmp"
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link
+            raise NotWritten(
+                "it was replaced by a symbolic link after it was read", error=True
+            ) from None
+        raise
+
+
+def _check_replaceable(status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise NotWritten("it is no longer a regular file", error=True)
+    if status.st_nlink > 1:
+        raise NotWritten(
+            f"it has {status.st_nlink} hard links: replacing it would leave the other "
+            "names with the old text, and rewriting it in place cannot be atomic",
+            error=False,
+        )
+
+
+def _read_now(folder_fd: int, name: str) -> bytes:
+    """What ``name`` holds now, read afresh, if it may still be replaced."""
+    fd = _open_existing(folder_fd, name)
+    if fd is None:
+        raise NotWritten("it was deleted after it was read", error=True)
+    with os.fdopen(fd, "rb") as handle:
+        _check_replaceable(os.fstat(handle.fileno()))
+        return handle.read()
+
+
+def _digest(salt: str, data: bytes) -> str:
+    return hashlib.sha256(salt.encode("ascii") + b"\0" + data).hexdigest()[:32]
+
+
+def _temp_name(name: str, data: bytes) -> str:
+    salt = secrets.token_hex(8)
+    base = name if len(os.fsencode(name)) <= 128 else "file"
+    return f".{base}.{salt}{_digest(salt, data)}{TEMP_SUFFIX}"
+
+
+def _write_temp(folder_fd: int, name: str, data: bytes, original: int | None) -> str:
+    """Write ``data`` to a temporary file beside ``name``, dressed as the original; its name."""
+    temp = _temp_name(name, data)
+    unnamed = _open_unnamed(folder_fd)
+    if unnamed is not None:
+        try:
+            _fill(unnamed, data, original)
+            try:
+                os.link(
+                    f"/proc/self/fd/{unnamed}", temp, dst_dir_fd=folder_fd, follow_symlinks=True
+                )
+                return temp
+            except OSError:
+                pass  # no /proc to name it by: write a named one instead
+        finally:
+            os.close(unnamed)
+    fd = os.open(
+        temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder_fd
     )
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is None:
-            # A new file gets what open() would have given it under the umask.
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temp, mode)
-        os.replace(temp, target)
+        _fill(fd, data, original)
     except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
+        os.close(fd)
+        _unlink(folder_fd, temp)
         raise
-    # Make the rename itself durable where the platform allows opening a folder.
+    os.close(fd)
+    return temp
+
+
+def _open_unnamed(folder_fd: int) -> int | None:
+    """A file without a name in the folder (Linux ``O_TMPFILE``), or None."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag:
+        return None
     try:
-        dir_fd = os.open(folder, os.O_RDONLY)
+        return os.open(".", flag | os.O_WRONLY | _CLOEXEC, 0o600, dir_fd=folder_fd)
     except OSError:
+        return None  # a file system or kernel without it
+
+
+def _fill(fd: int, data: bytes, original: int | None) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+    _dress(fd, original)
+
+
+def _dress(fd: int, original: int | None) -> None:
+    """Give the new file the original's owner, group, mode and extended attributes."""
+    if original is None:
+        # A new file gets what open() would have given it under the umask.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         return
+    before = os.fstat(original)
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) != (before.st_uid, before.st_gid):
+        try:
+            os.fchown(fd, before.st_uid, before.st_gid)
+        except PermissionError:
+            raise NotWritten(
+                f"its owner and group ({before.st_uid}:{before.st_gid}) cannot be given "
+                "to a new file by the user running the linter",
+                error=True,
+            ) from None
+    os.fchmod(fd, stat.S_IMODE(before.st_mode))  # after chown, which may clear set-id bits
+    _copy_xattrs(original, fd)
+
+
+def _copy_xattrs(original: int, fd: int) -> None:
     try:
-        os.fsync(dir_fd)
-    except OSError:
+        names = os.listxattr(original)
+    except (OSError, AttributeError):
+        return  # none, or a platform or file system without them
+    for attribute in names:
+        try:
+            value = os.getxattr(original, attribute)
+            try:
+                if os.getxattr(fd, attribute) == value:
+                    continue
+            except OSError:
+                pass
+            os.setxattr(fd, attribute, value)
+        except OSError as error:
+            raise NotWritten(
+                f"its extended attribute {attribute} cannot be kept "
+                f"({error.strerror or error})",
+                error=True,
+            ) from None
+
+
+def _unlink(folder_fd: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=folder_fd)
+    except FileNotFoundError:
         pass
-    finally:
-        os.close(dir_fd)
+
+
+def _remove_stale(folder_fd: int, folder: str) -> tuple[str, ...]:
+    """Remove the folder's leftover temporary files that are provably ours; their paths."""
+    removed: list[str] = []
+    now = time.time()
+    try:
+        names = os.listdir(folder_fd)
+    except OSError:
+        return ()
+    for entry in names:
+        match = _TEMP_NAME.fullmatch(entry) if entry.endswith(TEMP_SUFFIX) else None
+        if match is None:
+            continue
+        try:
+            status = os.stat(entry, dir_fd=folder_fd, follow_symlinks=False)
+            if (
+                not stat.S_ISREG(status.st_mode)
+                or status.st_nlink != 1
+                or status.st_uid != os.geteuid()
+                or now - status.st_mtime < STALE_AFTER
+            ):
+                continue
+            fd = os.open(entry, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=folder_fd)
+            with os.fdopen(fd, "rb") as handle:
+                content = handle.read()
+            if _digest(match["salt"], content) != match["digest"]:
+                continue  # not a complete file of ours: left alone
+            os.unlink(entry, dir_fd=folder_fd)
+        except OSError:
+            continue
+        removed.append(os.path.join(folder, entry))
+    return tuple(removed)
 
 
 def fix_file(
@@ -82,8 +394,8 @@ def fix_file(
 ) -> fix.FixResult:
     """Read ``path``, fix it with :func:`fix.fix_source`, and write it back atomically if changed.
 
-    With ``write=False`` (``--diff``) nothing is written. A :class:`fix.FixError` or an
-    ``OSError`` propagates and the file is left as it was.
+    With ``write=False`` (``--diff``) nothing is written. A :class:`fix.FixError`,
+    :class:`NotWritten` or ``OSError`` propagates and the file is left as it was.
     """
     from semantics_lint.lint import fix
 
@@ -93,7 +405,7 @@ def fix_file(
         source, os.fspath(path), settings, unsafe=unsafe, max_passes=max_passes, lint=lint
     )
     if write and result.changed:
-        write_atomic(path, result.source)
+        write_atomic(path, result.source, expected=source)
     return result
 
 

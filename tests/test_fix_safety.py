@@ -1,0 +1,265 @@
+"""``--fix`` never loses an edit and never touches what is not ours.
+
+Real processes, real files: a concurrent writer, symbolic links in and out of the
+tree, hard links, another user's file (as root), temporary files left by a killed run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from semantics_lint.lint import write
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links, owners and signals")
+
+SNAKE = (
+    "from semantics_lint.runtime import described_result\n"
+    "\n"
+    "\n"
+    "def tool(export):\n"
+    "    return described_result(\n"
+    "        facts=[{'entity': export.vm, 'value': export.n}],\n"
+    "        provenance={'measured_at': export.at, 'source': export.source},\n"
+    "    )\n"
+)
+FIXED = SNAKE.replace("'measured_at'", "'measuredAt'")
+TEMP_SUFFIX = ".semantics-lint.tmp"
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "SEMANTICS_LINT_CACHE_DIR")}
+    env["SEMANTICS_LINT_NO_CACHE"] = "1"
+    return env
+
+
+def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "semantics_lint", "check", *args],
+        cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+
+
+# ---------------------------------------------------------------------------
+# A concurrent writer
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to see the pool start")
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="the pool needs two cores")
+def test_an_edit_saved_while_fix_runs_is_kept(tmp_path: Path) -> None:
+    for i in range(400):
+        (tmp_path / f"m{i:03d}.py").write_text(SNAKE, encoding="utf-8")
+    edited = tmp_path / "m000.py"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "semantics_lint", "check", "--fix", "--jobs", "2", str(tmp_path)],
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        # Once the pool's workers run, the parent has read m000.py (it reads the first
+        # files itself) and writes fixes only when the pool is done.
+        deadline = time.monotonic() + 120
+        while not _children(process.pid) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert process.poll() is None, "the run ended before the pool was seen"
+        assert edited.read_text(encoding="utf-8") == SNAKE
+        with edited.open("a", encoding="utf-8") as editor:
+            editor.write("EDITED = True\n")
+        assert process.poll() is None, "the edit came after the run ended: inconclusive"
+        _, stderr = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert edited.read_text(encoding="utf-8") == SNAKE + "EDITED = True\n"
+    assert f"{edited}: not fixed: it changed after it was read" in stderr
+    assert process.returncode == 2
+    assert (tmp_path / "m001.py").read_text(encoding="utf-8") == FIXED
+    assert (tmp_path / "m399.py").read_text(encoding="utf-8") == FIXED
+
+
+def test_write_atomic_compares_with_what_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(SNAKE + "EDITED = True\n", encoding="utf-8")
+    with pytest.raises(write.NotWritten, match="changed after it was read") as refused:
+        write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+    assert refused.value.error
+    assert path.read_text(encoding="utf-8") == SNAKE + "EDITED = True\n"
+    path.write_text(FIXED, encoding="utf-8")  # another name of the file was fixed first
+    done = write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+    assert done.unchanged
+    path.unlink()
+    with pytest.raises(write.NotWritten, match="deleted after it was read"):
+        write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+    assert not path.exists()
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+# ---------------------------------------------------------------------------
+# Symbolic and hard links
+# ---------------------------------------------------------------------------
+
+
+def test_a_symlink_out_of_the_tree_is_linted_not_fixed(tmp_path: Path) -> None:
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    (outside / "real.py").write_text(SNAKE, encoding="utf-8")
+    (tree / "link.py").symlink_to(outside / "real.py")
+    (tree / "tool.py").write_text(SNAKE, encoding="utf-8")
+    (tree / "alias.py").symlink_to("tool.py")  # a link inside the tree
+    done = _check("--fix", "tree", cwd=tmp_path)
+    assert (outside / "real.py").read_text(encoding="utf-8") == SNAKE
+    assert (tree / "link.py").is_symlink()
+    message = (
+        f"warning: {Path('tree', 'link.py')}: not fixed: it leads through a symbolic link "
+        f"to {(outside / 'real.py').resolve()}, outside the paths given"
+    )
+    assert message in done.stderr
+    # Linted all the same: its finding is reported.
+    assert any(
+        line.startswith(f"{Path('tree', 'link.py')}:") and "SEM102" in line
+        for line in done.stdout.splitlines()
+    )
+    # The link inside the tree and its target are fixed, once, without complaint.
+    assert (tree / "tool.py").read_text(encoding="utf-8") == FIXED
+    assert (tree / "alias.py").is_symlink()
+    assert "alias.py: not fixed" not in done.stderr and "tool.py: not fixed" not in done.stderr
+    assert done.returncode == 1, done.stderr  # the link's findings remain
+
+
+def test_a_symlink_named_on_the_command_line_is_fixed_through(tmp_path: Path) -> None:
+    (tmp_path / "real.py").write_text(SNAKE, encoding="utf-8")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "link.py").symlink_to(tmp_path / "real.py")
+    done = _check("--fix", "tree/link.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tree / "link.py").is_symlink()
+    assert (tmp_path / "real.py").read_text(encoding="utf-8") == FIXED
+
+
+def test_a_hard_linked_file_is_refused_and_every_name_keeps_one_text(tmp_path: Path) -> None:
+    tree, backup = tmp_path / "tree", tmp_path / "backup"
+    tree.mkdir()
+    backup.mkdir()
+    tool = tree / "tool.py"
+    tool.write_text(SNAKE, encoding="utf-8")
+    os.link(tool, backup / "tool.py")  # a snapshot that shares the file
+    inode = tool.stat().st_ino
+    done = _check("--fix", "tree", cwd=tmp_path)
+    assert tool.stat().st_ino == inode
+    assert tool.read_text(encoding="utf-8") == (backup / "tool.py").read_text(encoding="utf-8") == SNAKE
+    assert f"warning: {Path('tree', 'tool.py')}: not fixed: it has 2 hard links" in done.stderr
+    assert "SEM102" in done.stdout
+    assert done.returncode == 1
+
+
+# ---------------------------------------------------------------------------
+# Owner, group and mode
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+def test_fixing_another_users_file_as_root_keeps_its_owner_group_and_mode(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    tool = tmp_path / "tool.py"
+    tool.write_text(SNAKE, encoding="utf-8")
+    os.chown(tool, 4321, 4322)
+    tool.chmod(0o640)
+    done = _check("--fix", str(tool), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    status = tool.stat()
+    assert tool.read_text(encoding="utf-8") == FIXED
+    assert (status.st_uid, status.st_gid, stat.S_IMODE(status.st_mode)) == (4321, 4322, 0o640)
+
+
+# ---------------------------------------------------------------------------
+# Temporary files
+# ---------------------------------------------------------------------------
+
+
+def _leftover(folder: Path, name: str, data: bytes, salt: str = "0123456789abcdef") -> Path:
+    """A temporary file as a run killed between naming it and renaming it leaves it.
+
+    The name is the documented one: ``.<file>.<salt><digest>.semantics-lint.tmp``, the
+    digest the first 32 hex digits of SHA-256 over the salt, a NUL byte and the content.
+    """
+    digest = hashlib.sha256(salt.encode() + b"\0" + data).hexdigest()[:32]
+    path = folder / f".{name}.{salt}{digest}.semantics-lint.tmp"
+    path.write_bytes(data)
+    return path
+
+
+def _age(*paths: Path) -> None:
+    past = time.time() - 3600
+    for path in paths:
+        os.utime(path, (past, past), follow_symlinks=False)
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_fix(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(SNAKE, encoding="utf-8")
+    stale = _leftover(tmp_path, "tool.py", FIXED.encode())
+    # Look-alikes that are not provably ours stay.
+    forged = tmp_path / f".tool.py.0123456789abcdef{'0' * 32}.semantics-lint.tmp"
+    forged.write_text("a user's file with a name like ours\n", encoding="utf-8")
+    fresh = _leftover(tmp_path, "other.py", b"x = 1\n", salt="fedcba9876543210")
+    link = tmp_path / f".x.py.{'1' * 16}{'2' * 32}.semantics-lint.tmp"
+    link.symlink_to(tmp_path / "tool.py")
+    plain = tmp_path / "notes.semantics-lint.tmp"
+    plain.write_text("keep\n", encoding="utf-8")
+    _age(stale, forged, link, plain)
+    done = _check("--fix", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "tool.py").read_text(encoding="utf-8") == FIXED
+    assert not stale.exists()
+    assert f"note: removed {stale}" in done.stderr
+    assert forged.exists() and fresh.exists() and link.is_symlink() and plain.exists()
+
+
+def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> None:
+    paths = [tmp_path / f"m{i:03d}.py" for i in range(60)]
+    for delay in (0.0, 0.01, 0.03, 0.1):
+        for path in paths:
+            path.write_text(SNAKE, encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "semantics_lint", "check", "--fix", "--jobs", "2", str(tmp_path)],
+            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+        # Wait until the run writes its fixes (in the order of the files), then kill
+        # it and its workers at a different moment each time.
+        deadline = time.monotonic() + 120
+        while process.poll() is None and time.monotonic() < deadline:
+            if paths[0].read_text(encoding="utf-8") == FIXED:
+                break
+            time.sleep(0.001)
+        time.sleep(delay)
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+        for path in paths:
+            assert path.read_text(encoding="utf-8") in (SNAKE, FIXED)  # all old or all new
+    # Whatever the kills left is complete and provably ours: the next run removes it.
+    _age(*tmp_path.glob(f"*{TEMP_SUFFIX}"))
+    done = _check("--fix", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(tmp_path.glob(f"*{TEMP_SUFFIX}")) == []
+    assert all(path.read_text(encoding="utf-8") == FIXED for path in paths)
