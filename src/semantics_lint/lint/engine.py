@@ -231,8 +231,11 @@ def _run_rules(
         if call.kind == "define_tool" or not call_rules:
             continue  # tool-level rules read define_tool calls from the context
         try:
+            started = time.process_time() if timings is not None else 0.0
             declaration = build_declaration(call)
             declarations.append(declaration)
+            if timings is not None:
+                timings["declarations"] = timings.get("declarations", 0.0) + time.process_time() - started
             problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
@@ -307,11 +310,14 @@ class Batch:
         call = declaration.call
         parts = declaration.parts
         plans, named_kinds = self._plans_for(declaration.kind)
+        started = clock() if clock is not None else 0.0
         named = (
             [part for part in declaration.named_parts() if part.kind in named_kinds]
             if named_kinds and any(kind in named_kinds for _, kind in declaration.parts_given_by_name())
             else []
         )
+        if clock is not None and self.timings is not None:
+            self.timings["named parts"] = self.timings.get("named parts", 0.0) + clock() - started
         for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses, named_parts in plans:
             rule.call = call
             started = clock() if clock is not None else 0.0

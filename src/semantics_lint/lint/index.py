@@ -148,6 +148,7 @@ class FileIndex:
     __slots__ = (
         "api_read",
         "calls",
+        "imports",
         "module",
         "scope_of_name",
         "scopes",
@@ -170,8 +171,11 @@ class FileIndex:
         """Loads and deletions of each name, and every attribute read of each dotted name."""
         self.api_read: set[int] = set()
         """ids of the uses that are arguments of a declaration call."""
-        self.calls: list[tuple[ast.Call, Scope]] = []
-        """Every call whose callee is a name or a dotted name, with the scope it is in."""
+        self.calls: dict[str, list[tuple[ast.Call, Scope]]] = {}
+        """Every call whose callee is a name or a dotted name, with the scope it is in, by
+        the callee's last name (``described_result`` for ``api.described_result(...)``)."""
+        self.imports: list[tuple[str, Binding]] = []
+        """Every name an import binds, anywhere, with its binding."""
         self.unstable: set[str] = set()
         """Names declared ``global`` or ``nonlocal`` or deleted anywhere: never provable."""
         self.star_import = False
@@ -221,14 +225,7 @@ class FileIndex:
 
     def bindings_anywhere(self, name: str) -> list[Binding]:
         """Every binding of ``name`` in every scope of the module."""
-        table = self._memo.get("anywhere")
-        if table is None:
-            merged: dict[str, list[Binding]] = {}
-            for scope in self.scopes.values():
-                for bound, found in scope.bindings.items():
-                    merged.setdefault(bound, []).extend(found)
-            self._memo["anywhere"] = table = merged
-        return table.get(name, [])  # type: ignore[union-attr]
+        return [binding for scope in self.scopes.values() for binding in scope.bindings.get(name, ())]
 
     def only_read_by_declarations(self, spelled: str) -> bool:
         """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) anywhere in
@@ -376,7 +373,8 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
     fields_of = _CHILD_FIELDS.get
     scope_of_name = index.scope_of_name
     uses: defaultdict[str, list[ast.expr]] = defaultdict(list)
-    calls = index.calls
+    calls: defaultdict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
+    imports = index.imports
     unstable = index.unstable
     scopes = index.scopes
     # Statements written directly in the body of the module or of a function: only
@@ -462,14 +460,14 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
         elif action == _CALL:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is Name:
-                calls.append((node, scope))  # type: ignore[arg-type]
+                calls[func.id].append((node, scope))  # type: ignore[arg-type]
                 if func.id in declaration_names:
                     _mark_read(index, node)  # type: ignore[arg-type]
                 scope_of_name[id(func)] = scope
                 uses[func.id].append(func)
             else:
                 if type(func) is Attribute:
-                    calls.append((node, scope))  # type: ignore[arg-type]
+                    calls[func.attr].append((node, scope))  # type: ignore[arg-type]
                     if func.attr in declaration_names:
                         _mark_read(index, node)  # type: ignore[arg-type]
                 push(func)
@@ -530,13 +528,18 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
         elif action == _IMPORT:
             for alias in node.names:  # type: ignore[attr-defined]
                 bound = alias.asname or alias.name.split(".", 1)[0]
-                _bind(index, scope, bound, Binding(IMPORT, alias, node))  # type: ignore[arg-type]
+                binding = Binding(IMPORT, alias, node)  # type: ignore[arg-type]
+                _bind(index, scope, bound, binding)
+                imports.append((bound, binding))
         elif action == _IMPORT_FROM:
             for alias in node.names:  # type: ignore[attr-defined]
                 if alias.name == "*":
                     index.star_import = True
                 else:
-                    _bind(index, scope, alias.asname or alias.name, Binding(IMPORT_FROM, alias, node))  # type: ignore[arg-type]
+                    bound = alias.asname or alias.name
+                    binding = Binding(IMPORT_FROM, alias, node)  # type: ignore[arg-type]
+                    _bind(index, scope, bound, binding)
+                    imports.append((bound, binding))
         elif action == _FUNCTION:
             _bind(index, scope, node.name, Binding(DEF, node))  # type: ignore[attr-defined]
             arguments = node.args  # type: ignore[attr-defined]
@@ -618,3 +621,4 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
                 elif isinstance(value, ast.AST):
                     push(value)
     index.uses = dict(uses)
+    index.calls = dict(calls)

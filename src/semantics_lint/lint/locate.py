@@ -64,58 +64,70 @@ def locate_calls(index: FileIndex, call_names: Sequence[str], api_modules: Seque
     names = frozenset(call_names)
     imported = _names_imported_from_api(index, api_modules)
     found: list[LocatedCall] = []
-    for call, scope in index.calls:
-        func = call.func
-        if type(func) is ast.Name:
-            if func.id in names:
-                found.append(LocatedCall(call, "described_result", func.id, _function_of(scope), scope))
-            elif func.id in imported:
-                kind = _kind_of_imported(index, func.id, scope, api_modules)
-                if kind is not None:
-                    found.append(LocatedCall(call, kind, func.id, _function_of(scope), scope))
-            continue
-        attr = func.attr  # type: ignore[attr-defined]
-        kind = _KIND_OF_NAME.get(attr)
-        if kind is None and attr in names:
-            kind = "described_result"
-        if kind is None:
-            continue
-        dotted = dotted_name(func)
-        if dotted is None:
-            continue
-        head, _, middle = dotted.rpartition(".")[0].partition(".")
-        looked_up = index.lookup(head, scope)
-        if looked_up is None:
-            continue
-        base = _module_path(looked_up[1])
-        if base is None:
-            continue
-        module = f"{base}.{middle}" if middle else base
-        if is_api_module(module, api_modules):
-            found.append(LocatedCall(call, kind, dotted, _function_of(scope), scope))
+    for callee in sorted(names | imported | _KIND_OF_NAME.keys()):
+        for call, scope in index.calls.get(callee, ()):
+            located = _judge(index, call, scope, names, imported, api_modules)
+            if located is not None:
+                found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+def _judge(
+    index: FileIndex,
+    call: ast.Call,
+    scope: Scope,
+    names: frozenset[str],
+    imported: frozenset[str],
+    api_modules: Sequence[str],
+) -> LocatedCall | None:
+    func = call.func
+    if type(func) is ast.Name:
+        if func.id in names:
+            return LocatedCall(call, "described_result", func.id, _function_of(scope), scope)
+        if func.id in imported:
+            kind = _kind_of_imported(index, func.id, scope, api_modules)
+            if kind is not None:
+                return LocatedCall(call, kind, func.id, _function_of(scope), scope)
+        return None
+    attr = func.attr  # type: ignore[attr-defined]
+    kind = _KIND_OF_NAME.get(attr)
+    if kind is None and attr in names:
+        kind = "described_result"
+    if kind is None:
+        return None
+    dotted = dotted_name(func)
+    if dotted is None:
+        return None
+    head, _, middle = dotted.rpartition(".")[0].partition(".")
+    looked_up = index.lookup(head, scope)
+    if looked_up is None:
+        return None
+    base = _module_path(looked_up[1])
+    if base is None:
+        return None
+    module = f"{base}.{middle}" if middle else base
+    if not is_api_module(module, api_modules):
+        return None
+    return LocatedCall(call, kind, dotted, _function_of(scope), scope)
 
 
 def _names_imported_from_api(index: FileIndex, api_modules: Sequence[str]) -> frozenset[str]:
     """Local names some ``from <API module> import <API name>`` binds, anywhere."""
     found: set[str] = set()
-    for scope in index.scopes.values():
-        for name, bindings in scope.bindings.items():
-            for binding in bindings:
-                if binding.kind != IMPORT_FROM:
-                    continue
-                statement = binding.statement
-                alias = binding.node
-                if (
-                    isinstance(statement, ast.ImportFrom)
-                    and not statement.level
-                    and statement.module
-                    and isinstance(alias, ast.alias)
-                    and alias.name in _KIND_OF_NAME
-                    and is_api_module(statement.module, api_modules)
-                ):
-                    found.add(name)
+    for name, binding in index.imports:
+        statement = binding.statement
+        alias = binding.node
+        if (
+            binding.kind == IMPORT_FROM
+            and isinstance(statement, ast.ImportFrom)
+            and not statement.level
+            and statement.module
+            and isinstance(alias, ast.alias)
+            and alias.name in _KIND_OF_NAME
+            and is_api_module(statement.module, api_modules)
+        ):
+            found.add(name)
     return frozenset(found)
 
 

@@ -47,11 +47,18 @@ def char_column(line: str, byte_column: int) -> int:
 class Source:
     """A decoded file's text and its lines, for positions and excerpts."""
 
-    __slots__ = ("lines", "text")
+    __slots__ = ("_lines", "text")
 
     def __init__(self, text: str, lines: list[str] | None = None) -> None:
         self.text = text
-        self.lines = lines if lines is not None else split_lines(text)
+        self._lines = lines
+
+    @property
+    def lines(self) -> list[str]:
+        """The lines as CPython numbers them (split when first asked)."""
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
 
     def char_column(self, line: int, byte_column: int) -> int:
         """The 0-based character column of a UTF-8 byte offset on 1-based ``line``."""

@@ -27,7 +27,6 @@ from semantics_lint.lint.index import (
     DEF,
     DELETE,
     IMPORT,
-    IMPORT_FROM,
     PARAMETER,
     STORE,
     WALRUS,
@@ -271,25 +270,18 @@ def imports_of(context: FileContext) -> Mapping[str, str]:
         return known  # type: ignore[return-value]
     found: dict[str, str] = {}
     doubtful: set[str] = set()
-    for scope in index.scopes.values():
-        for local, bindings in scope.bindings.items():
-            for binding in bindings:
-                alias = binding.node
-                statement = binding.statement
-                if binding.kind == IMPORT:
-                    target = alias.name if alias.asname is not None else local  # type: ignore[attr-defined]
-                elif (
-                    binding.kind == IMPORT_FROM
-                    and isinstance(statement, ast.ImportFrom)
-                    and statement.module
-                    and not statement.level
-                ):
-                    target = f"{statement.module}.{alias.name}"  # type: ignore[attr-defined]
-                else:
-                    continue
-                if found.get(local, target) != target:
-                    doubtful.add(local)
-                found[local] = target
+    for local, binding in index.imports:
+        alias = binding.node
+        statement = binding.statement
+        if binding.kind == IMPORT:
+            target = alias.name if alias.asname is not None else local  # type: ignore[attr-defined]
+        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+            target = f"{statement.module}.{alias.name}"  # type: ignore[attr-defined]
+        else:
+            continue
+        if found.get(local, target) != target:
+            doubtful.add(local)
+        found[local] = target
     result = {
         local: target
         for local, target in found.items()
