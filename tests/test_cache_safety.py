@@ -203,6 +203,9 @@ def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> Non
     (entry,) = document["entries"].values()
     assert entry["findings"] == [_row()]  # the shape the damage departs from
     entry["findings"] = [row]
+    # Signed as the linter signs, so that what is judged is the row's shape, not the
+    # signature (an unsigned change is a miss already: test_cache_key.py).
+    entry["mac"] = cache._mac(str(tool), "tool.py", SNAKE.encode(), LintSettings(), [row])
     cache.path.write_text(json.dumps(document), encoding="utf-8")
     assert ResultCache(tmp_path, "f1").get(tool, "tool.py", SNAKE.encode(), LintSettings()) is None
 
@@ -210,18 +213,18 @@ def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> Non
 def _damage(path: Path, shape: str) -> None:
     text = path.read_text(encoding="utf-8")
     if shape == "nested 1,000 deep":
-        path.write_text('{"format": 1, "entries": ' + "[" * 1000 + "]" * 1000 + "}", encoding="utf-8")
+        path.write_text('{"format": 2, "entries": ' + "[" * 1000 + "]" * 1000 + "}", encoding="utf-8")
     elif shape == "nested 100,000 deep":
         path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     elif shape == "truncated":
         path.write_text(text[: len(text) // 2], encoding="utf-8")
     elif shape == "entries of the wrong types":
         document = json.loads(text)
-        document["entries"] = {name: {"key": 5, "findings": "none"} for name in document["entries"]}
-        document["entries"]["\0bad"] = {"key": "k", "findings": []}
+        document["entries"] = {name: {"mac": 5, "findings": "none"} for name in document["entries"]}
+        document["entries"]["\0bad"] = {"mac": "k", "findings": []}
         path.write_text(json.dumps(document), encoding="utf-8")
     elif shape == "a huge number":
-        path.write_text('{"format": 1, "entries": {"x": ' + "9" * 100_000 + "}}", encoding="utf-8")
+        path.write_text('{"format": 2, "entries": {"x": ' + "9" * 100_000 + "}}", encoding="utf-8")
     elif shape == "not UTF-8":
         path.write_bytes(b"\xff\xfe" + text.encode("utf-16-le"))
     elif shape == "huge":
