@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import write
+from semantics_lint.lint import user_key, write
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links, owners and signals")
 
@@ -194,13 +194,18 @@ def test_fixing_another_users_file_as_root_keeps_its_owner_group_and_mode(tmp_pa
 # ---------------------------------------------------------------------------
 
 
-def _leftover(folder: Path, name: str, data: bytes, salt: str = "0123456789abcdef") -> Path:
+def _leftover(
+    folder: Path, name: str, data: bytes, salt: str = "0123456789abcdef", key: bytes | None = None
+) -> Path:
     """A temporary file as a run killed between naming it and renaming it leaves it.
 
     The name is the documented one: ``.<file>.<salt><digest>.semantics-lint.tmp``, the
-    digest the first 32 hex digits of SHA-256 over the salt, a NUL byte and the content.
+    digest the first 32 hex digits of the salt and the content signed with the user's
+    key (``user_key.sign``); ``key`` signs with another key instead.
     """
-    digest = hashlib.sha256(salt.encode() + b"\0" + data).hexdigest()[:32]
+    signing = key if key is not None else user_key.load()
+    assert signing is not None
+    digest = user_key.sign(signing, (salt.encode(), data))[:32]
     path = folder / f".{name}.{salt}{digest}.semantics-lint.tmp"
     path.write_bytes(data)
     return path
@@ -230,6 +235,25 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_fix(tmp_path: Path)
     assert not stale.exists()
     assert f"note: removed {stale}" in done.stderr
     assert forged.exists() and fresh.exists() and link.is_symlink() and plain.exists()
+
+
+def test_a_checkout_cannot_name_a_file_so_that_fix_removes_it(tmp_path: Path) -> None:
+    # A checkout can ship files named like leftovers whose digest anyone can compute
+    # (SHA-256 of salt and content, as the name once carried) or that are signed with
+    # a key of its own: neither is the user's key, so both stay.
+    (tmp_path / "tool.py").write_text(SNAKE, encoding="utf-8")
+    data = b"a file the repository holds\n"
+    salt = "0123456789abcdef"
+    anyones = hashlib.sha256(salt.encode() + b"\0" + data).hexdigest()[:32]
+    unkeyed = tmp_path / f".tool.py.{salt}{anyones}{TEMP_SUFFIX}"
+    unkeyed.write_bytes(data)
+    theirs = _leftover(tmp_path, "tool.py", data, salt="fedcba9876543210", key=b"k" * 32)
+    _age(unkeyed, theirs)
+    done = _check("--fix", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "tool.py").read_text(encoding="utf-8") == FIXED
+    assert unkeyed.read_bytes() == data and theirs.read_bytes() == data
+    assert "removed" not in done.stderr
 
 
 def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> None:
@@ -263,3 +287,63 @@ def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert sorted(tmp_path.glob(f"*{TEMP_SUFFIX}")) == []
     assert all(path.read_text(encoding="utf-8") == FIXED for path in paths)
+
+
+# ---------------------------------------------------------------------------
+# Platforms without folder handles
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_folder_handles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This platform as one without ``dir_fd``: calls given a folder handle fail."""
+    monkeypatch.setattr(os, "supports_dir_fd", set())
+
+    def refusing(call):  # type: ignore[no-untyped-def]
+        def wrapped(*args, **kwargs):  # type: ignore[no-untyped-def]
+            handles = [kwargs.get(k) for k in ("dir_fd", "src_dir_fd", "dst_dir_fd")]
+            if any(h is not None for h in handles) or (call is listdir and isinstance(args[0], int)):
+                raise NotImplementedError(f"{call.__name__}: dir_fd unavailable on this platform")
+            return call(*args, **kwargs)
+
+        return wrapped
+
+    listdir = os.listdir
+    for name in ("open", "stat", "unlink", "replace", "rename", "link", "listdir"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name)))
+
+
+def test_without_folder_handles_a_fix_is_written_by_path(
+    tmp_path: Path, no_folder_handles: None
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(SNAKE, encoding="utf-8")
+    path.chmod(0o640)
+    stale = _leftover(tmp_path, "tool.py", FIXED.encode())
+    _age(stale)
+    done = write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode(), trees=[str(tmp_path)])
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert done.path == str(path) and done.removed == (str(stale),)
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+def test_without_folder_handles_the_bytes_are_still_checked_before_the_rename(
+    tmp_path: Path, no_folder_handles: None
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(SNAKE + "EDITED = True\n", encoding="utf-8")
+    with pytest.raises(write.NotWritten, match="changed after it was read"):
+        write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+    assert path.read_text(encoding="utf-8") == SNAKE + "EDITED = True\n"
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    (outside / "tool.py").write_text(SNAKE, encoding="utf-8")
+    (tree / "tool.py").symlink_to(outside / "tool.py")
+    with pytest.raises(write.NotWritten, match="outside the paths given"):
+        write.write_atomic(
+            tree / "tool.py", FIXED.encode(), expected=SNAKE.encode(), trees=[str(tree)]
+        )
+    assert (outside / "tool.py").read_text(encoding="utf-8") == SNAKE
