@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -309,7 +312,7 @@ def no_folder_handles(monkeypatch: pytest.MonkeyPatch) -> None:
         return wrapped
 
     listdir = os.listdir
-    for name in ("open", "stat", "unlink", "replace", "rename", "link", "listdir"):
+    for name in ("open", "stat", "unlink", "replace", "rename", "link", "listdir", "access"):
         monkeypatch.setattr(os, name, refusing(getattr(os, name)))
 
 
@@ -347,3 +350,74 @@ def test_without_folder_handles_the_bytes_are_still_checked_before_the_rename(
             tree / "tool.py", FIXED.encode(), expected=SNAKE.encode(), trees=[str(tree)]
         )
     assert (outside / "tool.py").read_text(encoding="utf-8") == SNAKE
+
+
+# ---------------------------------------------------------------------------
+# Read-only files
+# ---------------------------------------------------------------------------
+
+
+def _unprivileged(task, owner: Path) -> str:  # type: ignore[no-untyped-def]
+    """What ``task()`` returns (text), run by a user who is not root.
+
+    As root, in a forked child that becomes the owner of ``owner`` (permissions mean
+    nothing to root); otherwise here.
+    """
+    if os.geteuid() != 0:
+        return task()
+    read, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            status = owner.stat()
+            os.setgid(status.st_gid)
+            os.setuid(status.st_uid)
+            answer = task()
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            answer = f"raised {type(error).__name__}: {error}"
+        os.write(write_end, answer.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read, "rb") as handle:
+        answer = handle.read().decode()
+    os.waitpid(pid, 0)
+    return answer
+
+
+@pytest.fixture
+def shared_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder another user can reach (pytest's own are private to root)."""
+    if os.geteuid() != 0:
+        yield tmp_path
+        return
+    base = Path(tempfile.mkdtemp(prefix="semantics-lint-test-"))
+    base.chmod(0o755)
+    try:
+        yield base
+    finally:
+        shutil.rmtree(base)
+
+
+def test_a_read_only_file_is_not_fixed_though_its_folder_is_writable(shared_folder: Path) -> None:
+    folder = shared_folder / "project"
+    folder.mkdir()
+    path = folder / "tool.py"
+    path.write_text(SNAKE, encoding="utf-8")
+    if os.geteuid() == 0:
+        os.chown(folder, 65534, 65534)
+        os.chown(path, 65534, 65534)
+    path.chmod(0o444)
+
+    def fix() -> str:
+        try:
+            write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+        except write.NotWritten as refusal:
+            return f"refused ({refusal.error}): {refusal}"
+        return "written"
+
+    answer = _unprivileged(fix, folder)
+    assert answer.startswith("refused (True): it is read-only to the user running the linter")
+    assert "-r--r--r--" in answer
+    assert path.read_text(encoding="utf-8") == SNAKE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert sorted(os.listdir(folder)) == ["tool.py"]

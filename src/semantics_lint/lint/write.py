@@ -11,7 +11,8 @@ ours is touched:
   editor saved it meanwhile) nothing is written (:class:`NotWritten`), so the edit
   stays. The window left is the few microseconds between that read and the rename;
 * **as it was owned**: the new file gets the old one's owner, group, permission bits
-  and extended attributes (ACLs), or nothing is written;
+  and extended attributes (ACLs), or nothing is written; a file the user may not
+  write (read-only to them) is not replaced either, though its folder would allow it;
 * **never through to another file**: a file with several hard links is not replaced
   (the other names would keep the old text) and not rewritten in place either (that
   cannot be atomic, and the other name is often a backup snapshot that must not
@@ -175,6 +176,12 @@ def write_atomic(
             before = os.fstat(original) if original is not None else None
             if before is not None:
                 _check_replaceable(before)
+                if not folder.writable(name):
+                    raise NotWritten(
+                        "it is read-only to the user running the linter (its mode "
+                        f"{stat.filemode(before.st_mode)}); make it writable to fix it",
+                        error=True,
+                    )
             removed = _remove_stale(folder, key)
             temp = _write_temp(folder, name, data, original, key)
         finally:
@@ -205,7 +212,7 @@ def write_atomic(
 def _by_handle() -> bool:
     """True when this platform names files relative to an open folder (``dir_fd``)."""
     return (
-        {os.open, os.stat, os.unlink, os.rename, os.link} <= os.supports_dir_fd
+        {os.open, os.stat, os.unlink, os.rename, os.link, os.access} <= os.supports_dir_fd
         and os.listdir in os.supports_fd
         and bool(_DIRECTORY)
     )
@@ -234,6 +241,12 @@ class _Folder:
 
     def stat(self, name: str) -> os.stat_result:
         return os.stat(self._at(name), dir_fd=self.fd, follow_symlinks=False)
+
+    def writable(self, name: str) -> bool:
+        """True when the user running the linter may write ``name`` in place, as an
+        editor would (a read-only file is the user's word that it must not change)."""
+        effective = os.access in os.supports_effective_ids
+        return os.access(self._at(name), os.W_OK, dir_fd=self.fd, effective_ids=effective)
 
     def unlink(self, name: str) -> None:
         try:
