@@ -421,3 +421,28 @@ def test_a_read_only_file_is_not_fixed_though_its_folder_is_writable(shared_fold
     assert path.read_text(encoding="utf-8") == SNAKE
     assert stat.S_IMODE(path.stat().st_mode) == 0o444
     assert sorted(os.listdir(folder)) == ["tool.py"]
+
+
+def test_a_leftover_larger_than_the_bound_is_left_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Proving a leftover ours means reading it, and a checkout can ship a file of any
+    # size under such a name (a few MB of git blob can be gigabytes of zeros): past
+    # the bound it is not opened at all, even when its name would prove it ours.
+    monkeypatch.setattr(write, "LEFTOVER_MAX_BYTES", 1000)
+    opened: list[str] = []
+    real_open = os.open
+
+    def spying_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.fsdecode(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spying_open)
+    (tmp_path / "tool.py").write_text(SNAKE, encoding="utf-8")
+    small = _leftover(tmp_path, "tool.py", b"s" * 1000)
+    large = _leftover(tmp_path, "tool.py", b"l" * 1001, salt="fedcba9876543210")
+    _age(small, large)
+    done = write.write_atomic(tmp_path / "tool.py", FIXED.encode(), expected=SNAKE.encode())
+    assert done.removed == (str(small),)
+    assert large.read_bytes() == b"l" * 1001
+    assert not any(name.endswith(large.name) for name in opened)

@@ -73,6 +73,9 @@ _TEMP_NAME = re.compile(
     r"\.(?P<base>.*)\.(?P<salt>[0-9a-f]{16})(?P<digest>[0-9a-f]{32})" + re.escape(TEMP_SUFFIX),
     re.DOTALL,
 )
+LEFTOVER_MAX_BYTES = 64 * 1024 * 1024
+"""A file named like a leftover but larger than this is left alone unread: proving it
+ours means reading it, and a checkout can ship a file of any size under any name."""
 STALE_AFTER = 60.0
 """Seconds after which a provably ours temporary file is a leftover: a live run names
 its temporary file only just before renaming it."""
@@ -459,11 +462,12 @@ def _remove_stale(folder: _Folder, key: bytes | None) -> tuple[str, ...]:
                 or status.st_nlink != 1
                 or (user is not None and status.st_uid != user)
                 or now - status.st_mtime < STALE_AFTER
+                or status.st_size > LEFTOVER_MAX_BYTES
             ):
                 continue
             fd = folder.open(entry, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
             with os.fdopen(fd, "rb") as handle:
-                content = handle.read()
+                content = handle.read(LEFTOVER_MAX_BYTES + 1)
             if not hmac.compare_digest(_digest(key, match["salt"], content), match["digest"]):
                 continue  # not a complete file of ours: left alone
             folder.unlink(entry)
