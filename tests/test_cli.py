@@ -21,7 +21,6 @@ import pytest
 from click.testing import CliRunner
 
 from semantics_lint.cli import main
-from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 
 SNAKE_KEY = textwrap.dedent(
@@ -112,7 +111,7 @@ def check(*args: str, cwd: Path | None = None, stdin: str | None = None) -> Outc
 
 def check_process(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m semantics_lint check ARGS`` in a real process."""
-    env = {k: v for k, v in os.environ.items() if k != pool.PRE_COMMIT_ENV}
+    env = dict(os.environ)
     return subprocess.run(
         [sys.executable, "-m", "semantics_lint", "check", *args],
         cwd=cwd,
@@ -348,7 +347,7 @@ def test_unsafe_fixes_hint_and_flag(project: Path) -> None:
     result = check("tools/typo.py", cwd=project)
     assert result.code == 1
     assert codes_in(result.out) == ["SEM101"]
-    assert "hidden fixes can be enabled with the `--unsafe-fixes` option" in result.err
+    assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option)" in result.err
     safe_only = check("tools/typo.py", "--fix", cwd=project)
     assert safe_only.code == 1
     assert (project / "tools" / "typo.py").read_text(encoding="utf-8") == UNSAFE_ONLY
@@ -406,13 +405,40 @@ def test_noqa_on_the_reported_line(project: Path) -> None:
     path.write_text(SNAKE_KEY.replace("# keep me", "# noqa: SEM102"), encoding="utf-8")
     assert check("tools/snake.py", cwd=project).code == 0
     path.write_text(SNAKE_KEY.replace("# keep me", "# noqa:SEM105,SEM203"), encoding="utf-8")
-    assert codes_in(check("tools/snake.py", cwd=project).out) == ["SEM102"]
+    listed = check("tools/snake.py", cwd=project)
+    # The comment suppresses nothing it lists: SEM002 says so, at the comment.
+    assert codes_in(listed.out) == ["SEM102", "SEM002"]
+    assert "`SEM105`, `SEM203`" in listed.out
+    assert codes_in(check("tools/snake.py", "--ignore", "SEM002", cwd=project).out) == ["SEM102"]
     path.write_text(SNAKE_KEY.replace("# keep me", "# NOQA"), encoding="utf-8")
     assert check("tools/snake.py", cwd=project).code == 0
     # A noqa'd finding is not fixed either.
     path.write_text(SNAKE_KEY.replace("# keep me", "# noqa"), encoding="utf-8")
     check("tools/snake.py", "--fix", cwd=project)
     assert '"measured_at"' in path.read_text(encoding="utf-8")
+
+
+def test_unused_noqa_in_files_with_and_without_calls(project: Path) -> None:
+    plain = project / "tools" / "helpers.py"
+    plain.write_text("def helper():  # noqa: SEM102, E501\n    return 1  # noqa\n", encoding="utf-8")
+    result = check("tools/helpers.py", cwd=project)
+    assert result.code == 1
+    assert codes_in(result.out) == ["SEM002"]
+    assert result.out.startswith("tools/helpers.py:1:16: SEM002 ")  # at the comment
+    assert "`SEM102`" in result.out and "E501" not in result.out  # another tool's code
+    # A code that names no rule, in a string: only real comments count.
+    plain.write_text('x = "# noqa: SEM102"  # noqa: SEM999\n', encoding="utf-8")
+    result = check("tools/helpers.py", cwd=project)
+    assert codes_in(result.out) == ["SEM002"]
+    assert "no such rule: `SEM999`" in result.out and ":1:23:" in result.out
+    # Codes of rules that do not run for the file are left alone.
+    plain.write_text("x = 1  # noqa: SEM102\n", encoding="utf-8")
+    assert check("tools/helpers.py", "--ignore", "SEM102", cwd=project).code == 0
+    plain.write_text("x = 1  # noqa: SEM102, SEM002\n", encoding="utf-8")
+    assert check("tools/helpers.py", cwd=project).code == 0  # it may suppress itself
+    # Standard input too.
+    piped = check("-", stdin="x = 1  # noqa: SEM203\n", cwd=project)
+    assert codes_in(piped.out) == ["SEM002"]
 
 
 # ---------------------------------------------------------------------------
@@ -590,7 +616,7 @@ def test_a_bug_in_the_runner_exits_2(project: Path, monkeypatch: pytest.MonkeyPa
     def broken(*args: object, **kwargs: object) -> runner.RunResult:
         raise RuntimeError("unexpected state")
 
-    monkeypatch.setattr(runner, "run", broken)
+    monkeypatch.setattr(runner, "run_sources", broken)
     result = check("tools", "--exit-zero", cwd=project)
     assert result.code == 2
     assert "internal error: RuntimeError: unexpected state" in result.err

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint import pool
 from semantics_lint.lint import runner
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
@@ -73,7 +72,9 @@ def test_the_corpus_is_a_real_repository() -> None:
 
 def test_the_corpus_plants_every_rule() -> None:
     planted_codes = {code for (_, _, code) in expected_for(CORPUS)}
-    assert planted_codes == set(vocabulary.RULE_CODES) - {"SEM001"}
+    # SEM001 needs a broken file; SEM002 is the command line's check of its own noqa
+    # comments, which flake8 (compared with the command line on this corpus) does not make.
+    assert planted_codes == set(vocabulary.RULE_CODES) - {"SEM001", "SEM002"}
 
 
 def expected_for(folder: Path) -> Counter[Expectation]:
@@ -95,7 +96,6 @@ def test_clean_tool_module_is_clean() -> None:
 
 
 def test_parallel_run_finds_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     options = runner.RunOptions(jobs=2)
     parallel = runner.run([str(CORPUS), str(TOOLS)], options)
     serial = runner.run([str(CORPUS), str(TOOLS)], runner.RunOptions(jobs=1))

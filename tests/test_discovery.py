@@ -10,8 +10,7 @@ import pytest
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.discovery import (
     DiscoveryError,
-    IgnoreFile,
-    compile_glob,
+    compile_globs,
     discover,
     is_gitignored,
     parse_gitignore,
@@ -86,15 +85,26 @@ def test_info_exclude_is_read(tmp_path: Path) -> None:
 
 
 def test_gitignore_patterns() -> None:
-    base = Path("/repo")
-    stack = [IgnoreFile(base, parse_gitignore("docs/**/*.py\n**/fixtures\nlogs/\n\\#odd.py\n"))]
-    assert is_gitignored(Path("/repo/docs/a/b/c.py"), False, stack)
-    assert is_gitignored(Path("/repo/docs/c.py"), False, stack)
-    assert is_gitignored(Path("/repo/x/fixtures"), True, stack)
-    assert is_gitignored(Path("/repo/logs"), True, stack)
-    assert not is_gitignored(Path("/repo/logs"), False, stack)  # "logs/" is for folders
-    assert is_gitignored(Path("/repo/#odd.py"), False, stack)
-    assert not is_gitignored(Path("/repo/src/c.py"), False, stack)
+    ignore_file = parse_gitignore("/repo", "docs/**/*.py\n**/fixtures\nlogs/\n\\#odd.py\n")
+    assert ignore_file is not None
+    stack = [ignore_file]
+    assert is_gitignored("/repo/docs/a/b/c.py", False, stack)
+    assert is_gitignored("/repo/docs/c.py", False, stack)
+    assert is_gitignored("/repo/x/fixtures", True, stack)
+    assert is_gitignored("/repo/logs", True, stack)
+    assert not is_gitignored("/repo/logs", False, stack)  # "logs/" is for folders
+    assert is_gitignored("/repo/#odd.py", False, stack)
+    assert not is_gitignored("/repo/src/c.py", False, stack)
+    assert not is_gitignored("/elsewhere/docs/c.py", False, stack)
+
+
+def test_a_deeper_gitignore_overrides_a_shallower_one() -> None:
+    outer = parse_gitignore("/repo", "*_pb2.py\n")
+    inner = parse_gitignore("/repo/pkg", "!keep_pb2.py\n")
+    assert outer is not None and inner is not None
+    assert is_gitignored("/repo/pkg/x_pb2.py", False, [outer, inner])
+    assert not is_gitignored("/repo/pkg/keep_pb2.py", False, [outer, inner])
+    assert parse_gitignore("/repo", "# only a comment\n\n") is None
 
 
 def test_config_exclude_and_extend_exclude(tmp_path: Path) -> None:
@@ -120,12 +130,27 @@ def test_exclude_is_relative_to_the_configuration_file(tmp_path: Path) -> None:
 
 
 def test_globs() -> None:
-    assert compile_glob("*_pb2.py").matches("a/b/x_pb2.py")
-    assert compile_glob("tests/*").matches("tests/sub/x.py")
-    assert compile_glob("tests/**/*.py").matches("tests/x.py")
-    assert not compile_glob("tests/*.py").matches("src/tests.py")
-    assert compile_glob("gen?").matches("gen1/x.py")
-    assert compile_glob("[ab].py").matches("a.py") and not compile_glob("[!ab].py").matches("a.py")
+    def matches(pattern: str, relative: str, is_dir: bool = False) -> bool:
+        return compile_globs((pattern,), "/root").matches(f"/root/{relative}", is_dir)
+
+    assert matches("*_pb2.py", "a/b/x_pb2.py")
+    assert matches("tests/*", "tests/sub/x.py")
+    assert matches("tests/**/*.py", "tests/x.py")
+    assert not matches("tests/*.py", "src/tests.py")
+    assert not matches("tests/*.py", "src/tests/x.py")  # a glob with "/" is anchored
+    assert matches("gen?", "gen1/x.py")
+    assert matches("[ab].py", "a.py") and not matches("[!ab].py", "a.py")
+    assert matches("./legacy", "legacy/old.py")
+    assert matches("build", "pkg/build", is_dir=True)  # a plain name, at any depth
+    assert not matches("build", "pkg/builder.py")
+
+
+def test_globs_outside_their_root_match_names_only() -> None:
+    globs = compile_globs(("generated", "legacy/*.py"), "/root")
+    assert globs.matches("/elsewhere/generated/a.py", outside="generated/a.py")
+    assert not globs.matches("/elsewhere/legacy/a.py", outside="legacy/a.py")
+    # Folders above the path as given do not count.
+    assert not globs.matches("/generated/proj/a.py", outside="proj/a.py")
 
 
 def test_gitignore_matcher_agrees_with_git(tmp_path: Path) -> None:
@@ -183,3 +208,19 @@ def test_absolute_exclude_glob(tmp_path: Path) -> None:
     touch(generated / "a.py")
     touch(tmp_path / "b.py")
     assert names(tmp_path) == ["b.py"]
+
+
+def test_a_folder_named_explicitly_is_walked_even_when_excluded(tmp_path: Path) -> None:
+    touch(
+        tmp_path / "pyproject.toml",
+        '[tool.semantics-lint]\nextend-exclude = ["testdata", "tools/gen", "*_pb2.py"]\n',
+    )
+    touch(tmp_path / "testdata" / "sub" / "a.py")
+    touch(tmp_path / "testdata" / "sub" / "build" / "b.py")  # the default exclude still applies
+    touch(tmp_path / "testdata" / "sub" / "c_pb2.py")
+    touch(tmp_path / "tools" / "gen" / "inner" / "d.py")
+    touch(tmp_path / "tools" / "e.py")
+    assert names(tmp_path) == ["tools/e.py"]
+    assert names(tmp_path, ["testdata/sub"]) == ["testdata/sub/a.py"]
+    assert names(tmp_path, ["tools/gen/inner"]) == ["tools/gen/inner/d.py"]
+    assert names(tmp_path, ["tools"]) == ["tools/e.py"]

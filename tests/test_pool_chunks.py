@@ -40,7 +40,6 @@ def test_chunk_size_bounds() -> None:
 
 
 def test_chunked_pool_gives_the_serial_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     paths = _tree(tmp_path, 90)
     assert pool.chunk_size(90, 2) > 1
     serial = runner.run(paths, runner.RunOptions(jobs=1))
@@ -59,7 +58,6 @@ def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
 def test_a_dying_worker_costs_only_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("patching the worker function needs the fork start method")
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(_tree(tmp_path, 90), runner.RunOptions(jobs=2))
     assert result.used_pool and result.internal_error

@@ -109,8 +109,10 @@ def test_manifest_entries_are_console_scripts_of_this_package() -> None:
         assert hook["language"] == "python"
         assert hook["entry"].split()[0] in scripts
     assert hooks["semantics-lint"]["entry"] == "semantics-lint check --force-exclude"
-    assert hooks["semantics-lint"]["types"] == ["python"]
-    assert hooks["semantics-lint"]["require_serial"] is False
+    # Stubs too, as the command line lints them; one process, so one summary.
+    assert hooks["semantics-lint"]["types_or"] == ["python", "pyi"]
+    assert "types" not in hooks["semantics-lint"]
+    assert hooks["semantics-lint"]["require_serial"] is True
     assert hooks["check-semantics"]["types"] == ["json"]
     pattern = re.compile(hooks["check-semantics"]["files"])
     assert pattern.search("semantics-catalog.json")
@@ -247,3 +249,22 @@ def test_gate_hook_fails_on_a_broken_catalog(
         "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
     )
     assert passed.returncode == 0, passed.stdout + passed.stderr
+
+
+def test_the_readme_snippet_pins_this_version_and_a_hook_of_the_manifest() -> None:
+    import yaml
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
+    config = yaml.safe_load(snippet)
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    repo = config["repos"][0]
+    assert repo["rev"] == f"v{version}"
+    hooks = {hook["id"] for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
+    assert {hook["id"] for hook in repo["hooks"]} <= hooks
+    assert "pip install semantics-lint" in readme.split("```yaml", 1)[0]

@@ -73,19 +73,18 @@ def test_bad_command_line_selector_is_a_config_error() -> None:
 
 
 def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     monkeypatch.setattr(pool, "default_jobs", lambda: 16)
     assert pool.pool_size(1, 100) == 0
     assert pool.pool_size(4, 1) == 0
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL - 1) == 0
     assert pool.pool_size(4, 100) == 4
     assert pool.pool_size(4, pool.MIN_FILES_FOR_POOL) == min(4, pool.MIN_FILES_FOR_POOL)
-    monkeypatch.setenv(pool.PRE_COMMIT_ENV, "1")
-    assert pool.pool_size(4, 100) == 0
+    # The pre-commit hook is require_serial: this process is the only one linting.
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    assert pool.pool_size(4, 100) == 4
 
 
 def test_the_pool_never_has_more_workers_than_cores_or_files(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     monkeypatch.setattr(pool, "default_jobs", lambda: 2)
     assert pool.pool_size(200, 400) == 2
     monkeypatch.setattr(pool, "default_jobs", lambda: 1)
@@ -124,7 +123,6 @@ def _fork_only() -> None:
 
 
 def test_order_is_the_same_with_and_without_the_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     paths = make_tree(tmp_path, 12)
     serial = runner.run(paths, runner.RunOptions(jobs=1))
     parallel = runner.run(paths, runner.RunOptions(jobs=2))
@@ -141,7 +139,6 @@ def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
 
 def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fork_only()
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
     monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(make_tree(tmp_path, 10), runner.RunOptions(jobs=2))
     assert result.used_pool

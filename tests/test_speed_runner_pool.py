@@ -40,11 +40,6 @@ GRAIN = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _no_pre_commit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(pool.PRE_COMMIT_ENV, raising=False)
-
-
 def _fork_only() -> None:
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("patching the runner in the parent reaches the workers only with fork")

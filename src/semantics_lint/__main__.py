@@ -1,3 +1,3 @@
-from semantics_lint.cli import main
+from semantics_lint.cli import run
 
-main()
+run()

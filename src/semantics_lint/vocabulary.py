@@ -270,6 +270,7 @@ DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 
 RULE_CODES: Final = (
     "SEM001",
+    "SEM002",
     "SEM101",
     "SEM102",
     "SEM103",

@@ -36,20 +36,15 @@ findings were edited, fails the check and the file is linted afresh. Without a k
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint import user_key
 from semantics_lint.lint.config import find_config_file
 from semantics_lint.lint.model import (
     Applicability,
@@ -130,6 +125,7 @@ def build_fingerprint(package: Path | None = None) -> str:
     cache as surely as a new release, another Python or another LibCST does. (Files,
     not the version number: the metadata lookup costs more than the whole check.)
     """
+    import hashlib
     import importlib.util
 
     import semantics_lint
@@ -155,6 +151,8 @@ def build_fingerprint(package: Path | None = None) -> str:
 
 def settings_key(settings: Any) -> str:
     """The settings of a file as text that is the same in every process."""
+    import json
+
     enabled = getattr(settings, "enabled", None)
     return json.dumps(
         [
@@ -189,6 +187,8 @@ class ResultCache:
             )
         self._key = key
         if key is None and self.problem is None:
+            from semantics_lint.lint import user_key
+
             self._key = user_key.load()
             if self._key is None:
                 self.problem = f"the results cache is off for this run: {user_key.problem()}"
@@ -199,6 +199,8 @@ class ResultCache:
     @staticmethod
     def _load(path: Path) -> dict[str, dict[str, Any]]:
         """The entries of the cache file at ``path``; empty when it is missing or damaged."""
+        import json
+
         try:
             fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
             with os.fdopen(fd, "rb") as handle:
@@ -230,6 +232,11 @@ class ResultCache:
         Raises ``ValueError``, ``TypeError`` or ``RecursionError`` for rows that are not
         plain JSON (a forged entry).
         """
+        import hashlib
+        import json
+
+        from semantics_lint.lint import user_key
+
         assert self._key is not None, "a cache without a key is never read or written"
         findings = json.dumps(rows, separators=(",", ":"), allow_nan=False)
         return user_key.sign(
@@ -254,6 +261,8 @@ class ResultCache:
         entry = self._entries.get(name)
         if entry is None:
             return None
+        import hmac
+
         try:
             mac = self._mac(name, display, source, settings, entry["findings"])
             if not hmac.compare_digest(mac, entry["mac"]):
@@ -278,6 +287,9 @@ class ResultCache:
         """Write what this run learned, merged with the file as it is now; never raises."""
         if not self._changed or self.problem:
             return
+        import json
+        import tempfile
+
         try:
             if not self._make_folder():
                 return

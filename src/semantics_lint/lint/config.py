@@ -25,38 +25,51 @@ call-names          list of names               names that are ``described_resul
 
 Mistakes are never silently ignored: invalid TOML, an unknown key, a wrong type,
 or a selector that names no rule raise :class:`ConfigError` naming the file and
-the key; the CLI turns that into exit code 2.
+the key; the CLI turns that into exit code 2. So does a ``pyproject.toml`` whose
+table is spelled ``[tool.semantics_lint]``, and a ``--config`` file without the
+table: a ruff.toml-style file with top-level keys, or a file about something else,
+would otherwise run every rule without a word.
+
+TOML is parsed only for a file that spells the table's name (a ``pyproject.toml``
+without it is skipped on a byte search), and ``tomllib`` is imported on first use.
 """
 
 from __future__ import annotations
 
-import re
+import os
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from semantics_lint import vocabulary
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised only on Python 3.10
-    import tomli as tomllib
-
 TABLE = "semantics-lint"
+MISSPELLED_TABLE = "semantics_lint"
 PYPROJECT = "pyproject.toml"
 
-# A selector is a whole code ("SEM102") or a prefix of one ("SEM", "SEM1", "SEM10").
-SELECTOR = re.compile(r"^SEM[0-9]{0,3}$")
 ALL_SELECTOR = "ALL"
+
+
+def _toml() -> Any:
+    """``tomllib`` (``tomli`` on Python 3.10), imported when a file must be parsed."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised only on Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
+def _is_selector(text: str) -> bool:
+    """A whole code ("SEM102") or a prefix of one ("SEM", "SEM1", "SEM10")."""
+    return text.startswith("SEM") and len(text) <= 6 and all(c in "0123456789" for c in text[3:])
+
 
 class ConfigError(Exception):
     """A configuration mistake; the message names the file and the key."""
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(NamedTuple):
     """One ``[tool.semantics-lint]`` table, checked. ``path`` None means the defaults.
 
     ``None`` for ``select``/``exclude``/``api_modules``/``call_names`` means the
@@ -82,8 +95,7 @@ class Config:
 DEFAULT_CONFIG = Config()
 
 
-@dataclass(frozen=True, slots=True)
-class _Key:
+class _Key(NamedTuple):
     attribute: str
     kind: str  # "codes", "strings" or "table"
 
@@ -120,7 +132,7 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
         if selector == ALL_SELECTOR:
             checked.append(selector)
             continue
-        if not SELECTOR.match(selector):
+        if not _is_selector(selector):
             raise ConfigError(
                 f"{where}: {selector!r} is not a rule code or prefix "
                 "(expected SEM followed by up to three digits, e.g. SEM102 or SEM1)"
@@ -133,28 +145,54 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
     return tuple(checked)
 
 
-def load_config(path: Path) -> Config:
-    """Read and check the ``[tool.semantics-lint]`` table of ``path``.
-
-    A file without the table yields the defaults with ``path`` set (so the caller
-    knows a file was named), which is what ``--config`` on such a file means.
-    """
+def _read_document(path: Path) -> tuple[bytes, dict[str, Any]]:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read the configuration: {error.strerror or error}")
+        raise ConfigError(
+            f"{path}: cannot read the configuration: {error.strerror or error}"
+        ) from None
+    tomllib = _toml()
     try:
-        document = tomllib.loads(raw.decode("utf-8"))
+        return raw, tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8 text: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+
+
+def load_config(path: Path) -> Config:
+    """Read and check the ``[tool.semantics-lint]`` table of ``path``.
+
+    A file without the table is a :class:`ConfigError` that says what the file
+    holds instead (top-level keys of ours, the table spelled with an underscore, or
+    nothing of ours), so that ``--config`` never silently means the defaults.
+    """
+    _, document = _read_document(path)
     table = _table_of(document)
     if table is None:
-        return Config(path=path)
+        raise ConfigError(f"{path}: {_why_no_table(document)}")
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.{TABLE}] must be a table")
     return _parse_table(path, table)
+
+
+def _why_no_table(document: Mapping[str, Any]) -> str:
+    tool = document.get("tool")
+    if isinstance(tool, dict) and MISSPELLED_TABLE in tool:
+        return (
+            f"the table is spelled [tool.{MISSPELLED_TABLE}]; "
+            f"semantics-lint reads [tool.{TABLE}] (with a hyphen)"
+        )
+    ours = [key for key in document if key in _KEYS]
+    if ours:
+        listed = ", ".join(ours)
+        return (
+            f"has top-level {listed} but no [tool.{TABLE}] table: semantics-lint reads "
+            f"its settings only from [tool.{TABLE}] (a ruff.toml-style file is not read); "
+            f"put them under [tool.{TABLE}]"
+        )
+    return f"has no [tool.{TABLE}] table"
 
 
 def _table_of(document: Mapping[str, Any]) -> Any:
@@ -167,18 +205,25 @@ def _table_of(document: Mapping[str, Any]) -> Any:
 def has_table(path: Path) -> bool:
     """True when ``path`` is a readable TOML file with a ``[tool.semantics-lint]`` table.
 
+    A file that never spells ``semantics`` has no table of ours and is not parsed.
     Invalid TOML in a ``pyproject.toml`` counts as "has the table" when the text
-    mentions it, so that the mistake is reported instead of silently skipped.
+    mentions it, so that the mistake is reported instead of silently skipped; so
+    does a table spelled ``[tool.semantics_lint]``, which :func:`load_config` then
+    reports.
     """
     try:
         raw = path.read_bytes()
     except OSError:
         return False
+    if b"semantics" not in raw:
+        return False
+    tomllib = _toml()
     try:
         document = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return b"semantics-lint" in raw
-    return _table_of(document) is not None
+        return b"semantics-lint" in raw or b"semantics_lint" in raw
+    tool = document.get("tool")
+    return isinstance(tool, dict) and (TABLE in tool or MISSPELLED_TABLE in tool)
 
 
 def _parse_table(path: Path, table: Mapping[str, Any]) -> Config:
@@ -231,16 +276,18 @@ def find_config_file(start: Path) -> Path | None:
     return None
 
 
-@dataclass
 class ConfigResolver:
     """Which configuration governs which folder; each file is read once.
 
     With ``explicit`` set (``--config``), that configuration governs everything.
     """
 
-    explicit: Config | None = None
-    _by_folder: dict[Path, Config] = field(default_factory=dict)
-    _by_file: dict[Path, Config] = field(default_factory=dict)
+    __slots__ = ("explicit", "_by_folder", "_by_file")
+
+    def __init__(self, explicit: Config | None = None) -> None:
+        self.explicit = explicit
+        self._by_folder: dict[Path, Config] = {}
+        self._by_file: dict[Path, Config] = {}
 
     def for_folder(self, folder: Path) -> Config:
         """The configuration for files in ``folder`` (an absolute path)."""
@@ -258,7 +305,7 @@ class ConfigResolver:
                 break
             chain.append(current)
             candidate = current / PYPROJECT
-            if candidate.is_file() and has_table(candidate):
+            if os.path.isfile(candidate) and has_table(candidate):
                 config = self._by_file.get(candidate) or load_config(candidate)
                 self._by_file[candidate] = config
                 break
@@ -273,3 +320,16 @@ class ConfigResolver:
     def for_file(self, path: Path) -> Config:
         """The configuration for the file at ``path`` (an absolute path)."""
         return self.for_folder(path.parent)
+
+
+def resolver_for(config_file: Path | None) -> ConfigResolver:
+    """The resolver for a run: the closest configurations, or the ``--config`` file.
+
+    Raises :class:`ConfigError` for a ``--config`` file that does not exist or has no
+    ``[tool.semantics-lint]`` table.
+    """
+    if config_file is None:
+        return ConfigResolver()
+    if not config_file.is_file():
+        raise ConfigError(f"{config_file}: no such configuration file")
+    return ConfigResolver(explicit=load_config(config_file.resolve()))

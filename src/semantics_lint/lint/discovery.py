@@ -2,7 +2,8 @@
 
 Explicit file paths are taken as given (whatever their name, even when a
 configuration or ``.gitignore`` would exclude them), as ruff and flake8 do, so
-that pre-commit, editors and scripts that name one file get that file linted.
+that pre-commit, editors and scripts that name one file get that file linted;
+``--force-exclude`` applies the configuration's excludes to them too.
 Folders are walked for ``*.py`` and ``*.pyi`` files, skipping:
 
 * ``.git`` and every virtual environment (any folder holding ``pyvenv.cfg``),
@@ -11,31 +12,50 @@ Folders are walked for ``*.py`` and ``*.pyi`` files, skipping:
   ``extend-exclude`` globs, from the configuration that governs each folder;
 * what ``.gitignore`` files ignore.
 
-``.gitignore`` is read with the small matcher in this module rather than by
+Symbolic links to folders are not followed (so a walk cannot loop); a link to a
+file is linted as the file it points to. What is listed is only named: the runner
+reads only regular files (a FIFO, socket or device is its SEM001, never opened).
+
+``.gitignore`` files are read with pathspec's ``GitIgnoreSpec`` rather than by
 running ``git check-ignore``: the walk then needs no ``git`` executable, gives the
 same answer inside and outside a work tree, and costs no process per run. The
 ``.gitignore`` files read are those in the walked folders, plus those between a
 walked folder and the top of its git work tree (the nearest ancestor with a
 ``.git``) and that work tree's ``.git/info/exclude``; outside a work tree no
 ancestor's ``.gitignore`` is read, so a stray file higher up changes nothing.
+A deeper ``.gitignore`` overrides a shallower one, as in git.
 
 Globs (``exclude``, ``extend-exclude``, ``per-file-ignores``) read like
-``.gitignore`` lines: a glob without ``/`` matches the name of a file or folder at
-any depth (``generated``, ``*_pb2.py``); a glob with ``/`` matches the path
-relative to the folder of the configuration file (``legacy/*.py``,
-``tools/**/fixtures``). A glob that matches a folder matches all it holds.
+``.gitignore`` lines (they are compiled by the same library): a glob without
+``/`` matches the name of a file or folder at any depth (``generated``,
+``*_pb2.py``); a glob with ``/`` matches the path relative to the folder of the
+configuration file (``legacy/*.py``, ``tools/**/fixtures``); an absolute glob
+(``/srv/tools/generated``) matches the absolute path. A glob that matches a
+folder matches all it holds.
+
+The walk never recurses (an explicit stack: a tree thousands of folders deep is
+walked like any other) and works on strings from ``os.scandir``; a ``Path`` is made
+once per folder and once per file found. A folder that cannot be listed (no
+permission, a path too long for the system) and a name that is not valid UTF-8
+(linted, and shown with ``\\x`` escapes) are each a :class:`PathProblem` naming the
+path; the walk goes on with the rest. A file that exists but cannot be read (no
+permission, a link that loops or points nowhere, a FIFO) is listed like any other:
+reading it gives that file's SEM001 finding.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import stat
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from semantics_lint.lint.config import Config, ConfigResolver
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.config import Config, ConfigResolver
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -64,152 +84,246 @@ STDIN_PATH = "-"
 
 
 class DiscoveryError(Exception):
-    """A path given on the command line that cannot be linted (e.g. it does not exist)."""
+    """A path given on the command line that does not exist: a usage error."""
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """A file to lint: ``path`` absolute, ``display`` the name findings carry."""
+class SourceFile(NamedTuple):
+    """A file to lint: ``path`` absolute, ``display`` the name findings carry.
+
+    ``raw`` is the name before :func:`display_name` escaped it, when it had to (a name
+    that is not UTF-8 or holds a control character); None when ``display`` is the name.
+    """
 
     path: Path
     display: str
+    raw: str | None = None
+
+
+class PathProblem(NamedTuple):
+    """A path that could not be walked or linted as asked: ``path`` as displayed."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+# ---------------------------------------------------------------------------
+# Names as displayed
+# ---------------------------------------------------------------------------
+
+
+def display_name(text: str) -> str:
+    """``text`` with every character that cannot be printed safely escaped.
+
+    A name that is not valid UTF-8 reaches Python with surrogate escapes, which no
+    output can encode; a name holding a newline would split a line of output in
+    two. Such characters become backslash escapes (``caf\\xe9.py``); every other
+    name is returned unchanged.
+    """
+    if text.isprintable():
+        return text
+    out: list[str] = []
+    for char in text:
+        if char.isprintable():
+            out.append(char)
+        elif "\udc80" <= char <= "\udcff":  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{ord(char) - 0xDC00:02x}")
+        else:
+            out.append(char.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+def is_undecodable(text: str) -> bool:
+    """True when ``text`` holds bytes that were not valid in the file system's encoding."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 # ---------------------------------------------------------------------------
 # Globs
 # ---------------------------------------------------------------------------
 
+# A glob that is a plain name (no glob syntax, no slash, nothing gitignore reads
+# specially) matches exactly the files and folders of that name: a set look-up.
+_LITERAL_NAME = re.compile(r"[^*?\[\]\\/!#\s](?:[^*?\[\]\\/]*[^*?\[\]\\/\s])?")
 
-def _translate_segment_glob(pattern: str) -> str:
-    """Regex for a glob where ``*``/``?`` stay inside one path segment, ``**`` crosses."""
-    out: list[str] = []
-    i = 0
-    n = len(pattern)
-    while i < n:
-        char = pattern[i]
-        if char == "*":
-            if pattern.startswith("**", i):
-                # "**/" matches zero or more folders; a trailing "**" matches everything.
-                if pattern.startswith("**/", i):
-                    out.append("(?:.*/)?")
-                    i += 3
-                    continue
-                out.append(".*")
-                i += 2
+
+def _is_anchored(pattern: str) -> bool:
+    """gitignore's rule: a slash anywhere but at the end ties a pattern to its folder."""
+    return "/" in pattern.rstrip("/")
+
+
+def _gitignore_spec(lines: Iterable[str]) -> Any:
+    """pathspec's ``GitIgnoreSpec`` of ``lines`` (pathspec is imported here, on first use)."""
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(list(lines))
+
+
+class GlobSet:
+    """Exclude or per-file-ignores globs, compiled once, relative to ``root``.
+
+    Plain names (``build``, ``.venv``: the default list) are a set look-up; every
+    other glob goes to a pathspec ``GitIgnoreSpec``: one for the globs without
+    ``/`` (matched on names, so they also apply outside ``root``), one for those
+    tied to ``root``, one for absolute ones.
+    """
+
+    __slots__ = ("root", "_names", "_floating", "_anchored", "_absolute", "_walks")
+
+    def __init__(self, patterns: Iterable[str], root: str | None) -> None:
+        self.root = root
+        names: set[str] = set()
+        floating: list[str] = []
+        anchored: list[str] = []
+        absolute: list[str] = []
+        for pattern in patterns:
+            text = pattern.strip().replace(os.sep, "/")
+            if not text:
                 continue
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            # A "]" right after "[" or "[!" is a member of the class, not its end.
-            search_from = i + 1
-            if pattern.startswith("!", search_from):
-                search_from += 1
-            if pattern.startswith("]", search_from):
-                search_from += 1
-            end = pattern.find("]", search_from)
-            if end == -1:
-                out.append(re.escape(char))
+            if os.path.isabs(pattern.strip()):
+                # Matched against the absolute path without its leading "/".
+                absolute.append("/" + text.lstrip("/"))
+                continue
+            text = text.removeprefix("./")
+            if _LITERAL_NAME.fullmatch(text):
+                names.add(text)
+            elif _is_anchored(text):
+                anchored.append(text)
             else:
-                body = pattern[i + 1 : end]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = end
-        elif char == "\\" and i + 1 < n:
-            i += 1
-            out.append(re.escape(pattern[i]))
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return "".join(out)
+                floating.append(text)
+        self._names = frozenset(names)
+        self._floating = _gitignore_spec(floating) if floating else None
+        self._anchored = tuple(anchored)
+        self._absolute = tuple(absolute)
+        self._walks: dict[str, tuple[Any, Any]] = {}
+
+    def matches(self, path: str, is_dir: bool = False, *, outside: str | None = None) -> bool:
+        """True when a glob matches the absolute ``path`` or a folder above it.
+
+        Inside ``root`` every glob applies to the path relative to it. Outside it
+        (or with no root) only globs without ``/`` can match, on the names of
+        ``outside`` (the path as the user gave it) when given, else of ``path``
+        below the file system root.
+        """
+        relative = _relative(path, self.root)
+        inside = relative is not None
+        if relative is None:
+            relative = (outside if outside is not None else path).replace(os.sep, "/")
+            relative = "/".join(
+                part for part in relative.split("/") if part not in ("", ".", "..")
+            )
+        if self._names and not self._names.isdisjoint(relative.split("/")):
+            return True
+        candidate = relative + "/" if is_dir else relative
+        if self._floating is not None and self._floating.match_file(candidate):
+            return True
+        return self._tied(path, relative if inside else None, is_dir, "")
+
+    def matches_entry(self, path: str, name: str, is_dir: bool, top: str) -> bool:
+        """True when a glob matches the entry ``path`` (named ``name``) of a walk of ``top``.
+
+        Only the entry itself counts, not the folders above it: the walk tested each
+        of those as it entered them, and skips nothing inside a folder the user
+        named even when a glob matches that folder (as a file named on the command
+        line is linted even when excluded).
+        """
+        if name in self._names:
+            return True
+        if self._floating is not None and self._floating.match_file(name + "/" if is_dir else name):
+            return True
+        return self._tied(path, _relative(path, self.root), is_dir, top)
+
+    def _tied(self, path: str, relative: str | None, is_dir: bool, top: str) -> bool:
+        """The globs tied to ``root`` (on ``relative``, None outside it) or absolute."""
+        anchored, absolute = self._specs(top)
+        if anchored is not None and relative:
+            if anchored.match_file(relative + "/" if is_dir else relative):
+                return True
+        if absolute is not None:
+            whole = path.replace(os.sep, "/").lstrip("/")
+            if absolute.match_file(whole + "/" if is_dir else whole):
+                return True
+        return False
+
+    def _specs(self, top: str) -> tuple[Any, Any]:
+        """The anchored and absolute globs as compiled specs, without those that match
+        ``top`` or a folder above it ("" keeps them all)."""
+        known = self._walks.get(top)
+        if known is not None:
+            return known
+        anchored, absolute = self._anchored, self._absolute
+        if top:
+            relative = _relative(top, self.root)
+            if relative:
+                anchored = tuple(
+                    p for p in anchored if not _gitignore_spec([p]).match_file(relative + "/")
+                )
+            whole = top.replace(os.sep, "/").lstrip("/") + "/"
+            absolute = tuple(p for p in absolute if not _gitignore_spec([p]).match_file(whole))
+        specs = (
+            _gitignore_spec(anchored) if anchored else None,
+            _gitignore_spec(absolute) if absolute else None,
+        )
+        self._walks[top] = specs
+        return specs
 
 
-@dataclass(frozen=True, slots=True)
-class PathGlob:
-    """One exclude / per-file-ignores glob, as the module docstring describes."""
-
-    pattern: str
-    anchored: bool
-    regex: re.Pattern[str]
-
-    def matches(self, relative: str) -> bool:
-        """True when the glob matches ``relative`` (posix, from the config folder) or a parent."""
-        if self.anchored:
-            candidates = _prefixes(relative)
-        else:
-            candidates = relative.split("/")
-        return any(self.regex.fullmatch(candidate) for candidate in candidates)
-
-    def matches_name(self, relative: str) -> bool:
-        """True when the glob matches exactly ``relative`` (not a parent of it)."""
-        if self.anchored:
-            return self.regex.fullmatch(relative) is not None
-        return self.regex.fullmatch(relative.rsplit("/", 1)[-1]) is not None
-
-
-def _prefixes(relative: str) -> list[str]:
-    parts = relative.split("/")
-    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+def _relative(path: str, root: str | None) -> str | None:
+    """``path`` relative to ``root`` (both absolute, normalized), posix; None outside it."""
+    if root is None:
+        return None
+    if path == root:
+        return ""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if not path.startswith(prefix):
+        return None
+    return path[len(prefix) :].replace(os.sep, "/")
 
 
 @lru_cache(maxsize=1024)
-def compile_glob(pattern: str) -> PathGlob:
-    """Compile an exclude / per-file-ignores glob."""
-    text = pattern.strip().replace(os.sep, "/")
-    text = text.removeprefix("./")
-    text = text.rstrip("/") or text
-    anchored = "/" in text
-    text = text.lstrip("/")
-    return PathGlob(pattern, anchored, re.compile(_translate_segment_glob(text)))
+def compile_globs(patterns: tuple[str, ...], root: str | None) -> GlobSet:
+    """The compiled :class:`GlobSet` of ``patterns`` relative to ``root`` (cached)."""
+    return GlobSet(patterns, root)
 
 
-def relative_to(path: Path, root: Path | None) -> str | None:
-    """``path`` relative to ``root`` in posix form, or None when it is not inside it."""
-    if root is None:
-        return None
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return None
+def matches_any(
+    path: Path | str, root: Path | str | None, globs: Iterable[str], *, whole: bool = True
+) -> bool:
+    """True when one of ``globs`` (relative to ``root``) matches ``path`` or a folder above it.
 
-
-def matches_any(path: Path, root: Path | None, globs: Iterable[str], *, whole: bool = True) -> bool:
-    """True when one of ``globs`` (relative to ``root``) matches ``path``.
-
-    With ``whole`` False only the path itself is tested, not its parents (the walk
-    tests each folder as it enters it, so parents were already tested).
-    Outside ``root`` only globs without ``/`` can match (on the names). An absolute
-    glob (``/srv/tools/generated``) is matched against the absolute path.
+    ``whole`` is kept for callers that ask for it; a glob that matches a folder
+    always matches what the folder holds, so the answer is the same.
     """
-    relative = relative_to(path, root)
-    for pattern in globs:
-        compiled = compile_glob(pattern)
-        if os.path.isabs(pattern.strip()):
-            candidate = path.as_posix().lstrip("/")
-        elif relative is None:
-            if compiled.anchored:
-                continue
-            candidate = path.name if not whole else path.as_posix().lstrip("/")
-        else:
-            candidate = relative
-        if whole:
-            if compiled.matches(candidate):
-                return True
-        elif compiled.matches_name(candidate):
-            return True
-    return False
+    del whole
+    root_text = None if root is None else os.fspath(root)
+    return compile_globs(tuple(globs), root_text).matches(os.fspath(path))
 
 
-def excluded_by_config(path: Path, config: Config, *, whole: bool = False) -> bool:
-    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path``.
-
-    With ``whole`` the folders above ``path`` (up to the configuration's folder)
-    are tested too, which is what ``--force-exclude`` needs for a named file.
-    """
+def exclude_globs(config: Config) -> GlobSet:
+    """``config``'s ``exclude`` (or the default list) and ``extend-exclude``, compiled."""
     exclude = DEFAULT_EXCLUDE if config.exclude is None else config.exclude
-    globs = (*exclude, *config.extend_exclude)
-    return matches_any(path, config.root, globs, whole=whole)
+    root = None if config.root is None else os.fspath(config.root)
+    return compile_globs((*exclude, *config.extend_exclude), root)
+
+
+def excluded_by_config(
+    path: Path | str,
+    config: Config,
+    *,
+    is_dir: bool = False,
+    display: str | None = None,
+    whole: bool = True,
+) -> bool:
+    """True when ``config``'s ``exclude``/``extend-exclude`` exclude ``path`` (absolute)
+    or a folder above it (``whole`` is accepted for callers that say so)."""
+    del whole
+    return exclude_globs(config).matches(os.fspath(path), is_dir, outside=display)
 
 
 # ---------------------------------------------------------------------------
@@ -217,101 +331,78 @@ def excluded_by_config(path: Path, config: Config, *, whole: bool = False) -> bo
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class IgnoreRule:
-    """One line of a ``.gitignore``."""
+class IgnoreFile(NamedTuple):
+    """The compiled rules of one ``.gitignore`` and the folder they are relative to."""
 
-    regex: re.Pattern[str]
-    negated: bool
-    directory_only: bool
+    base: str
+    spec: Any
 
-
-def parse_gitignore(text: str) -> tuple[IgnoreRule, ...]:
-    """The rules of one ``.gitignore`` file, in order (the last match wins)."""
-    rules: list[IgnoreRule] = []
-    for raw_line in text.splitlines():
-        line = raw_line
-        if not line or line.startswith("#"):
-            continue
-        # Trailing spaces are dropped unless escaped with a backslash.
-        stripped = line.rstrip(" ")
-        if stripped.endswith("\\") and len(stripped) < len(line):
-            stripped += " "
-        line = stripped
-        if not line:
-            continue
-        negated = line.startswith("!")
-        if negated:
-            line = line[1:]
-        elif line.startswith(("\\!", "\\#")):
-            line = line[1:]
-        directory_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
-            continue
-        anchored = "/" in line
-        line = line.lstrip("/")
-        body = _translate_segment_glob(line)
-        if not anchored:
-            body = "(?:.*/)?" + body
-        rules.append(IgnoreRule(re.compile(body), negated, directory_only))
-    return tuple(rules)
+    def verdict(self, path: str, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a ``!`` line; None: no line matches."""
+        relative = _relative(path, self.base)
+        if not relative:
+            return None
+        return self.spec.check_file(relative + "/" if is_dir else relative).include
 
 
-@dataclass(frozen=True, slots=True)
-class IgnoreFile:
-    """The rules of one ``.gitignore`` and the folder they are relative to."""
+def parse_gitignore(base: str, text: str) -> IgnoreFile | None:
+    """The rules of one ``.gitignore`` text relative to ``base``; None when it has none."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    if not lines:
+        return None
+    return IgnoreFile(base, _gitignore_spec(lines))
 
-    base: Path
-    rules: tuple[IgnoreRule, ...]
 
-
-def _read_ignore_file(base: Path, path: Path) -> IgnoreFile | None:
+def _read_ignore_file(base: str, path: str) -> IgnoreFile | None:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return None
-    rules = parse_gitignore(text)
-    return IgnoreFile(base, rules) if rules else None
+    return parse_gitignore(base, data.decode("utf-8", errors="replace"))
 
 
-def is_gitignored(path: Path, is_dir: bool, stack: Sequence[IgnoreFile]) -> bool:
-    """What the ``.gitignore`` files in ``stack`` (outermost first) say about ``path``."""
-    ignored = False
-    for ignore_file in stack:
-        relative = relative_to(path, ignore_file.base)
-        if relative is None or relative == ".":
-            continue
-        for rule in ignore_file.rules:
-            if rule.directory_only and not is_dir:
-                continue
-            if rule.regex.fullmatch(relative):
-                ignored = not rule.negated
-    return ignored
+def is_gitignored(path: str, is_dir: bool, stack: Sequence[IgnoreFile]) -> bool:
+    """What the ``.gitignore`` files in ``stack`` (outermost first) say about ``path``.
+
+    The deepest file with a matching line decides, as in git.
+    """
+    for ignore_file in reversed(stack):
+        verdict = ignore_file.verdict(path, is_dir)
+        if verdict is not None:
+            return verdict
+    return False
 
 
-def find_git_root(folder: Path) -> Path | None:
-    """The top of the git work tree holding ``folder``, or None outside one."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
+def find_git_root(folder: str) -> str | None:
+    """The top of the git work tree holding ``folder`` (absolute), or None outside one."""
+    current = folder
+    while True:
+        if os.path.lexists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
-def _ancestor_ignore_files(folder: Path) -> list[IgnoreFile]:
+def _ancestor_ignore_files(folder: str) -> list[IgnoreFile]:
     """``.gitignore`` files above ``folder`` up to its work tree's top, outermost first."""
     root = find_git_root(folder)
     if root is None:
         return []
     found: list[IgnoreFile] = []
-    info = _read_ignore_file(root, root / ".git" / "info" / "exclude")
+    info = _read_ignore_file(root, os.path.join(root, ".git", "info", "exclude"))
     if info is not None:
         found.append(info)
-    chain = [folder, *folder.parents]
-    chain = chain[: chain.index(root) + 1]
+    chain: list[str] = []
+    current = folder
+    while current != root:
+        current = os.path.dirname(current)
+        chain.append(current)
     # The folder's own .gitignore is read by the walk itself.
-    for ancestor in reversed(chain[1:]):
-        ignore_file = _read_ignore_file(ancestor, ancestor / ".gitignore")
+    for ancestor in reversed(chain):
+        ignore_file = _read_ignore_file(ancestor, os.path.join(ancestor, ".gitignore"))
         if ignore_file is not None:
             found.append(ignore_file)
     return found
@@ -326,10 +417,14 @@ def is_python_file(name: str) -> bool:
     return name.endswith(PYTHON_SUFFIXES)
 
 
-def _display_name(argument: str, relative: str | None) -> str:
-    if relative is None:
-        return os.path.normpath(argument)
-    return os.path.normpath(os.path.join(argument, relative))
+def _os_message(error: OSError) -> str:
+    if error.errno == errno.ENAMETOOLONG:
+        return "path too long for the system (folders nested too deeply); not walked"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied; not walked"
+    if error.errno == errno.ELOOP:
+        return "symbolic link loop; not walked"
+    return f"cannot be listed ({error.strerror or error}); not walked"
 
 
 def discover(
@@ -338,6 +433,7 @@ def discover(
     *,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    problems: list[PathProblem] | None = None,
 ) -> list[SourceFile]:
     """The files to lint for the command-line ``arguments``, sorted by display name.
 
@@ -345,82 +441,132 @@ def discover(
     appears once even when two arguments reach it. With ``force_exclude`` a file
     named explicitly is skipped when the configuration's excludes match it (as
     ruff's ``--force-exclude``: pre-commit names every file explicitly).
+
+    Paths that cannot be walked or linted are appended to ``problems`` and the
+    walk goes on; without a ``problems`` list the first one raises
+    :class:`DiscoveryError` instead.
     """
-    found: dict[Path, SourceFile] = {}
+    found: dict[str, SourceFile] = {}
+    report: list[PathProblem] = [] if problems is None else problems
+    before = len(report)
     for argument in arguments:
         if argument == STDIN_PATH:
             raise DiscoveryError("'-' (standard input) cannot be combined with other paths")
-        path = Path(argument)
-        absolute = Path(os.path.abspath(path))
-        if not os.path.lexists(absolute):
-            raise DiscoveryError(f"{argument}: no such file or directory")
-        if absolute.is_dir():
-            for source in _walk(argument, absolute, resolver, respect_gitignore):
-                found.setdefault(source.path, source)
-        else:
-            if force_exclude and excluded_by_config(
-                absolute, resolver.for_file(absolute), whole=True
-            ):
-                continue
-            found.setdefault(absolute, SourceFile(absolute, _display_name(argument, None)))
+        absolute = os.path.abspath(argument)
+        shown = display_name(os.path.normpath(argument))
+        try:
+            mode = os.stat(absolute).st_mode
+        except OSError as error:
+            if error.errno in (errno.ENOENT, errno.ENOTDIR) and not os.path.islink(absolute):
+                raise DiscoveryError(f"{shown}: no such file or directory") from None
+            # A link that loops or points nowhere, a file behind a folder that cannot
+            # be searched: taken as given, so reading it gives the file's SEM001.
+            mode = stat.S_IFREG
+        if stat.S_ISDIR(mode):
+            _walk(argument, absolute, resolver, respect_gitignore, found, report)
+            continue
+        # Anything else (a FIFO too) is taken as given: the runner reads only regular
+        # files, and reports the rest as their SEM001.
+        if force_exclude and excluded_by_config(
+            absolute, resolver.for_folder(Path(os.path.dirname(absolute))), display=argument
+        ):
+            continue
+        if is_undecodable(argument):
+            report.append(PathProblem(shown, "name is not valid UTF-8; shown with \\x escapes"))
+        raw = os.path.normpath(argument)
+        found.setdefault(absolute, SourceFile(Path(absolute), shown, raw if raw != shown else None))
+    if problems is None and len(report) > before:
+        raise DiscoveryError(str(report[before]))
     return sorted(found.values(), key=lambda source: source.display)
 
 
 def _walk(
     argument: str,
-    top: Path,
+    top: str,
     resolver: ConfigResolver,
     respect_gitignore: bool,
-) -> Iterator[SourceFile]:
-    base_stack: list[IgnoreFile] = _ancestor_ignore_files(top) if respect_gitignore else []
-    yield from _walk_folder(argument, top, top, tuple(base_stack), resolver, respect_gitignore)
+    found: dict[str, SourceFile],
+    problems: list[PathProblem],
+) -> None:
+    """Add the Python files under the folder ``top`` (absolute) to ``found``.
+
+    A stack of folders still to list, each with the ``.gitignore`` files that apply
+    to it and its path relative to ``top``; nothing here recurses.
+    """
+    base: tuple[IgnoreFile, ...] = tuple(_ancestor_ignore_files(top)) if respect_gitignore else ()
+    stack: list[tuple[str, str, tuple[IgnoreFile, ...]]] = [(top, "", base)]
+    while stack:
+        folder, relative, ignores = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError as error:
+            problems.append(PathProblem(_display_name(argument, relative), _os_message(error)))
+            continue
+        if respect_gitignore and any(entry.name == ".gitignore" for entry in entries):
+            own = _read_ignore_file(folder, os.path.join(folder, ".gitignore"))
+            if own is not None:
+                ignores = (*ignores, own)
+        excludes = exclude_globs(resolver.for_folder(Path(folder)))
+        folders: list[tuple[str, str, tuple[IgnoreFile, ...]]] = []
+        for entry in entries:
+            name = entry.name
+            path = entry.path
+            child = f"{relative}/{name}" if relative else name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError as error:
+                problems.append(PathProblem(_display_name(argument, child), _os_message(error)))
+                continue
+            if is_dir:
+                if name in ALWAYS_SKIPPED or os.path.exists(os.path.join(path, VENV_MARKER)):
+                    continue
+                if excludes.matches_entry(path, name, True, top):
+                    continue
+                if ignores and is_gitignored(path, True, ignores):
+                    continue
+                folders.append((path, child, ignores))
+                continue
+            if not name.endswith(PYTHON_SUFFIXES):
+                continue
+            if excludes.matches_entry(path, name, False, top):
+                continue
+            if ignores and is_gitignored(path, False, ignores):
+                continue
+            display = _display_name(argument, child)
+            if _links_to_a_folder(entry):
+                continue
+            if is_undecodable(child):
+                problems.append(
+                    PathProblem(display, "name is not valid UTF-8; shown with \\x escapes")
+                )
+            raw = _display_name(argument, child, escape=False)
+            found.setdefault(path, SourceFile(Path(path), display, raw if raw != display else None))
+        # Popped last-in first-out: pushed in reverse name order, walked in name order.
+        folders.sort(key=lambda item: item[0], reverse=True)
+        stack.extend(folders)
 
 
-def _walk_folder(
-    argument: str,
-    top: Path,
-    folder: Path,
-    stack: tuple[IgnoreFile, ...],
-    resolver: ConfigResolver,
-    respect_gitignore: bool,
-) -> Iterator[SourceFile]:
-    if respect_gitignore:
-        own = _read_ignore_file(folder, folder / ".gitignore")
-        if own is not None:
-            stack = (*stack, own)
+def _links_to_a_folder(entry: os.DirEntry[str]) -> bool:
+    """True for a ``*.py`` entry that is a link to a folder (a walk does not follow it).
+
+    Anything else is listed, whatever it is: a file that cannot be read (a link that
+    loops or points nowhere, a FIFO) is its SEM001 when the runner reads it.
+    """
     try:
-        with os.scandir(folder) as scan:
-            entries = sorted(scan, key=lambda entry: entry.name)
+        return entry.is_symlink() and entry.is_dir()
     except OSError:
-        # An unreadable folder holds nothing we can lint; explicit paths are checked
-        # for existence before the walk, so this is a folder found on the way.
-        return
-    config = resolver.for_folder(folder)
-    for entry in entries:
-        path = folder / entry.name
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-        except OSError:
-            continue
-        if is_dir:
-            if entry.name in ALWAYS_SKIPPED or (path / VENV_MARKER).exists():
-                continue
-            if excluded_by_config(path, config):
-                continue
-            if respect_gitignore and is_gitignored(path, True, stack):
-                continue
-            yield from _walk_folder(argument, top, path, stack, resolver, respect_gitignore)
-            continue
-        if not is_python_file(entry.name):
-            continue
-        try:
-            if not entry.is_file():
-                continue
-        except OSError:
-            continue
-        if excluded_by_config(path, config):
-            continue
-        if respect_gitignore and is_gitignored(path, False, stack):
-            continue
-        relative = path.relative_to(top).as_posix()
-        yield SourceFile(path, _display_name(argument, relative))
+        return False
+
+
+def _display_name(argument: str, relative: str, *, escape: bool = True) -> str:
+    """The name a file or folder ``relative`` to the walked ``argument`` is shown under:
+    the argument as typed (normalized), joined with the path below it (escaped unless
+    ``escape`` is false)."""
+    shown = display_name if escape else str
+    base = os.path.normpath(argument)
+    if not relative:
+        return shown(base)
+    if base == os.curdir:
+        return shown(relative)
+    return shown(base + relative if base.endswith(os.sep) else f"{base}{os.sep}{relative}")

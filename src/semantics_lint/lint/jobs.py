@@ -3,26 +3,25 @@
 A :class:`Job` is everything a worker process needs for one file (all picklable);
 :func:`run_job` turns it into a :class:`FileOutcome`, in-process or in a worker of
 the pool (``pool.py``). The engine's findings are filtered by the selected codes and
-by ``# noqa`` in the same step, so fixes never touch a suppressed finding. Whatever
-goes wrong on a file (an exception in a rule) becomes a SEM001 finding for it.
+by ``# noqa`` in the same step, so fixes never touch a suppressed finding; the same
+step reports SEM002, the ``# noqa`` comments that suppressed nothing (for a file the
+prefilter rules out too: no code of ours can fire there). Whatever goes wrong on a
+file (an exception in a rule) becomes a SEM001 finding for it.
 """
 
 from __future__ import annotations
 
-import codecs
-import io
 import os
 import stat
-import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from semantics_lint.lint.cache import lookups_so_far
 from semantics_lint.lint.config import known_codes
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.suppress import filter_noqa
+from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
+from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
@@ -53,17 +52,6 @@ class FileOutcome:
     """Why the file could not be read (it was not linted), or None."""
 
 
-def decode_for_noqa(source: bytes) -> str:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
-        encoding = "utf-8"
-    text = source.decode(encoding, errors="replace")
-    return text.removeprefix("\ufeff")
-
-
 @dataclass(frozen=True, slots=True)
 class Job:
     """One file's work, sent to a worker: everything is picklable.
@@ -86,14 +74,30 @@ def _filtered_linter(
     """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
     from semantics_lint.lint import engine
 
+    unused = UNUSED_NOQA_CODE in codes
+
     def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
         raw = engine.lint_source(source, filename, settings or engine.LintSettings())
         findings = [f for f in raw if f.code in codes]
+        if unused and _may_list_our_codes(source):
+            return apply_noqa(decode_for_noqa(source), findings, codes, filename)
         if not findings:
             return findings  # nothing to suppress: the text need not be decoded again
         return filter_noqa(decode_for_noqa(source), findings)
 
     return lint
+
+
+def _may_list_our_codes(source: bytes) -> bool:
+    """False when ``source`` provably holds no ``# noqa`` comment naming a code of ours."""
+    return b"SEM" in source and b"noqa" in source.lower()
+
+
+def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list[Finding]:
+    """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
+    if UNUSED_NOQA_CODE not in codes or not _may_list_our_codes(source):
+        return []
+    return apply_noqa(decode_for_noqa(source), [], codes, display)
 
 
 def crash_finding(display: str, what: str) -> Finding:
@@ -151,7 +155,7 @@ def load(job: Job) -> Job | FileOutcome:
         findings = [unreadable_finding(job.display, data)] if CRASH_CODE in codes else []
         return FileOutcome(job.display, findings, linted=False, read_error=data)
     if not codes or not engine.might_contain_calls(data, job.settings):
-        return FileOutcome(job.display, linted=False)
+        return FileOutcome(job.display, unused_noqa_only(data, job.display, frozenset(codes)), linted=False)
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 
 
@@ -161,6 +165,8 @@ def _run_job(job: Job) -> FileOutcome:
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     lint = _filtered_linter(frozenset(codes))
     if job.mode == "lint":
+        from semantics_lint.lint.cache import lookups_so_far
+
         before = lookups_so_far()
         outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
         outcome.self_contained = lookups_so_far() == before

@@ -5,25 +5,31 @@ the workers in chunks; the workers are forked from a parent that has imported wh
 the engine needs (:func:`import_for_pool`). A worker that dies (killed, out of
 memory, a crash in a C extension) costs only the file that killed it: the files in
 flight are run again one at a time, and that file gets a SEM001 finding that says so.
+
+``multiprocessing`` and ``concurrent.futures`` are imported when a pool starts, not
+with this module: most runs (a pre-commit hook's few files, an editor's buffer) never
+start one.
 """
 
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
-from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from semantics_lint.lint.jobs import FileOutcome, Job, crash_finding, run_job
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+Progress = Callable[[int], None]
+"""Told how many more files are done, as they finish."""
 
 # Below this many files that pass the prefilter, a pool costs more than it saves:
 # the parent imports the engine and starts the workers before their first file,
 # while one file costs a few milliseconds in-process.
 MIN_FILES_FOR_POOL = 8
-
-PRE_COMMIT_ENV = "PRE_COMMIT"
 
 
 def default_jobs() -> int:
@@ -39,20 +45,34 @@ def pool_size(jobs: int, work: int) -> int:
 
     Never more than the cores this process may use, nor than the files: ``--jobs 200``
     on two cores starts two workers (more would only compete for the same cores).
+    Under pre-commit too: the hook is require_serial, so this process is the only one
+    linting the files pre-commit names.
     """
     jobs = min(jobs, default_jobs(), work)
     if jobs <= 1 or work < max(2, MIN_FILES_FOR_POOL):
         return 0
-    if os.environ.get(PRE_COMMIT_ENV) == "1":
-        # pre-commit already runs hooks in parallel over slices of the file list.
-        return 0
     return jobs
 
 
-def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
-    """Run ``jobs`` (in-process when ``workers`` is 0); outcomes in the order of ``jobs``."""
+def run_jobs(
+    jobs: Sequence[Job], workers: int, progress: Progress | None = None
+) -> list[FileOutcome]:
+    """Run ``jobs`` (in-process when ``workers`` is 0); outcomes in the order of ``jobs``.
+
+    ``progress`` is told as files finish (in-process: each file; in a pool: each chunk).
+    """
     if workers <= 0:
-        return run_chunk(jobs)
+        if progress is None:
+            return run_chunk(jobs)
+        outcomes_here: list[FileOutcome] = []
+        for job in jobs:
+            outcomes_here.extend(run_chunk([job]))
+            progress(1)
+        return outcomes_here
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     outcomes: list[FileOutcome | None] = [None] * len(jobs)
     suspects: list[int] = []
     # Files go to the workers in chunks: one task per file spent more on the pool's
@@ -79,11 +99,16 @@ def run_jobs(jobs: Sequence[Job], workers: int) -> list[FileOutcome]:
                     outcomes[index] = outcome
             except BrokenProcessPool:
                 suspects.extend(chunk)
+            else:
+                if progress is not None:
+                    progress(len(chunk))
     # A worker died (killed, out of memory, a crash in a C extension): every file in
     # flight lost its answer. Re-run those one at a time in a single worker, so the
     # file that kills its worker is known and every other file still gets linted.
     for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)])):
         outcomes[index] = outcome
+    if progress is not None and suspects:
+        progress(len(suspects))
     return [outcome for outcome in outcomes if outcome is not None]
 
 
@@ -94,6 +119,7 @@ def chunk_size(work: int, workers: int) -> int:
 
 
 POOL_IMPORTS: tuple[str, ...] = (
+    "semantics_lint.lint.cache",
     "semantics_lint.lint.engine",
     "semantics_lint.lint.locate",
     "semantics_lint.lint.context",
@@ -139,6 +165,9 @@ def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
 
 def _run_one_by_one(jobs: Sequence[Job]) -> list[FileOutcome]:
     """Run ``jobs`` in one worker, one at a time; a new worker replaces one that dies."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     outcomes: list[FileOutcome] = []
     pool: ProcessPoolExecutor | None = None
     try:

@@ -32,18 +32,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint import write
-from semantics_lint.lint.cache import ResultCache
 from semantics_lint.lint.config import Config, ConfigError, ConfigResolver, load_config
-from semantics_lint.lint.discovery import SourceFile, discover, excluded_by_config
-from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job
+from semantics_lint.lint.discovery import PathProblem, SourceFile, discover, excluded_by_config
+from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job, unused_noqa_only
 from semantics_lint.lint.model import Finding
-from semantics_lint.lint.pool import MIN_FILES_FOR_POOL, default_jobs, pool_size, run_jobs
+from semantics_lint.lint.pool import (
+    MIN_FILES_FOR_POOL,
+    Progress,
+    default_jobs,
+    pool_size,
+    run_jobs,
+)
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
-from semantics_lint.lint.write import FixScope
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.cache import ResultCache
     from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.write import FixScope
 
 STDIN_DISPLAY = "-"
 
@@ -87,6 +92,8 @@ class RunResult:
     fixed_stdin: bytes | None = None
     cached: int = 0
     """Files whose findings came from the results cache."""
+    fixed_files: dict[str, int] = field(default_factory=dict)
+    """How many findings the fixes applied (or, with ``--diff``, would apply) per file."""
     excluded: bool = False
     """Standard input stood for a file the configuration excludes (``force_exclude``)."""
     file_errors: int = 0
@@ -114,17 +121,38 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
     """Lint (or fix, or diff) every file ``paths`` reach.
 
     Raises :class:`ConfigError` (configuration or selector mistakes) and
-    ``DiscoveryError`` (a path that does not exist) before any file is linted.
+    ``DiscoveryError`` (a path that does not exist) before any file is linted. A path
+    the walk could not take is a message (see :func:`add_path_problems`).
     """
     check_options(options)
     resolver = _resolver(options)
+    problems: list[PathProblem] = []
     sources = discover(
         paths,
         resolver,
         respect_gitignore=options.respect_gitignore,
         force_exclude=options.force_exclude,
+        problems=problems,
     )
-    return run_sources(sources, resolver, options, scope=FixScope.of(paths))
+    result = run_sources(sources, resolver, options, scope=fix_scope(paths, options))
+    add_path_problems(result, problems)
+    return result
+
+
+def add_path_problems(result: RunResult, problems: Sequence[PathProblem]) -> None:
+    """Report the paths discovery could not take: an ``error:`` message each, before
+    the others, and a file error each (exit code 2); the rest was linted."""
+    result.messages[:0] = [f"error: {problem}" for problem in problems]
+    result.file_errors += len(problems)
+
+
+def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
+    """Where ``--fix`` may write for these command-line ``paths`` (None when not fixing)."""
+    if _mode(options) != "fix":
+        return None
+    from semantics_lint.lint.write import FixScope
+
+    return FixScope.of(paths)
 
 
 def _resolver(options: RunOptions) -> ConfigResolver:
@@ -141,11 +169,14 @@ def run_sources(
     options: RunOptions,
     *,
     scope: FixScope | None = None,
+    progress: Progress | None = None,
 ) -> RunResult:
     """Lint the discovered ``sources`` (see :func:`run`).
 
     ``scope`` is where fixes may be written (the command line's paths); None writes
     each source's fix wherever its path leads, as if each had been named.
+    ``progress`` is told as files are done (those settled in this process as they are
+    read, the linted ones as they finish), for a progress line.
     """
 
     mode = _mode(options)
@@ -155,18 +186,19 @@ def run_sources(
     not_linted: dict[int, FileOutcome] = {}  # unreadable, or ruled out by the prefilter
     settings_cache: dict[tuple[Config, frozenset[str]], LintSettings] = {}
     jobs_wanted = options.jobs if options.jobs is not None else default_jobs()
-    cache = _open_cache(options, mode)
+    # The results cache is opened when the first file passes the prefilter: a run
+    # over files without calls of ours (most pre-commit runs) never needs it.
+    caching = options.cache_dir is not None and mode == "lint"
+    cache: ResultCache | None = None
     cached: list[list[Finding]] = []
     result = RunResult(findings=[], files=len(sources), linted=0)
-    if cache is not None and cache.problem is not None:
-        result.messages.append(f"warning: {cache.problem}")
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
     # is every file when the cache, which knows a file by its bytes, is on.
     read_until = (
         max(2, MIN_FILES_FOR_POOL)
-        if cache is None and pool_size(jobs_wanted, len(sources))
+        if not caching and pool_size(jobs_wanted, len(sources))
         else None
     )
     for index, source in enumerate(sources):
@@ -181,19 +213,28 @@ def run_sources(
             loaded = load(job)
             if isinstance(loaded, FileOutcome):
                 not_linted[index] = loaded
+                if progress is not None:
+                    progress(1)
                 continue
             job = loaded
-            if cache is not None:
+            if caching:
+                if cache is None:
+                    cache = _open_cache(options, mode)
+                    assert cache is not None
+                    if cache.problem is not None:
+                        result.messages.append(f"warning: {cache.problem}")
                 assert job.source is not None
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
                     cached.append(known)
+                    if progress is not None:
+                        progress(1)
                     continue
         jobs.append(job)
         targets.append((index, source))
 
     workers = pool_size(jobs_wanted, len(jobs))
-    outcomes = run_jobs(jobs, workers)
+    outcomes = run_jobs(jobs, workers, progress)
 
     result.used_pool = workers > 0
     linted = {
@@ -226,6 +267,8 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     """The results cache for a lint run, or None: fixes and diffs always lint afresh."""
     if options.cache_dir is None or mode != "lint":
         return None
+    from semantics_lint.lint.cache import ResultCache
+
     return ResultCache(options.cache_dir)
 
 
@@ -247,6 +290,8 @@ def _collect(
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
+        from semantics_lint.lint import write
+
         if job.mode == "diff":
             result.diffs.append(
                 write.unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
@@ -263,6 +308,7 @@ def _collect(
             return
         result.fixed += outcome.applied
         result.changed_files += 1
+        result.fixed_files[outcome.display] = outcome.applied
     result.findings.extend(findings)
 
 
@@ -270,6 +316,8 @@ def _write_fix(
     result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
 ) -> bool:
     """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
+    from semantics_lint.lint import write
+
     assert outcome.fixed_source is not None
     trees = scope.trees_for(source.path) if scope is not None else None
     try:
@@ -339,6 +387,7 @@ def run_stdin(
     mode = _mode(options)
     result = RunResult(findings=[], files=1, linted=0)
     if not codes or not engine.might_contain_calls(source, settings):
+        result.findings = unused_noqa_only(source, display, codes)
         return result
     result.linted = 1
     job = Job(display, source, settings, mode, options.unsafe_fixes)

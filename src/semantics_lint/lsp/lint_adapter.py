@@ -225,13 +225,10 @@ def fix_one(text: str, path: str, located: Located) -> str:
 
 @functools.lru_cache(maxsize=None)
 def rule_url(code: str) -> str | None:
-    """Where the rule ``code`` is documented (its section of ``docs/rules.md``)."""
-    from semantics_lint.lint.output import TOOL_URI, rule_info
+    """Where the rule ``code`` is documented: the ``url`` of the command line's JSON."""
+    from semantics_lint.lint.output.rules import rule_url as documented
 
-    info = rule_info(code)
-    if info.name == code.lower():
-        return None  # not a registered rule
-    return f"{TOOL_URI}/blob/main/docs/rules.md#{code.lower()}-{info.name}"
+    return documented(code)
 
 
 def forget_other_modules() -> None:

@@ -4,9 +4,12 @@ What static analysis cannot see (values built at run time) is judged here, by a
 faithful Python implementation of the reference framework's rules
 (agentfootprint 9.62.0):
 
-* the mints a tool returns from: :func:`described_result`, :func:`absent` and
-  :func:`coverage`; each refuses at the call site with a :class:`Refusal` whose
-  message starts ``refused:``;
+* the mints a tool returns from: :func:`described_result` (alias
+  ``describedResult``), :func:`absent` and :func:`coverage`; each refuses at the
+  call site with a :class:`Refusal` whose message starts ``refused:`` and whose
+  ``path`` and ``kind`` say the same as data;
+* :mod:`semantics_lint.runtime.judge`: the mints' verdict on literal values
+  (``refusal_of``, ``part_refusal``), for a program that reads source;
 * the envelope rule set over the snake_case wire form:
   :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
   :func:`semantics_for_model`, :func:`compose_not_covered` and
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from semantics_lint.runtime.described import described_result
+from semantics_lint.runtime.described import describedResult, described_result
 from semantics_lint.runtime.envelope import (
     compose_not_covered,
     explain_semantics,
@@ -151,6 +154,7 @@ __all__ = [
     "coverage",
     "defineTool",
     "define_tool",
+    "describedResult",
     "described_result",
     "explain_semantics",
     "format_semantics_report",

@@ -27,11 +27,20 @@ from typing import TYPE_CHECKING, Any, Final, overload
 
 from semantics_lint.runtime.envelope import (
     DECLARATION_SPELLING,
+    Fault,
     compose_not_covered,
-    issues_in,
+    faults_in,
+    part_faults,
 )
 from semantics_lint.runtime.items import NOT_PASSED, is_list, normalize_coverage_list
-from semantics_lint.runtime.refusal import Refusal, refuse_unknown_keys
+from semantics_lint.runtime.refusal import (
+    ARGUMENTS,
+    DERIVED_KEY,
+    SAYS_NOTHING,
+    WRONG_TYPE,
+    Refusal,
+    refuse_unknown_keys,
+)
 from semantics_lint.vocabulary import (
     CLARIFY_FIELDS,
     COVERAGE_FIELDS,
@@ -59,7 +68,7 @@ if TYPE_CHECKING:
         ToolSemantics,
     )
 
-__all__ = ["described_result"]
+__all__ = ["DESCRIBED_PARTS", "describedResult", "described_part", "described_result"]
 
 _FN: Final = "described_result"
 
@@ -73,8 +82,13 @@ _PART_FIELDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("render", RENDER_FIELDS),
 )
 
+_KNOWN: Final = dict(_PART_FIELDS)
+
 # The coverage list whose every item must say why (a permanent blind spot).
 _WHY_REQUIRED_SECTION: Final = "cannotCover"
+
+DESCRIBED_PARTS: Final = DESCRIBED_RESULT_FIELDS
+"""The fields of a declaration :func:`described_part` judges one at a time."""
 
 
 def _refuse_derived(declaration: Mapping[Any, Any]) -> None:
@@ -84,30 +98,34 @@ def _refuse_derived(declaration: Mapping[Any, Any]) -> None:
         if key == SEMANTICS_MARKER or key == "note":
             raise Refusal(
                 f"refused: {key} is added by {_FN}() itself, never declared: leave it out "
-                "(the marker and the static note are part of every envelope it mints)."
+                "(the marker and the static note are part of every envelope it mints).",
+                path=(key,),
+                kind=DERIVED_KEY,
             )
         raise Refusal(
             f"refused: {key} is derived, never declared: declare coverage="
             '{"notChecked": [...], "cannotCover": [...]} and the not_covered lines are '
-            "composed from it, so the two can never disagree."
+            "composed from it, so the two can never disagree.",
+            path=(key,),
+            kind=DERIVED_KEY,
         )
 
 
-def _refuse_unknown_part_keys(declaration: Mapping[str, Any]) -> None:
-    for part, known in _PART_FIELDS:
-        nested = declaration.get(part)
-        if isinstance(nested, Mapping):
-            refuse_unknown_keys(part, nested, known)
-    coverage = declaration.get("coverage")
-    if isinstance(coverage, Mapping):
-        for section in COVERAGE_FIELDS:
-            listed = coverage.get(section)
-            if not is_list(listed):
-                continue
-            assert isinstance(listed, (list, tuple))
-            for index, item in enumerate(listed):
-                if isinstance(item, Mapping):
-                    refuse_unknown_keys(f"coverage.{section}[{index}]", item, COVERAGE_ITEM_FIELDS)
+def _refuse_unknown_part_keys(part: str, nested: object) -> None:
+    """Refuse a key ``part`` does not have (for coverage: its items' keys too)."""
+    if not isinstance(nested, Mapping):
+        return
+    refuse_unknown_keys((part,), nested, _KNOWN[part])
+    if part != "coverage":
+        return
+    for section in COVERAGE_FIELDS:
+        listed = nested.get(section)
+        if not is_list(listed):
+            continue
+        assert isinstance(listed, (list, tuple))
+        for index, item in enumerate(listed):
+            if isinstance(item, Mapping):
+                refuse_unknown_keys(("coverage", section, index), item, COVERAGE_ITEM_FIELDS)
 
 
 def _minted_coverage(declared: object) -> dict[str, list[dict[str, str]]]:
@@ -116,7 +134,9 @@ def _minted_coverage(declared: object) -> dict[str, list[dict[str, str]]]:
         raise Refusal(
             "refused: coverage must be a dict "
             '{"checked": [...], "notChecked": [...], "cannotCover": [...]}; leave it out to '
-            "declare no coverage."
+            "declare no coverage.",
+            path=("coverage",),
+            kind=WRONG_TYPE,
         )
     rendered: dict[str, list[dict[str, str]]] = {}
     for section in COVERAGE_FIELDS:
@@ -132,7 +152,9 @@ def _minted_coverage(declared: object) -> dict[str, list[dict[str, str]]]:
         raise Refusal(
             "refused: coverage names no ground at all: declare at least one item in "
             "checked, notChecked or cannotCover, or leave coverage out (a missing coverage "
-            'means "not declared", never "nothing there").'
+            'means "not declared", never "nothing there").',
+            path=("coverage",),
+            kind=SAYS_NOTHING,
         )
     return rendered
 
@@ -222,7 +244,8 @@ def described_result(
     if decl is not None and fields:
         raise Refusal(
             f"refused: {_FN}() takes its fields as keyword arguments or as one dict, not "
-            f"both (got a dict and {', '.join(sorted(fields))})."
+            f"both (got a dict and {', '.join(sorted(fields))}).",
+            kind=ARGUMENTS,
         )
     if decl is None:
         declaration: dict[str, Any] = dict(fields)
@@ -231,42 +254,82 @@ def described_result(
     else:
         raise Refusal(
             f"refused: {_FN}() takes a declaration, keyword arguments or one dict of "
-            f"{', '.join(DESCRIBED_RESULT_FIELDS)}, not a {type(decl).__name__}."
+            f"{', '.join(DESCRIBED_RESULT_FIELDS)}, not a {type(decl).__name__}.",
+            kind=ARGUMENTS,
+            argument=0,
         )
 
     _refuse_derived(declaration)
-    refuse_unknown_keys("", declaration, DESCRIBED_RESULT_FIELDS)
-    _refuse_unknown_part_keys(declaration)
+    refuse_unknown_keys((), declaration, DESCRIBED_RESULT_FIELDS)
+    for part, _ in _PART_FIELDS:
+        _refuse_unknown_part_keys(part, declaration.get(part))
 
     coverage = _minted_coverage(declaration["coverage"]) if "coverage" in declaration else None
     not_covered = compose_not_covered(coverage) if coverage is not None else []
 
     # The candidate is built in the wire spelling, in the wire's key order.
     candidate: dict[str, Any] = {SEMANTICS_MARKER: True}
-    for field in DATA_FIELDS:
-        if field in declaration:
-            candidate[field] = _copy_data_list(declaration[field])
-    for part in ("grain", "provenance"):
+    for part in (*DATA_FIELDS, "grain", "provenance"):
         if part in declaration:
-            candidate[part] = _to_wire(declaration[part])
+            candidate[part] = _candidate_part(part, declaration[part])
     if coverage is not None:
         candidate["coverage"] = coverage
     if not_covered:
         candidate["not_covered"] = not_covered
-    if "clarify" in declaration:
-        candidate["clarify"] = _copy_clarify(declaration["clarify"])
-    if "render" in declaration:
-        candidate["render"] = _to_wire(declaration["render"])
+    for part in ("clarify", "render"):
+        if part in declaration:
+            candidate[part] = _candidate_part(part, declaration[part])
     candidate["note"] = SEMANTICS_NOTE
 
     # One rule set: the mint judges its own candidate with the validator that
     # recognition and the gate use, and refuses the first fault in the author's
     # camelCase words.
-    issues = issues_in(candidate, DECLARATION_SPELLING)
-    if issues:
-        first = issues[0]
-        if first["field"] == SEMANTICS_MARKER:
-            # The marker is the mint's own; the fault is the declaration as a whole.
-            raise Refusal(f"refused: {_FN}(): {first['message']}")
-        raise Refusal(f"refused: {first['field']}: {first['message']}")
+    faults = faults_in(candidate, DECLARATION_SPELLING)
+    if faults:
+        raise _refusal(faults[0])
     return candidate
+
+
+def _refusal(fault: Fault) -> Refusal:
+    issue = fault.issue
+    if issue["field"] == SEMANTICS_MARKER:
+        # The marker is the mint's own; the fault is the declaration as a whole.
+        message = f"refused: {_FN}(): {issue['message']}"
+    else:
+        message = f"refused: {issue['field']}: {issue['message']}"
+    return Refusal(message, path=fault.path, kind=fault.kind)
+
+
+def _candidate_part(field: str, value: object) -> object:
+    """A declared part as the mint puts it in its candidate (wire spelling)."""
+    if field in DATA_FIELDS:
+        return _copy_data_list(value)
+    if field == "clarify":
+        return _copy_clarify(value)
+    return _to_wire(value)
+
+
+def described_part(field: str, value: object) -> None:
+    """Judge one declared field of ``described_result`` alone; raise its :class:`Refusal`.
+
+    ``field`` is one of :data:`DESCRIBED_PARTS` (camelCase, as declared), ``value``
+    its value. The mint runs these very steps on each part, in this order (unknown
+    keys, then the part's own rules), so a part refused here is refused by the whole
+    mint with the same refusal when it is the first fault; what is judged between
+    parts (data needs provenance, series needs grain, something must be declared) is
+    not judged here.
+    """
+    if field not in DESCRIBED_PARTS:
+        raise ValueError(f"{field!r} is not a field of {_FN}(); the fields are {DESCRIBED_PARTS}")
+    if field in _KNOWN:
+        _refuse_unknown_part_keys(field, value)
+    if field == "coverage":
+        _minted_coverage(value)
+        return
+    faults = part_faults(field, _candidate_part(field, value), DECLARATION_SPELLING)
+    if faults:
+        raise _refusal(faults[0])
+
+
+describedResult = described_result
+"""The reference's camelCase name, accepted as ``defineTool`` is."""

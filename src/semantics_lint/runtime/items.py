@@ -17,7 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.refusal import (
+    MISSING,
+    WRONG_TYPE,
+    FieldPath,
+    Refusal,
+    text_fault,
+)
 from semantics_lint.vocabulary import is_non_empty_string, js_trim
 
 __all__ = [
@@ -78,13 +84,17 @@ def normalize_coverage_list(
     section: str,
     items: object = NOT_PASSED,
     require_why: bool = False,
+    *,
+    at: FieldPath | None = None,
 ) -> list[CoverageItem]:
     """Normalize one declared coverage list, or raise :class:`Refusal`.
 
     ``fn`` names the call for the message (``"absent"``, ``"coverage"``), ``section``
     is the list as the author spells it (``"checked"``, ``"notChecked"``,
-    ``"cannotCover"``). ``items`` left at :data:`NOT_PASSED` gives ``[]``; any other
-    value must be a list (``None`` is refused: omit the field to say nothing).
+    ``"cannotCover"``, ``"coverage.checked"``); ``at``, the list's path in the
+    declaration for the refusal's data, defaults to ``section`` split at its dots.
+    ``items`` left at :data:`NOT_PASSED` gives ``[]``; any other value must be a list
+    (``None`` is refused: omit the field to say nothing).
 
     ``require_why`` is true for ``cannotCover`` only: a blind spot the tool can never
     see is a claim about capability, and a claim with no reason cannot be acted on.
@@ -96,49 +106,66 @@ def normalize_coverage_list(
     """
     if items is NOT_PASSED:
         return []
+    path: FieldPath = tuple(section.split(".")) if at is None else at
     if not is_list(items):
         raise Refusal(
             f"refused: {fn}: `{section}` must be a list of strings or "
             '{"what": ..., "why": ...} items; to say nothing about it, leave the field out '
-            '(a missing list means "not declared", never "nothing there").'
+            '(a missing list means "not declared", never "nothing there").',
+            path=path,
+            kind=WRONG_TYPE,
         )
     assert isinstance(items, (list, tuple))
     normalized: list[CoverageItem] = []
     for index, raw in enumerate(items):
-        at = f"{section}[{index}]"
+        at_item = f"{section}[{index}]"
+        item_path = (*path, index)
         if is_non_empty_string(raw):
             assert isinstance(raw, str)
             if require_why:
                 raise Refusal(
-                    f"refused: {fn}: {at} is {shown(raw)} with no reason. Every "
+                    f"refused: {fn}: {at_item} is {shown(raw)} with no reason. Every "
                     "`cannotCover` item needs a `why`: a blind spot this tool can never see "
                     "is a claim a reader cannot act on without one. Write "
                     f'{{"what": {shown(raw)}, "why": "..."}}, or move it to `notChecked` '
-                    "if a wider call could reach it."
+                    "if a wider call could reach it.",
+                    path=(*item_path, "why"),
+                    kind=MISSING,
                 )
             normalized.append({"what": js_trim(raw)})
             continue
         if not isinstance(raw, Mapping) or not is_non_empty_string(raw.get("what")):
+            if isinstance(raw, Mapping):
+                where = (*item_path, "what")
+                kind = text_fault(raw.get("what"), present="what" in raw)
+            else:
+                where, kind = item_path, text_fault(raw)
             raise Refusal(
-                f"refused: {fn}: {at} names no ground. Each item is a non-empty string or "
+                f"refused: {fn}: {at_item} names no ground. Each item is a non-empty string or "
                 '{"what": ..., "why": ...} whose `what` says which source, window or '
-                "population it is about."
+                "population it is about.",
+                path=where,
+                kind=kind,
             )
         what = js_trim(raw["what"])
         if "why" in raw:
             why = raw["why"]
             if not is_non_empty_string(why):
                 raise Refusal(
-                    f"refused: {fn}: {at} ({shown(what)}) has a `why` that says nothing "
-                    f"({shown(why)}). Give a reason or leave `why` out."
+                    f"refused: {fn}: {at_item} ({shown(what)}) has a `why` that says nothing "
+                    f"({shown(why)}). Give a reason or leave `why` out.",
+                    path=(*item_path, "why"),
+                    kind=text_fault(why),
                 )
             normalized.append({"what": what, "why": js_trim(why)})
             continue
         if require_why:
             raise Refusal(
-                f"refused: {fn}: {at} ({shown(what)}) has no `why`. Every `cannotCover` "
+                f"refused: {fn}: {at_item} ({shown(what)}) has no `why`. Every `cannotCover` "
                 "item needs one: say what makes this blind spot permanent, or move it to "
-                "`notChecked` if a wider call could reach it."
+                "`notChecked` if a wider call could reach it.",
+                path=(*item_path, "why"),
+                kind=MISSING,
             )
         normalized.append({"what": what})
     return normalized

@@ -30,7 +30,22 @@ from semantics_lint.runtime.items import (
     normalize_coverage_list,
     shown,
 )
-from semantics_lint.runtime.refusal import Refusal, refuse_unknown_keys
+from semantics_lint.runtime.refusal import (
+    ARGUMENTS,
+    BAD_VALUE,
+    EMPTY,
+    MISSING,
+    SAYS_NOTHING,
+    UNKNOWN_KEY,
+    WRAPPED,
+    WRONG_TYPE,
+    FieldPath,
+    Refusal,
+    field_text,
+    refuse_unknown_keys,
+    text_fault,
+    unknown_key_refusal,
+)
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -61,7 +76,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "absent",
+    "absent_checked",
+    "absent_what",
     "coverage",
+    "coverage_content",
     "instant_of",
     "mint_in_progress",
     "mint_period",
@@ -73,21 +91,29 @@ _MAX_SAFE_INTEGER: Final = 2**53 - 1
 _Content = TypeVar("_Content")
 
 
-def _declaration(fn: str, decl: object, fields: dict[str, Any], shape: str) -> Mapping[str, Any]:
-    """The one declaration a mint was given: a positional dict or keyword arguments."""
+def _declaration(
+    fn: str, decl: object, fields: dict[str, Any], shape: str, argument: int
+) -> Mapping[str, Any]:
+    """The one declaration a mint was given: a positional dict or keyword arguments.
+
+    ``argument`` is the positional index the dict takes in the call.
+    """
     if decl is not None and fields:
         raise Refusal(
             f"refused: {fn}() takes its declaration either as one dict or as keyword "
-            f"arguments, not both: {shape}."
+            f"arguments, not both: {shape}.",
+            kind=ARGUMENTS,
         )
     if decl is None:
         if not fields:
-            raise Refusal(f"refused: {fn}() takes a declaration: {shape}.")
+            raise Refusal(f"refused: {fn}() takes a declaration: {shape}.", kind=ARGUMENTS)
         return fields
     if not isinstance(decl, Mapping):
         raise Refusal(
             f"refused: {fn}() takes its declaration as keyword arguments or one dict, "
-            f"got {shown(decl)}: {shape}."
+            f"got {shown(decl)}: {shape}.",
+            kind=ARGUMENTS,
+            argument=argument,
         )
     return decl
 
@@ -118,24 +144,10 @@ def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[s
     does. Raises :class:`Refusal` for anything a reader could not act on.
     """
     fn = "absent"
-    declaration = _declaration(fn, decl, fields, _ABSENT_SHAPE)
-    refuse_unknown_keys("", declaration, ABSENT_FIELDS)
-    raw_what = declaration.get("what")
-    what = js_trim(raw_what) if isinstance(raw_what, str) else ""
-    if what == "":
-        raise Refusal(
-            "refused: absent(): `what` must say what was looked for (e.g. 'FLOGI entries on "
-            "fc1/3'); an absence that cannot name what it did not find reads like a tool "
-            "that returned nothing by accident."
-        )
-    checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
-    if not checked:
-        raise Refusal(
-            f"refused: absent(): {shown(what)}: `checked` must name at least one source, "
-            "window or population that WAS searched; without it a reader cannot tell "
-            "'I looked and there is nothing' from 'I could not look'. If the tool could not "
-            "look, raise an error instead."
-        )
+    declaration = _declaration(fn, decl, fields, _ABSENT_SHAPE, 0)
+    refuse_unknown_keys((), declaration, ABSENT_FIELDS)
+    what = absent_what(_get(declaration, "what"))
+    checked = absent_checked(_get(declaration, "checked"), what)
     not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
     cannot_cover = normalize_coverage_list(
         fn, "cannotCover", _get(declaration, "cannotCover"), True
@@ -158,6 +170,39 @@ def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[s
         rendered[to_wire("tryInstead")] = try_instead
     rendered["note"] = ABSENCE_NOTE
     return rendered
+
+
+def absent_what(raw: object) -> str:
+    """``absent()``'s ``what`` trimmed (:data:`NOT_PASSED` when not given), or a refusal."""
+    what = js_trim(raw) if isinstance(raw, str) else ""
+    if what == "":
+        raise Refusal(
+            "refused: absent(): `what` must say what was looked for (e.g. 'FLOGI entries on "
+            "fc1/3'); an absence that cannot name what it did not find reads like a tool "
+            "that returned nothing by accident.",
+            path=("what",),
+            kind=text_fault(raw, present=raw is not NOT_PASSED),
+        )
+    return what
+
+
+def absent_checked(raw: object, what: str | None = None) -> list[dict[str, str]]:
+    """``absent()``'s ``checked`` normalized (never empty), or a refusal.
+
+    ``what`` (already judged) is quoted in the message; None when it is not known.
+    """
+    checked = normalize_coverage_list("absent", "checked", raw, False)
+    if not checked:
+        said = f" {shown(what)}:" if what is not None else ""
+        raise Refusal(
+            f"refused: absent():{said} `checked` must name at least one source, "
+            "window or population that WAS searched; without it a reader cannot tell "
+            "'I looked and there is nothing' from 'I could not look'. If the tool could not "
+            "look, raise an error instead.",
+            path=("checked",),
+            kind=MISSING if raw is NOT_PASSED else EMPTY,
+        )
+    return checked
 
 
 # ---------------------------------------------------------------------------
@@ -225,86 +270,108 @@ def instant_of(value: object) -> tuple[int, int] | None:
     return seconds, fraction
 
 
-def _unknown_key_problem(value: Mapping[str, Any], known: tuple[str, ...], at: str) -> str | None:
-    try:
-        refuse_unknown_keys(at, value, known)
-    except Refusal as refusal:
-        return str(refusal)
+def _unknown_key_problem(
+    value: Mapping[Any, Any], known: tuple[str, ...], at: FieldPath
+) -> Refusal | None:
+    for key in value:
+        if key not in known:
+            return unknown_key_refusal(at, key, known)
     return None
 
 
-def _instant_problem(value: object, at: str) -> str | None:
+def _instant_problem(span: Mapping[Any, Any], key: str, at: FieldPath) -> Refusal | None:
+    value = span.get(key)
     if instant_of(value) is not None:
         return None
-    return (
-        f"refused: `{at}` must be an ISO 8601 instant with a zone, e.g. "
+    if value is None:
+        kind = MISSING if key not in span else WRONG_TYPE
+    else:
+        kind = BAD_VALUE if isinstance(value, str) else WRONG_TYPE
+    where = field_text((*at, key))
+    return Refusal(
+        f"refused: `{where}` must be an ISO 8601 instant with a zone, e.g. "
         f"'2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'; got {shown(value)}. "
-        "An instant with no zone could be any of 24 hours, so it is refused, not guessed."
+        "An instant with no zone could be any of 24 hours, so it is refused, not guessed.",
+        path=(*at, key),
+        kind=kind,
     )
 
 
-def _span_problem(value: object, at: str) -> str | None:
+def _span_problem(value: object, at: FieldPath) -> Refusal | None:
+    where = field_text(at)
     if not isinstance(value, Mapping):
-        return (
-            f"refused: `{at}` must be {{'from': ..., 'to': ...}}, two instants; "
-            f"got {shown(value)}."
+        return Refusal(
+            f"refused: `{where}` must be {{'from': ..., 'to': ...}}, two instants; "
+            f"got {shown(value)}.",
+            path=at,
+            kind=WRONG_TYPE,
         )
     extra = _unknown_key_problem(value, PERIOD_SPAN_FIELDS, at)
     if extra is not None:
         return extra
-    start, end = value.get("from"), value.get("to")
-    bad = _instant_problem(start, f"{at}.from") or _instant_problem(end, f"{at}.to")
+    bad = _instant_problem(value, "from", at) or _instant_problem(value, "to", at)
     if bad is not None:
         return bad
+    start, end = value.get("from"), value.get("to")
     if (instant_of(start) or (0, 0)) > (instant_of(end) or (0, 0)):
-        return (
-            f"refused: `{at}.from` ({start}) is after `{at}.to` ({end}); a span runs forward."
+        return Refusal(
+            f"refused: `{where}.from` ({start}) is after `{where}.to` ({end}); a span runs "
+            "forward.",
+            path=at,
+            kind=BAD_VALUE,
         )
     return None
 
 
-def period_problem(value: object) -> str | None:
-    """The first fault of a declared (camelCase) period, as a refusal message, or None.
+def period_problem(value: object) -> Refusal | None:
+    """The first fault of a declared (camelCase) period as a :class:`Refusal`, or None.
 
     In order: a dict; no key it does not have; ``queried`` a ``{from, to}`` span of
     instants with ``from`` not after ``to``; ``held`` the literal ``"unknown"`` or a
     span by the same rule; ``readAt``, when given, an instant.
     """
     if not isinstance(value, Mapping):
-        return (
+        return Refusal(
             "refused: `period` must be {'queried': {'from', 'to'}, 'held': {'from', 'to'} "
-            f"or 'unknown', 'readAt'?}}; got {shown(value)}."
+            f"or 'unknown', 'readAt'?}}; got {shown(value)}.",
+            path=("period",),
+            kind=WRONG_TYPE,
         )
-    extra = _unknown_key_problem(value, PERIOD_FIELDS, "period")
+    extra = _unknown_key_problem(value, PERIOD_FIELDS, ("period",))
     if extra is not None:
         return extra
     queried = value.get("queried")
     if queried is None:
-        return (
+        return Refusal(
             "refused: `period.queried` must say what the read asked for: "
-            "{'from': ..., 'to': ...}, two instants of the read behind this result."
+            "{'from': ..., 'to': ...}, two instants of the read behind this result.",
+            path=("period", "queried"),
+            kind=MISSING if "queried" not in value else WRONG_TYPE,
         )
-    problem = _span_problem(queried, "period.queried")
+    problem = _span_problem(queried, ("period", "queried"))
     if problem is not None:
         return problem
     held = value.get("held")
     if held != PERIOD_HELD_UNKNOWN:
         if held is None:
-            return (
+            return Refusal(
                 "refused: `period.held` must say what the store holds: {'from': ..., "
-                "'to': ...}, or 'unknown' when the tool cannot vouch for it."
+                "'to': ...}, or 'unknown' when the tool cannot vouch for it.",
+                path=("period", "held"),
+                kind=MISSING if "held" not in value else WRONG_TYPE,
             )
         if isinstance(held, str):
-            return (
+            return Refusal(
                 f"refused: `period.held` is {shown(held)}; it must be "
-                "{'from': ..., 'to': ...} or the literal 'unknown'."
+                "{'from': ..., 'to': ...} or the literal 'unknown'.",
+                path=("period", "held"),
+                kind=BAD_VALUE,
             )
-        problem = _span_problem(held, "period.held")
+        problem = _span_problem(held, ("period", "held"))
         if problem is not None:
             return problem
-    read_at = value.get("readAt")
-    if read_at is not None:
-        return _instant_problem(read_at, "period.readAt")
+    if value.get("readAt") is not None:
+        return _instant_problem(value, "readAt", ("period",))
     return None
 
 
@@ -318,7 +385,7 @@ def mint_period(declared: object) -> dict[str, Any] | None:
         return None
     problem = period_problem(declared)
     if problem is not None:
-        raise Refusal(problem)
+        raise problem
     assert isinstance(declared, Mapping)
     queried, held = declared["queried"], declared["held"]
     wire: dict[str, Any] = {"queried": {"from": queried["from"], "to": queried["to"]}}
@@ -346,27 +413,38 @@ def _is_count(value: object) -> bool:
     return 1 <= value <= _MAX_SAFE_INTEGER
 
 
-def _in_progress_item(raw: object, at: str) -> dict[str, Any]:
+def _in_progress_item(raw: object, path: FieldPath) -> dict[str, Any]:
+    at = field_text(path)
     if isinstance(raw, str):
         if js_trim(raw) == "":
-            raise Refusal(f"refused: `{at}` is blank; say what is still running.")
+            raise Refusal(
+                f"refused: `{at}` is blank; say what is still running.", path=path, kind=EMPTY
+            )
         return {"what": js_trim(raw)}
     if not isinstance(raw, Mapping):
         raise Refusal(
             f"refused: `{at}` must be a non-empty string or "
             "{'what': ..., 'why'?: ..., 'count'?: ...}; "
-            f"got {shown(raw)}."
+            f"got {shown(raw)}.",
+            path=path,
+            kind=WRONG_TYPE,
         )
     unknown = next((key for key in raw if key not in IN_PROGRESS_ITEM_FIELDS), None)
     if unknown == "kind":
         raise Refusal(
             f"refused: `{at}.kind`: `kind` names ground a call did NOT reach, and an item "
-            "in progress is ground the call read. Leave it out."
+            "in progress is ground the call read. Leave it out.",
+            path=(*path, "kind"),
+            kind=UNKNOWN_KEY,
         )
-    refuse_unknown_keys(at, raw, IN_PROGRESS_ITEM_FIELDS)
+    refuse_unknown_keys(path, raw, IN_PROGRESS_ITEM_FIELDS)
     what = raw.get("what")
     if not is_non_empty_string(what):
-        raise Refusal(f"refused: `{at}` names nothing: `what` must say what is still running.")
+        raise Refusal(
+            f"refused: `{at}` names nothing: `what` must say what is still running.",
+            path=(*path, "what"),
+            kind=text_fault(what, present="what" in raw),
+        )
     assert isinstance(what, str)
     item: dict[str, Any] = {"what": js_trim(what)}
     # ``None`` reads as omitted here, as in the reference's in-progress reader.
@@ -375,15 +453,20 @@ def _in_progress_item(raw: object, at: str) -> dict[str, Any]:
         if not is_non_empty_string(why):
             raise Refusal(
                 f"refused: `{at}` ({shown(what)}) has a `why` that says nothing; give one "
-                "or leave it out."
+                "or leave it out.",
+                path=(*path, "why"),
+                kind=text_fault(why),
             )
         item["why"] = js_trim(why)
     count = raw.get("count")
     if count is not None:
         if not _is_count(count):
+            number = not isinstance(count, bool) and isinstance(count, (int, float))
             raise Refusal(
                 f"refused: `{at}` ({shown(what)}): `count` must be a whole number of at least 1 "
-                f"(how many things this item stands for), or left out for one; got {shown(count)}."
+                f"(how many things this item stands for), or left out for one; got {shown(count)}.",
+                path=(*path, "count"),
+                kind=BAD_VALUE if number else WRONG_TYPE,
             )
         item["count"] = count
     return item
@@ -397,15 +480,36 @@ def mint_in_progress(raw: object) -> list[dict[str, Any]]:
         raise Refusal(
             "refused: `inProgress` must be a list of strings or "
             "{'what': ..., 'why'?: ..., 'count'?: ...} items; to say nothing is running, "
-            "leave it out."
+            "leave it out.",
+            path=("inProgress",),
+            kind=WRONG_TYPE,
         )
     assert isinstance(raw, (list, tuple))
-    return [_in_progress_item(item, f"inProgress[{index}]") for index, item in enumerate(raw)]
+    return [_in_progress_item(item, ("inProgress", index)) for index, item in enumerate(raw)]
 
 
 # ---------------------------------------------------------------------------
 # coverage()
 # ---------------------------------------------------------------------------
+
+def coverage_content(content: object) -> None:
+    """Refuse what ``coverage()`` must not wrap: nothing at all, or a described result."""
+    if content is NOT_PASSED:
+        raise Refusal(
+            "refused: coverage() wraps a result with its boundary, and was given no result: "
+            "pass the result first, coverage(result, checked=[...]). When nothing was "
+            "found, return absent(what=..., checked=[...]) instead.",
+            kind=ARGUMENTS,
+        )
+    if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
+        raise Refusal(
+            "refused: coverage() wraps a described result, which carries its own coverage: "
+            "declare the lists in described_result(..., coverage={'checked': [...], "
+            "'notChecked': [...], 'cannotCover': [...]}) and return it bare.",
+            kind=WRAPPED,
+            argument=0,
+        )
+
 
 _COVERAGE_SHAPE: Final = (
     "coverage(result, checked=?, notChecked=?, cannotCover=?, period=?, inProgress=?)"
@@ -431,20 +535,9 @@ def coverage(
     result as ``content``: it carries its own coverage.
     """
     fn = "coverage"
-    if content is NOT_PASSED:
-        raise Refusal(
-            "refused: coverage() wraps a result with its boundary, and was given no result: "
-            "pass the result first, coverage(result, checked=[...]). When nothing was "
-            "found, return absent(what=..., checked=[...]) instead."
-        )
-    if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
-        raise Refusal(
-            "refused: coverage() wraps a described result, which carries its own coverage: "
-            "declare the lists in described_result(..., coverage={'checked': [...], "
-            "'notChecked': [...], 'cannotCover': [...]}) and return it bare."
-        )
-    declaration = _declaration(fn, decl, fields, _COVERAGE_SHAPE)
-    refuse_unknown_keys("", declaration, LEDGER_FIELDS)
+    coverage_content(content)
+    declaration = _declaration(fn, decl, fields, _COVERAGE_SHAPE, 1)
+    refuse_unknown_keys((), declaration, LEDGER_FIELDS)
     checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
     not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
     cannot_cover = normalize_coverage_list(
@@ -455,14 +548,17 @@ def coverage(
     if in_progress and not checked:
         raise Refusal(
             "refused: coverage(): `inProgress` needs `checked` beside it: an item still "
-            "running is ground the call read, so name what the read covered in `checked`."
+            "running is ground the call read, so name what the read covered in `checked`.",
+            path=("checked",),
+            kind=MISSING if "checked" not in declaration else EMPTY,
         )
     if not (checked or not_checked or cannot_cover or period is not None or in_progress):
         raise Refusal(
             "refused: coverage(): the boundary declares nothing (every list is empty and "
             "there is no period), which would tell a reader nothing while looking like it "
             "did. Name what was checked, what was skipped, or what can never be seen; or "
-            "return the result bare."
+            "return the result bare.",
+            kind=SAYS_NOTHING,
         )
     marker: dict[str, Any] = {}
     if checked:

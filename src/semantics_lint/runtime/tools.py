@@ -29,7 +29,15 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, overload
 
 from semantics_lint.runtime.items import shown
-from semantics_lint.runtime.refusal import Refusal, refuse_unknown_keys
+from semantics_lint.runtime.refusal import (
+    ARGUMENTS,
+    BAD_VALUE,
+    MISSING,
+    WRONG_TYPE,
+    Refusal,
+    refuse_unknown_keys,
+    text_fault,
+)
 from semantics_lint.vocabulary import RESULT_CLASSES, TOOL_FIELDS, is_non_empty_string
 
 if TYPE_CHECKING:
@@ -148,14 +156,17 @@ def _declaration(decl: object, fields: dict[str, Any]) -> Mapping[str, Any]:
     if decl is not None and fields:
         raise Refusal(
             "refused: define_tool() takes its definition either as one dict or as keyword "
-            f"arguments, not both: {_SHAPE}."
+            f"arguments, not both: {_SHAPE}.",
+            kind=ARGUMENTS,
         )
     if decl is None:
         return fields
     if not isinstance(decl, Mapping):
         raise Refusal(
             "refused: define_tool() takes its definition as keyword arguments or one dict, "
-            f"got {shown(decl)}: {_SHAPE}."
+            f"got {shown(decl)}: {_SHAPE}.",
+            kind=ARGUMENTS,
+            argument=0,
         )
     return decl
 
@@ -176,7 +187,9 @@ def _result_class(name: str, declared: object) -> str:
     raise Refusal(
         f"refused: define_tool({name!r}): resultClass {shown(declared)} is not a result "
         f"class{hint}; the classes are {' and '.join(RESULT_CLASSES)} ({leave_out}). A class "
-        "is a rule the gate can prove: triage and inventory results must declare coverage."
+        "is a rule the gate can prove: triage and inventory results must declare coverage.",
+        path=("resultClass",),
+        kind=BAD_VALUE if isinstance(declared, str) else WRONG_TYPE,
     )
 
 
@@ -203,29 +216,38 @@ def define_tool(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Tool
     """
     declaration = _declaration(decl, fields)
     try:
-        refuse_unknown_keys("", declaration, TOOL_FIELDS)
+        refuse_unknown_keys((), declaration, TOOL_FIELDS)
     except Refusal as refusal:
         named = declaration.get("name")
         which = f"{named!r}" if is_non_empty_string(named) else ""
         raise Refusal(
-            f"refused: define_tool({which}): {str(refusal).removeprefix('refused: ')}"
+            f"refused: define_tool({which}): {str(refusal).removeprefix('refused: ')}",
+            path=refusal.path,
+            kind=refusal.kind,
+            meant=refusal.meant,
         ) from None
     name = declaration.get("name")
     if not is_non_empty_string(name):
         raise Refusal(
             f"refused: define_tool(): `name` must name the tool (a non-empty string, as the "
-            f"model will call it); got {shown(name) if 'name' in declaration else 'nothing'}."
+            f"model will call it); got {shown(name) if 'name' in declaration else 'nothing'}.",
+            path=("name",),
+            kind=text_fault(name, present="name" in declaration),
         )
     assert isinstance(name, str)
     if "execute" not in declaration:
         raise Refusal(
             f"refused: define_tool({name!r}): `execute` is missing: give the function that "
-            "runs the tool and returns its result."
+            "runs the tool and returns its result.",
+            path=("execute",),
+            kind=MISSING,
         )
     execute = declaration["execute"]
     if not callable(execute):
         raise Refusal(
-            f"refused: define_tool({name!r}): `execute` must be a function; got {shown(execute)}."
+            f"refused: define_tool({name!r}): `execute` must be a function; got {shown(execute)}.",
+            path=("execute",),
+            kind=WRONG_TYPE,
         )
     result_class = (
         _result_class(name, declaration["resultClass"]) if "resultClass" in declaration else None

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.rules.base import Batch, Invalid, Rule, Valid
+from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
 from semantics_lint.lint.rules.sem1xx_keys import (
     DerivedFieldDeclared,
@@ -35,6 +36,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
     sorted(
         (
             UnparsableFile,
+            UnusedNoqa,
             UnknownDeclarationKey,
             SnakeCaseDeclarationKey,
             DerivedFieldDeclared,

@@ -1,0 +1,141 @@
+"""Rendering findings in every format ``--output-format`` accepts.
+
+Every renderer is pure: findings (already filtered and sorted by the runner) in, one
+string out. The CLI prints it on stdout, and the summary on stderr, so a pipe that
+reads stdout gets only the format it asked for. Each format lives in the module that
+needs its imports, imported when that format is asked for: a run that prints
+``concise`` never imports ``json``, XML or the rule registry.
+
+=============  ===========================================================  ============
+format         what                                                         module
+=============  ===========================================================  ============
+concise        ``path:line:col: CODE [*] message`` (``text`` is an alias)   ``human``
+full           concise, plus the source lines, a caret and the fix          ``human``
+grouped        the findings under one heading per file                      ``human``
+pylint         ``path:line: [CODE] message``                                ``human``
+json           one list in ruff's shape (SPEC section 6)                    ``machine``
+json-lines     the same objects, one a line                                 ``machine``
+github         GitHub Actions annotations                                   ``machine``
+gitlab         GitLab code quality report                                   ``machine``
+junit          JUnit XML                                                    ``machine``
+sarif          SARIF 2.1.0                                                  ``sarif``
+=============  ===========================================================  ============
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.model import Finding
+
+FORMATS: tuple[str, ...] = (
+    "concise",
+    "full",
+    "grouped",
+    "json",
+    "json-lines",
+    "github",
+    "gitlab",
+    "junit",
+    "pylint",
+    "sarif",
+)
+"""The output formats, ruff's names."""
+
+ALIASES = {"text": "concise"}
+"""Other names accepted for a format (``text`` was the name of ``concise``)."""
+
+OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, *ALIASES)
+"""Every name ``--output-format`` accepts."""
+
+HUMAN_FORMATS = frozenset({"concise", "full", "grouped"})
+"""The formats after which the summary is printed (on stderr), as ruff does."""
+
+
+def canonical(output_format: str) -> str:
+    """The format ``output_format`` names (``text`` is ``concise``)."""
+    return ALIASES.get(output_format, output_format)
+
+
+def format_findings(
+    findings: Sequence[Finding],
+    output_format: str,
+    *,
+    unsafe: bool = False,
+    color: bool = False,
+    read_source: Callable[[str], str | None] | None = None,
+    cwd: str | None = None,
+    raw_names: Mapping[str, str] | None = None,
+) -> str:
+    """The findings in ``output_format`` (one of :data:`OUTPUT_FORMATS`).
+
+    ``unsafe``: whether ``--unsafe-fixes`` was given (which findings get ``[*]``);
+    ``color``: ANSI colour in the human formats; ``read_source``: the text of a
+    file by its display name (``full`` shows source lines); ``cwd``: the folder
+    relative names are relative to (SARIF); ``raw_names``: the real name of a file
+    whose shown name is escaped (SARIF URIs encode the real bytes).
+    """
+    name = canonical(output_format)
+    if name in ("concise", "full", "grouped", "pylint"):
+        from semantics_lint.lint.output import human
+
+        if name == "concise":
+            return human.format_concise(findings, unsafe=unsafe, color=color)
+        if name == "full":
+            return human.format_full(findings, unsafe=unsafe, color=color, read_source=read_source)
+        if name == "grouped":
+            return human.format_grouped(findings, unsafe=unsafe, color=color)
+        return human.format_pylint(findings)
+    if name == "sarif":
+        from semantics_lint.lint.output.sarif import format_sarif
+
+        return format_sarif(findings, cwd=cwd, raw_names=raw_names)
+    if name in FORMATS:
+        from semantics_lint.lint.output import machine
+
+        renderer = {
+            "json": machine.format_json,
+            "json-lines": machine.format_json_lines,
+            "github": machine.format_github,
+            "gitlab": machine.format_gitlab,
+            "junit": machine.format_junit,
+        }[name]
+        return renderer(findings)
+    raise ValueError(f"unknown output format {output_format!r}")
+
+
+def use_color(stream: TextIO) -> bool:
+    """Whether to colour what goes to ``stream``: on a terminal, as the environment allows.
+
+    ``NO_COLOR`` (any non-empty value) turns colour off (no-color.org);
+    ``FORCE_COLOR`` (any non-empty value) turns it on off a terminal too;
+    ``TERM=dumb`` turns it off.
+    """
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str:
+    """The summary for stderr (see :func:`semantics_lint.lint.output.overview.summary`)."""
+    from semantics_lint.lint.output.overview import summary as render
+
+    return render(findings, unsafe=unsafe, fixed=fixed)
+
+
+def format_statistics(findings: Sequence[Finding], output_format: str, unsafe: bool) -> str:
+    """``--statistics`` (see :mod:`semantics_lint.lint.output.overview`)."""
+    from semantics_lint.lint.output.overview import format_statistics as render
+
+    return render(findings, canonical(output_format), unsafe)

@@ -1,0 +1,147 @@
+"""The two doors on literal declarations (SPEC §4, "Agreement of the two doors").
+
+Hypothesis writes ``described_result``/``absent``/``coverage`` calls with literals
+only (``tests/doors/gen.py``: valid declarations and mutations of them), each as a
+tool module. The linter lints the module; the mint judges the literal values of the
+call's arguments, read with ``ast.literal_eval`` (the module is never run). The
+static verdict (an E finding other than SEM203) must be the runtime verdict (a
+``refused:`` error).
+
+``test_the_doors_agree`` is marked ``doors`` and left out of the default run until
+the linter asks the runtime's validators (``pytest -m doors`` runs it;
+``bench/doors_agreement.py`` measures the rate and lists what disagrees). The other
+tests here keep the harness honest and run by default.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample, valid_calls
+from doors.verdict import judge, judge_all, runtime_verdict
+from hypothesis import HealthCheck, Phase, find, given, settings
+
+from semantics_lint.runtime.judge import refusal_of
+from semantics_lint.runtime.refusal import REFUSAL_KINDS
+
+
+# A generated example may hold a 4,000-digit number or a value nested 150 deep.
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+
+
+def _examples(count: int) -> settings:
+    return settings(max_examples=count, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@_examples(150)
+@given(valid_calls())
+def test_a_valid_declaration_is_accepted_by_the_mint(call: object) -> None:
+    door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    refusal, crash = runtime_verdict(door, args, kwargs)
+    assert (refusal, crash) == (None, None), call.render()  # type: ignore[attr-defined]
+
+
+@_examples(300)
+@given(calls())
+def test_the_mint_never_crashes_and_every_refusal_says_where(call: object) -> None:
+    try:
+        door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    except NotLiteral:
+        return
+    refusal, crash = runtime_verdict(door, args, kwargs)
+    assert crash is None, call.render()  # type: ignore[attr-defined]
+    judged = refusal_of(door, args, kwargs)
+    if refusal is None:
+        assert judged is None
+        return
+    assert str(refusal).startswith("refused:")
+    assert refusal.kind in REFUSAL_KINDS
+    assert judged is not None
+    assert (str(judged), judged.path, judged.kind, judged.argument) == (
+        str(refusal),
+        refusal.path,
+        refusal.kind,
+        refusal.argument,
+    )
+
+
+def _kind_of(call: Call) -> str | None:
+    try:
+        door, args, kwargs = call_arguments(call.module())
+    except NotLiteral:
+        return None
+    refusal, _ = runtime_verdict(door, args, kwargs)
+    return refusal.kind if refusal is not None else "accepted"
+
+
+_SEARCH = settings(
+    max_examples=3000,
+    database=None,
+    phases=[Phase.generate],
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.mark.parametrize("mutation", sorted(set(MUTATIONS)))
+def test_the_generator_reaches_every_mutation(mutation: str) -> None:
+    found = find(
+        calls(),
+        lambda call: mutation in (m.split("@")[0] for m in call.mutations),
+        settings=_SEARCH,
+    )
+    assert mutation in " ".join(found.mutations)
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSAL_KINDS | {"accepted"}))
+def test_the_generator_reaches_every_kind_of_refusal(kind: str) -> None:
+    found = find(calls(), lambda call: _kind_of(call) == kind, settings=_SEARCH)
+    assert _kind_of(found) == kind
+
+
+def test_the_command_reports_what_the_engine_reports(tmp_path: Path) -> None:
+    judged, _ = judge_all(sample(40, seed=11))
+    for i, example in enumerate(judged):
+        (tmp_path / f"tool_{i:03d}.py").write_text(example.module, encoding="utf-8")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "semantics_lint",
+            "check",
+            "--no-cache",
+            "--exit-zero",
+            "--output-format",
+            "json",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    by_file: dict[str, list[str]] = {}
+    for finding in json.loads(result.stdout):
+        by_file.setdefault(Path(finding["filename"]).name, []).append(finding["code"])
+    for i, example in enumerate(judged):
+        expected = sorted(f.code for f in example.findings)
+        assert sorted(by_file.get(f"tool_{i:03d}.py", [])) == expected, example.module
+
+
+@pytest.mark.doors
+@_examples(3000)
+@given(calls())
+def test_the_doors_agree(call: object) -> None:
+    try:
+        judged = judge(call)  # type: ignore[arg-type]
+    except NotLiteral:
+        return
+    found = judged.disagreement()
+    assert found is None, (
+        f"{found[0]}: {found[1]} (should be {found[2]})\n{judged.module}\n"
+        f"refusal: {judged.refusal}\nfindings: {[(f.code, f.message) for f in judged.findings]}"
+    )
