@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from semantics_lint.lint.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache
+from semantics_lint.lint.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache, default_cache_dir
 from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.model import Finding, Position, Severity
 
@@ -260,3 +262,39 @@ def test_a_damaged_cache_file_counts_as_empty_and_the_run_goes_on(project: Path,
         assert done.returncode == 1, done.stderr
         assert "Traceback" not in done.stderr
         assert done.stdout == fresh.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX permissions")
+def test_a_first_path_the_user_cannot_look_into_still_gives_the_project_root() -> None:
+    # `check private/ tool.py` where private/ is unreadable to the user: the run says
+    # so for that path; finding where the cache lives must not fail before it.
+    base = Path(tempfile.mkdtemp(prefix="semantics-lint-test-"))
+    try:
+        base.chmod(0o755)
+        (base / "pyproject.toml").write_text("[tool.semantics-lint]\n", encoding="utf-8")
+        private = base / "private"
+        private.mkdir()
+        private.chmod(0o000)
+        if os.geteuid() == 0:
+            for path in (base, private, base / "pyproject.toml"):
+                os.chown(path, 65534, 65534)
+        read, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child reports through the pipe
+            try:
+                if os.geteuid() == 0:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                answer = str(default_cache_dir([str(private), str(base / "tool.py")]))
+            except BaseException as error:  # noqa: BLE001 - reported to the parent
+                answer = f"raised {type(error).__name__}: {error}"
+            os.write(write_end, answer.encode())
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read, "rb") as handle:
+            answer = handle.read().decode()
+        os.waitpid(pid, 0)
+        assert answer == str(base)
+    finally:
+        (base / "private").chmod(0o700)
+        shutil.rmtree(base)

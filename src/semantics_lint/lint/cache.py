@@ -91,7 +91,9 @@ def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None
 
     The project root is the folder of the configuration in use: ``config_file``
     (``--config``), else the ``pyproject.toml`` that governs the first of ``paths``;
-    without one, the current folder.
+    without one, the current folder. A first path that cannot be looked into (a
+    folder the user may not read) is searched from its parent: the run reports that
+    path itself.
     """
     from_env = os.environ.get(CACHE_DIR_ENV)
     if from_env:
@@ -100,9 +102,14 @@ def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None
         return Path(os.path.abspath(config_file)).parent
     for argument in paths[:1]:
         start = Path(os.path.abspath(argument))
-        found = find_config_file(start if start.is_dir() else start.parent)
-        if found is not None:
-            return found.parent
+        for folder in (start, start.parent):
+            try:
+                found = find_config_file(folder if folder.is_dir() else folder.parent)
+            except OSError:
+                continue
+            if found is not None:
+                return found.parent
+            break
     return Path(".")
 
 
