@@ -1,6 +1,10 @@
-"""Suite-wide settings: every test lints afresh unless it asks for the results cache."""
+"""Suite-wide settings: every test lints afresh unless it asks for the results cache,
+and nothing a test runs keeps a key in the developer's own cache home."""
 
 from __future__ import annotations
+
+import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -11,3 +15,16 @@ def _no_results_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     # run) stored, nor leave a cache folder in the checkout. Tests of the cache
     # remove this variable and give the cache a folder of their own.
     monkeypatch.setenv("SEMANTICS_LINT_NO_CACHE", "1")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    # The user's key (lint/user_key.py) lives in the cache home: one for the
+    # session, in its temporary folder, inherited by every command a test runs.
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before

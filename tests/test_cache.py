@@ -112,7 +112,7 @@ def test_settings_key_does_not_depend_on_set_order() -> None:
         "not json at all",
         json.dumps({"format": 999, "entries": {}}),
         json.dumps(["a", "list"]),
-        json.dumps({"format": 1, "entries": ["a", "list"]}),
+        json.dumps({"format": 2, "entries": ["a", "list"]}),
     ],
 )
 def test_a_damaged_or_foreign_cache_file_counts_as_empty(tmp_path: Path, tool: Path, content: str) -> None:

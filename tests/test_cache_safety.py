@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from semantics_lint.lint.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache
+from semantics_lint.lint.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache, default_cache_dir
 from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.model import Finding, Position, Severity
 
@@ -203,6 +205,9 @@ def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> Non
     (entry,) = document["entries"].values()
     assert entry["findings"] == [_row()]  # the shape the damage departs from
     entry["findings"] = [row]
+    # Signed as the linter signs, so that what is judged is the row's shape, not the
+    # signature (an unsigned change is a miss already: test_cache_key.py).
+    entry["mac"] = cache._mac(str(tool), "tool.py", SNAKE.encode(), LintSettings(), [row])
     cache.path.write_text(json.dumps(document), encoding="utf-8")
     assert ResultCache(tmp_path, "f1").get(tool, "tool.py", SNAKE.encode(), LintSettings()) is None
 
@@ -210,18 +215,18 @@ def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> Non
 def _damage(path: Path, shape: str) -> None:
     text = path.read_text(encoding="utf-8")
     if shape == "nested 1,000 deep":
-        path.write_text('{"format": 1, "entries": ' + "[" * 1000 + "]" * 1000 + "}", encoding="utf-8")
+        path.write_text('{"format": 2, "entries": ' + "[" * 1000 + "]" * 1000 + "}", encoding="utf-8")
     elif shape == "nested 100,000 deep":
         path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     elif shape == "truncated":
         path.write_text(text[: len(text) // 2], encoding="utf-8")
     elif shape == "entries of the wrong types":
         document = json.loads(text)
-        document["entries"] = {name: {"key": 5, "findings": "none"} for name in document["entries"]}
-        document["entries"]["\0bad"] = {"key": "k", "findings": []}
+        document["entries"] = {name: {"mac": 5, "findings": "none"} for name in document["entries"]}
+        document["entries"]["\0bad"] = {"mac": "k", "findings": []}
         path.write_text(json.dumps(document), encoding="utf-8")
     elif shape == "a huge number":
-        path.write_text('{"format": 1, "entries": {"x": ' + "9" * 100_000 + "}}", encoding="utf-8")
+        path.write_text('{"format": 2, "entries": {"x": ' + "9" * 100_000 + "}}", encoding="utf-8")
     elif shape == "not UTF-8":
         path.write_bytes(b"\xff\xfe" + text.encode("utf-16-le"))
     elif shape == "huge":
@@ -257,3 +262,39 @@ def test_a_damaged_cache_file_counts_as_empty_and_the_run_goes_on(project: Path,
         assert done.returncode == 1, done.stderr
         assert "Traceback" not in done.stderr
         assert done.stdout == fresh.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX permissions")
+def test_a_first_path_the_user_cannot_look_into_still_gives_the_project_root() -> None:
+    # `check private/ tool.py` where private/ is unreadable to the user: the run says
+    # so for that path; finding where the cache lives must not fail before it.
+    base = Path(tempfile.mkdtemp(prefix="semantics-lint-test-"))
+    try:
+        base.chmod(0o755)
+        (base / "pyproject.toml").write_text("[tool.semantics-lint]\n", encoding="utf-8")
+        private = base / "private"
+        private.mkdir()
+        private.chmod(0o000)
+        if os.geteuid() == 0:
+            for path in (base, private, base / "pyproject.toml"):
+                os.chown(path, 65534, 65534)
+        read, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child reports through the pipe
+            try:
+                if os.geteuid() == 0:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                answer = str(default_cache_dir([str(private), str(base / "tool.py")]))
+            except BaseException as error:  # noqa: BLE001 - reported to the parent
+                answer = f"raised {type(error).__name__}: {error}"
+            os.write(write_end, answer.encode())
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read, "rb") as handle:
+            answer = handle.read().decode()
+        os.waitpid(pid, 0)
+        assert answer == str(base)
+    finally:
+        (base / "private").chmod(0o700)
+        shutil.rmtree(base)

@@ -8,6 +8,7 @@ coverage, and malformed ones that must end in exit 2 with one line on stderr.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -137,6 +138,51 @@ def test_a_directory_is_an_input_error(tmp_path: Path) -> None:
     result = run_command(str(tmp_path))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs and devices")
+def test_a_fifo_or_a_device_named_as_a_catalog_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "semantics-catalog-fifo.json"
+    os.mkfifo(fifo)
+    for command in (
+        [sys.executable, "-m", "semantics_lint", "check-semantics"],
+        [sys.executable, "-c", "from semantics_lint.hooks import check_semantics_main as m; raise SystemExit(m())"],
+    ):
+        # A FIFO with no writer would block an open(), /dev/zero never ends: the
+        # timeout fails the test if either is read.
+        result = subprocess.run(
+            [*command, str(fifo), "/dev/zero", str(GOOD)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert result.returncode == 2, result.stderr
+        assert f"{fifo}: cannot read the catalog: not a regular file (a FIFO)" in result.stderr
+        assert "/dev/zero: cannot read the catalog: not a regular file (a character device)" in (
+            result.stderr
+        )
+        assert "Traceback" not in result.stderr
+
+
+def test_names_from_a_catalog_cannot_forge_lines_of_the_report(tmp_path: Path) -> None:
+    # A tool name, a field and a test id are the catalog's text: a newline in them
+    # could print a line of its own (a forged verdict, a CI workflow command such as
+    # GitHub's "::error::"), a carriage return or an escape sequence could hide one.
+    forged = "vm\n::error file=x::forged\r\u001b[2Kpassed: 0 errors\u202e"
+    catalog = tmp_path / "semantics-catalog.json"
+    catalog.write_text(
+        json.dumps([{"name": forged, "resultClass": "triage", "results": [{"af_semantics": True,
+                     "facts": [{"entity": "a"}], "provenance": {"measured_at": "t", "source": "s"},
+                     "bogus\nFAKE": 1}]}]),
+        encoding="utf-8",
+    )  # fmt: skip
+    result = run_command(str(catalog))
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert not any(line.startswith(("::", "passed", "FAKE")) for line in lines), result.stdout
+    assert not any(char in result.stdout for char in "\r\x1b\u202e")
+    assert "vm\\x0a::error file=x::forged\\x0d\\x1b[2Kpassed: 0 errors\\u202e" in result.stdout
+    assert lines[-1].startswith("FAILED")
+    as_json = json.loads(run_command("--json", str(catalog)).stdout)
+    assert {finding["tool"] for finding in as_json["findings"]} == {json.loads(json.dumps(forged))}
 
 
 @pytest.mark.parametrize("flag", ["--json", "--strict"])

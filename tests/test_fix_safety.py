@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import write
+from semantics_lint.lint import user_key, write
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links, owners and signals")
 
@@ -194,13 +197,18 @@ def test_fixing_another_users_file_as_root_keeps_its_owner_group_and_mode(tmp_pa
 # ---------------------------------------------------------------------------
 
 
-def _leftover(folder: Path, name: str, data: bytes, salt: str = "0123456789abcdef") -> Path:
+def _leftover(
+    folder: Path, name: str, data: bytes, salt: str = "0123456789abcdef", key: bytes | None = None
+) -> Path:
     """A temporary file as a run killed between naming it and renaming it leaves it.
 
     The name is the documented one: ``.<file>.<salt><digest>.semantics-lint.tmp``, the
-    digest the first 32 hex digits of SHA-256 over the salt, a NUL byte and the content.
+    digest the first 32 hex digits of the salt and the content signed with the user's
+    key (``user_key.sign``); ``key`` signs with another key instead.
     """
-    digest = hashlib.sha256(salt.encode() + b"\0" + data).hexdigest()[:32]
+    signing = key if key is not None else user_key.load()
+    assert signing is not None
+    digest = user_key.sign(signing, (salt.encode(), data))[:32]
     path = folder / f".{name}.{salt}{digest}.semantics-lint.tmp"
     path.write_bytes(data)
     return path
@@ -230,6 +238,25 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_fix(tmp_path: Path)
     assert not stale.exists()
     assert f"note: removed {stale}" in done.stderr
     assert forged.exists() and fresh.exists() and link.is_symlink() and plain.exists()
+
+
+def test_a_checkout_cannot_name_a_file_so_that_fix_removes_it(tmp_path: Path) -> None:
+    # A checkout can ship files named like leftovers whose digest anyone can compute
+    # (SHA-256 of salt and content, as the name once carried) or that are signed with
+    # a key of its own: neither is the user's key, so both stay.
+    (tmp_path / "tool.py").write_text(SNAKE, encoding="utf-8")
+    data = b"a file the repository holds\n"
+    salt = "0123456789abcdef"
+    anyones = hashlib.sha256(salt.encode() + b"\0" + data).hexdigest()[:32]
+    unkeyed = tmp_path / f".tool.py.{salt}{anyones}{TEMP_SUFFIX}"
+    unkeyed.write_bytes(data)
+    theirs = _leftover(tmp_path, "tool.py", data, salt="fedcba9876543210", key=b"k" * 32)
+    _age(unkeyed, theirs)
+    done = _check("--fix", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "tool.py").read_text(encoding="utf-8") == FIXED
+    assert unkeyed.read_bytes() == data and theirs.read_bytes() == data
+    assert "removed" not in done.stderr
 
 
 def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> None:
@@ -263,3 +290,159 @@ def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert sorted(tmp_path.glob(f"*{TEMP_SUFFIX}")) == []
     assert all(path.read_text(encoding="utf-8") == FIXED for path in paths)
+
+
+# ---------------------------------------------------------------------------
+# Platforms without folder handles
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_folder_handles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This platform as one without ``dir_fd``: calls given a folder handle fail."""
+    monkeypatch.setattr(os, "supports_dir_fd", set())
+
+    def refusing(call):  # type: ignore[no-untyped-def]
+        def wrapped(*args, **kwargs):  # type: ignore[no-untyped-def]
+            handles = [kwargs.get(k) for k in ("dir_fd", "src_dir_fd", "dst_dir_fd")]
+            if any(h is not None for h in handles) or (call is listdir and isinstance(args[0], int)):
+                raise NotImplementedError(f"{call.__name__}: dir_fd unavailable on this platform")
+            return call(*args, **kwargs)
+
+        return wrapped
+
+    listdir = os.listdir
+    for name in ("open", "stat", "unlink", "replace", "rename", "link", "listdir", "access"):
+        monkeypatch.setattr(os, name, refusing(getattr(os, name)))
+
+
+def test_without_folder_handles_a_fix_is_written_by_path(
+    tmp_path: Path, no_folder_handles: None
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(SNAKE, encoding="utf-8")
+    path.chmod(0o640)
+    stale = _leftover(tmp_path, "tool.py", FIXED.encode())
+    _age(stale)
+    done = write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode(), trees=[str(tmp_path)])
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert done.path == str(path) and done.removed == (str(stale),)
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+
+
+def test_without_folder_handles_the_bytes_are_still_checked_before_the_rename(
+    tmp_path: Path, no_folder_handles: None
+) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(SNAKE + "EDITED = True\n", encoding="utf-8")
+    with pytest.raises(write.NotWritten, match="changed after it was read"):
+        write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+    assert path.read_text(encoding="utf-8") == SNAKE + "EDITED = True\n"
+    assert sorted(os.listdir(tmp_path)) == ["tool.py"]
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    outside.mkdir()
+    (outside / "tool.py").write_text(SNAKE, encoding="utf-8")
+    (tree / "tool.py").symlink_to(outside / "tool.py")
+    with pytest.raises(write.NotWritten, match="outside the paths given"):
+        write.write_atomic(
+            tree / "tool.py", FIXED.encode(), expected=SNAKE.encode(), trees=[str(tree)]
+        )
+    assert (outside / "tool.py").read_text(encoding="utf-8") == SNAKE
+
+
+# ---------------------------------------------------------------------------
+# Read-only files
+# ---------------------------------------------------------------------------
+
+
+def _unprivileged(task, owner: Path) -> str:  # type: ignore[no-untyped-def]
+    """What ``task()`` returns (text), run by a user who is not root.
+
+    As root, in a forked child that becomes the owner of ``owner`` (permissions mean
+    nothing to root); otherwise here.
+    """
+    if os.geteuid() != 0:
+        return task()
+    read, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            status = owner.stat()
+            os.setgid(status.st_gid)
+            os.setuid(status.st_uid)
+            answer = task()
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            answer = f"raised {type(error).__name__}: {error}"
+        os.write(write_end, answer.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read, "rb") as handle:
+        answer = handle.read().decode()
+    os.waitpid(pid, 0)
+    return answer
+
+
+@pytest.fixture
+def shared_folder(tmp_path: Path) -> Iterator[Path]:
+    """A folder another user can reach (pytest's own are private to root)."""
+    if os.geteuid() != 0:
+        yield tmp_path
+        return
+    base = Path(tempfile.mkdtemp(prefix="semantics-lint-test-"))
+    base.chmod(0o755)
+    try:
+        yield base
+    finally:
+        shutil.rmtree(base)
+
+
+def test_a_read_only_file_is_not_fixed_though_its_folder_is_writable(shared_folder: Path) -> None:
+    folder = shared_folder / "project"
+    folder.mkdir()
+    path = folder / "tool.py"
+    path.write_text(SNAKE, encoding="utf-8")
+    if os.geteuid() == 0:
+        os.chown(folder, 65534, 65534)
+        os.chown(path, 65534, 65534)
+    path.chmod(0o444)
+
+    def fix() -> str:
+        try:
+            write.write_atomic(path, FIXED.encode(), expected=SNAKE.encode())
+        except write.NotWritten as refusal:
+            return f"refused ({refusal.error}): {refusal}"
+        return "written"
+
+    answer = _unprivileged(fix, folder)
+    assert answer.startswith("refused (True): it is read-only to the user running the linter")
+    assert "-r--r--r--" in answer
+    assert path.read_text(encoding="utf-8") == SNAKE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert sorted(os.listdir(folder)) == ["tool.py"]
+
+
+def test_a_leftover_larger_than_the_bound_is_left_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Proving a leftover ours means reading it, and a checkout can ship a file of any
+    # size under such a name (a few MB of git blob can be gigabytes of zeros): past
+    # the bound it is not opened at all, even when its name would prove it ours.
+    monkeypatch.setattr(write, "LEFTOVER_MAX_BYTES", 1000)
+    opened: list[str] = []
+    real_open = os.open
+
+    def spying_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.fsdecode(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spying_open)
+    (tmp_path / "tool.py").write_text(SNAKE, encoding="utf-8")
+    small = _leftover(tmp_path, "tool.py", b"s" * 1000)
+    large = _leftover(tmp_path, "tool.py", b"l" * 1001, salt="fedcba9876543210")
+    _age(small, large)
+    done = write.write_atomic(tmp_path / "tool.py", FIXED.encode(), expected=SNAKE.encode())
+    assert done.removed == (str(small),)
+    assert large.read_bytes() == b"l" * 1001
+    assert not any(name.endswith(large.name) for name in opened)

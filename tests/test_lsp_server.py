@@ -205,6 +205,34 @@ def test_shutdown_then_exit_ends_with_status_0_and_a_quiet_stderr(client: LspCli
     assert client.stderr == b""
 
 
+def test_every_request_gets_an_answer_even_unreadable_or_after_shutdown(
+    client: LspClient, project: Path
+) -> None:
+    # A client waits for the answer to each request: one whose parameters cannot be
+    # read (a negative position) is an InvalidParams error, one after shutdown an
+    # InvalidRequest error, as LSP says; neither is left unanswered.
+    client.initialize(project)
+    uri = client.open(project / "tools.py", DEFECTIVE)
+    client.diagnostics(uri, version=1)
+    nowhere = {"start": {"line": -1, "character": -5}, "end": {"line": 0, "character": 0}}
+    unreadable = client.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": uri}, "range": nowhere, "context": {"diagnostics": []}},
+        timeout=10,
+    )
+    assert unreadable["error"]["code"] == -32602
+    assert client.request("shutdown", timeout=10)["result"] is None
+    late = client.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": uri}, "range": {**nowhere, "start": {"line": 0, "character": 0}},
+         "context": {"diagnostics": []}},
+        timeout=10,
+    )  # fmt: skip
+    assert late["error"]["code"] == -32600
+    client.notify("exit")
+    assert client.process.wait(30) == 0
+
+
 def test_exit_without_shutdown_is_status_1(client: LspClient, project: Path) -> None:
     client.initialize(project)
     client.notify("exit")

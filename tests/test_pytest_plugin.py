@@ -274,3 +274,54 @@ def test_a_catalog_with_an_age_the_gate_refuses_is_written_as_valid_json(tmp_pat
     gated = _gate(str(catalog), "--json")
     assert gated.returncode == 1, gated.stderr
     assert json.loads(gated.stdout)["findings"][0]["field"] == "provenance.age_seconds"
+
+
+def test_a_value_that_cannot_be_shown_never_fails_the_test_that_produced_it(
+    pytester: pytest.Pytester,
+) -> None:
+    # Recording runs inside the tool's call: a value whose str() and repr() raise, a
+    # key that cannot be shown, or a container whose iteration raises must not turn
+    # a passing test into a failing one.
+    tools = textwrap.dedent(
+        """
+        from semantics_lint.runtime import define_tool
+
+        class Opaque:
+            def __str__(self):
+                raise RuntimeError("no str")
+            __repr__ = __str__
+
+        class Unlistable(list):
+            def __iter__(self):
+                raise RuntimeError("no iteration")
+
+        def run(kind):
+            if kind == "value":
+                return {"af_semantics": True, "facts": [{"entity": Opaque()}]}
+            if kind == "key":
+                return {"af_semantics": True, Opaque(): 1}
+            return {"af_semantics": True, "facts": Unlistable([1])}
+
+        tool = define_tool(name="opaque", execute=run)
+        """
+    )
+    tests = textwrap.dedent(
+        """
+        import pytest
+        from tools import tool
+
+        @pytest.mark.parametrize("kind", ["value", "key", "container"])
+        def test_the_tool_returns(kind):
+            assert tool(kind)["af_semantics"] is True
+        """
+    )
+    _project(pytester, tools, tests)
+    result = _run(pytester, "--semantics", "--semantics-catalog", "catalog.json")
+    result.assert_outcomes(passed=3)
+    assert result.ret == 1  # the samples are malformed results: the gate says so
+    assert "Traceback" not in result.stdout.str()
+    catalog = json.loads((pytester.path / "catalog.json").read_text(encoding="utf-8"))
+    samples = catalog[0]["results"]
+    assert {"af_semantics": True, "facts": [{"entity": "<Opaque object that cannot be shown>"}]} in samples
+    assert {"af_semantics": True, "<Opaque object that cannot be shown>": 1} in samples
+    assert "<a value that could not be recorded: RuntimeError>" in samples

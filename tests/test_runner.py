@@ -244,3 +244,25 @@ def test_rule_codes_known_to_selection_match_the_registry() -> None:
 
     # Selection resolves against the vocabulary's list, so it must be the registry's.
     assert {rule.code for rule in ALL_RULES} == known_codes()
+
+
+def test_stdin_standing_for_an_excluded_file_is_not_linted_with_force_exclude(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `check - --stdin-filename generated/x.py --force-exclude` (an editor, pre-commit)
+    # answers as `check generated/x.py --force-exclude` does: nothing to lint.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.semantics-lint]\nextend-exclude = ["generated"]\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    source = SNAKE.encode()
+    forced = runner.RunOptions(force_exclude=True)
+    excluded = runner.run_stdin(source, forced, "generated/x.py")
+    assert excluded.excluded and excluded.findings == [] and excluded.linted == 0
+    fixing = runner.run_stdin(source, runner.RunOptions(force_exclude=True, fix=True), "generated/x.py")
+    assert fixing.excluded and fixing.fixed_stdin is None  # the CLI echoes the input unchanged
+    # Without --force-exclude, or for a file not excluded, or with no name, it is linted.
+    for options, name in ((runner.RunOptions(), "generated/x.py"), (forced, "tools/x.py"), (forced, None)):
+        linted = runner.run_stdin(source, options, name)
+        assert not linted.excluded
+        assert [finding.code for finding in linted.findings] == ["SEM102"], (options, name)

@@ -110,7 +110,20 @@ def _key(key: object) -> str:
         return key
     if key is None or isinstance(key, (bool, int, float)):
         return json.dumps(_plain(key, set()))
-    return str(key)
+    return _text(key)
+
+
+def _text(value: object) -> str:
+    """``str(value)``, or what can be said of a value whose ``str`` and ``repr`` fail:
+    recording a sample must never fail the test that produced it."""
+    for show in (str, repr):
+        try:
+            text = show(value)
+        except Exception:  # noqa: BLE001 - a user's __str__ may raise anything
+            continue
+        if isinstance(text, str):
+            return text
+    return f"<{type(value).__name__} object that cannot be shown>"
 
 
 def _plain(value: Any, path: set[int]) -> Any:
@@ -143,17 +156,25 @@ def _plain(value: Any, path: set[int]) -> Any:
             return {
                 f.name: _plain(getattr(value, f.name), path) for f in dataclasses.fields(value)
             }
-        return str(value)
+        return _text(value)
     finally:
         path.discard(id(value))
 
 
 def sample_json(value: object) -> str:
-    """One recorded sample as compact JSON text (ASCII, so any file can hold it)."""
+    """One recorded sample as compact JSON text (ASCII, so any file can hold it).
+
+    Never raises: the tool's caller is a test, which recording must not fail. A value
+    that cannot be walked (nested too deeply, a container whose iteration raises) is
+    recorded as a text saying so, which the gate then judges as the malformed result
+    it would be on the wire.
+    """
     try:
         return json.dumps(_plain(value, set()), separators=(",", ":"))
     except RecursionError:
         return json.dumps("<a value nested too deeply to record>")
+    except Exception as error:  # noqa: BLE001 - a user's container may raise anything
+        return json.dumps(f"<a value that could not be recorded: {type(error).__name__}>")
 
 
 # ---------------------------------------------------------------------------

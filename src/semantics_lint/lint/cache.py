@@ -24,6 +24,14 @@ written. An unreadable, damaged or foreign cache file, or a damaged entry of any
 (wrong types, truncated, nested a thousand deep, larger than :data:`MAX_CACHE_BYTES`),
 counts as empty, and a folder that cannot be written only means no caching. JSON, not
 pickle: loading a cache shipped with a repository must not run code.
+
+A checkout can also ship a cache folder of its own, marked as ours, whose entries
+claim that its files are clean. So every entry is signed (HMAC-SHA256) with the
+user's key (``user_key.py``: a secret kept outside every project, ``0600`` in the
+user's cache home), over the file's path, name as shown, bytes, settings, the
+linter build and the findings themselves: an entry the checkout wrote, or one whose
+findings were edited, fails the check and the file is linted afresh. Without a key
+(no home folder to keep it in) there is no cache.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ CACHE_FOLDER = ".semantics-lint-cache"
 CACHE_DIR_ENV = "SEMANTICS_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """A cache file larger than this counts as empty (and is replaced when the run saves)."""
-_FORMAT = 1
+_FORMAT = 2
 _PREFIX = "results-"
 _RESULTS_NAME = re.compile(r"results-[0-9A-Za-z]+\.json")
 _TEMP_NAME = re.compile(r"\.tmp-[A-Za-z0-9_]+\.json")
@@ -83,7 +91,9 @@ def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None
 
     The project root is the folder of the configuration in use: ``config_file``
     (``--config``), else the ``pyproject.toml`` that governs the first of ``paths``;
-    without one, the current folder.
+    without one, the current folder. A first path that cannot be looked into (a
+    folder the user may not read) is searched from its parent: the run reports that
+    path itself.
     """
     from_env = os.environ.get(CACHE_DIR_ENV)
     if from_env:
@@ -92,9 +102,14 @@ def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None
         return Path(os.path.abspath(config_file)).parent
     for argument in paths[:1]:
         start = Path(os.path.abspath(argument))
-        found = find_config_file(start if start.is_dir() else start.parent)
-        if found is not None:
-            return found.parent
+        for folder in (start, start.parent):
+            try:
+                found = find_config_file(folder if folder.is_dir() else folder.parent)
+            except OSError:
+                continue
+            if found is not None:
+                return found.parent
+            break
     return Path(".")
 
 
@@ -163,18 +178,28 @@ class ResultCache:
     :data:`CACHE_FOLDER` (``folder``).
     """
 
-    def __init__(self, directory: Path, fingerprint: str | None = None) -> None:
+    def __init__(
+        self, directory: Path, fingerprint: str | None = None, key: bytes | None = None
+    ) -> None:
+        """``key`` signs the entries; None: the user's key (``user_key.load``)."""
         self.directory = directory
         self.folder = directory / CACHE_FOLDER
         self.fingerprint = fingerprint or build_fingerprint()
         self.path = self.folder / f"{_PREFIX}{self.fingerprint}.json"
         self.problem: str | None = None
-        """Why the cache is not used this run (a folder that is not ours), or None."""
+        """Why the cache is not used this run (a folder that is not ours, no key), or None."""
         if _is_folder(self.folder) is not False and not _is_ours(self.folder):
             self.problem = (
                 f"{self.folder} was not made by semantics-lint (it has no CACHEDIR.TAG "
                 "of ours); the results cache is off for this run and the folder left alone"
             )
+        self._key = key
+        if key is None and self.problem is None:
+            from semantics_lint.lint import user_key
+
+            self._key = user_key.load()
+            if self._key is None:
+                self.problem = f"the results cache is off for this run: {user_key.problem()}"
         self._entries: dict[str, dict[str, Any]] = {} if self.problem else self._load(self.path)
         self._changed: dict[str, dict[str, Any]] = {}
         self.hits = 0
@@ -205,26 +230,51 @@ class ResultCache:
             if isinstance(name, str)
             and "\0" not in name
             and isinstance(entry, dict)
-            and isinstance(entry.get("key"), str)
+            and isinstance(entry.get("mac"), str)
             and isinstance(entry.get("findings"), list)
         }
 
-    @staticmethod
-    def _key(display: str, source: bytes, settings: Any) -> str:
-        import hashlib
+    def _mac(self, name: str, display: str, source: bytes, settings: Any, rows: Any) -> str:
+        """The signature of an entry: what the findings were computed from, and the findings.
 
-        digest = hashlib.sha256(source)
-        digest.update(b"\0" + display.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0" + settings_key(settings).encode())
-        return digest.hexdigest()
+        Raises ``ValueError``, ``TypeError`` or ``RecursionError`` for rows that are not
+        plain JSON (a forged entry).
+        """
+        import hashlib
+        import json
+
+        from semantics_lint.lint import user_key
+
+        assert self._key is not None, "a cache without a key is never read or written"
+        findings = json.dumps(rows, separators=(",", ":"), allow_nan=False)
+        return user_key.sign(
+            self._key,
+            (
+                name.encode("utf-8", "surrogatepass"),
+                display.encode("utf-8", "surrogatepass"),
+                hashlib.sha256(source).digest(),
+                settings_key(settings).encode(),
+                self.fingerprint.encode(),
+                findings.encode(),
+            ),
+        )
 
     def get(self, path: Path, display: str, source: bytes, settings: Any) -> list[Finding] | None:
-        """The findings stored for this file as it is now, or None (lint it)."""
+        """The findings stored for this file as it is now, or None (lint it).
+
+        Only an entry signed with the user's key for exactly these bytes, name and
+        settings counts: a stale, damaged or forged one means "lint the file".
+        """
         name = os.path.abspath(path)
         entry = self._entries.get(name)
-        if entry is None or entry.get("key") != self._key(display, source, settings):
+        if entry is None:
             return None
+        import hmac
+
         try:
+            mac = self._mac(name, display, source, settings, entry["findings"])
+            if not hmac.compare_digest(mac, entry["mac"]):
+                return None
             findings = [_finding(display, row) for row in entry["findings"]]
         except (KeyError, TypeError, ValueError, RecursionError):
             return None  # a damaged entry: lint the file
@@ -235,10 +285,11 @@ class ResultCache:
         self, path: Path, display: str, source: bytes, settings: Any, findings: Sequence[Finding]
     ) -> None:
         """Store the findings of a file whose lint read no other file."""
-        self._changed[os.path.abspath(path)] = {
-            "key": self._key(display, source, settings),
-            "findings": [_row(finding) for finding in findings],
-        }
+        if self._key is None:
+            return
+        name = os.path.abspath(path)
+        rows = [_row(finding) for finding in findings]
+        self._changed[name] = {"mac": self._mac(name, display, source, settings, rows), "findings": rows}
 
     def save(self) -> None:
         """Write what this run learned, merged with the file as it is now; never raises."""

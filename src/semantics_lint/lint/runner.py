@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.config import Config, ConfigError, ConfigResolver, load_config
-from semantics_lint.lint.discovery import PathProblem, SourceFile, discover
+from semantics_lint.lint.discovery import PathProblem, SourceFile, discover, excluded_by_config
 from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job, unused_noqa_only
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.pool import (
@@ -94,6 +94,8 @@ class RunResult:
     """Files whose findings came from the results cache."""
     fixed_files: dict[str, int] = field(default_factory=dict)
     """How many findings the fixes applied (or, with ``--diff``, would apply) per file."""
+    excluded: bool = False
+    """Standard input stood for a file the configuration excludes (``force_exclude``)."""
     file_errors: int = 0
     """Files that could not be read (when SEM001 is not selected to say so) or whose
     fix could not be written; each has a message in ``messages``."""
@@ -363,7 +365,9 @@ def run_stdin(
 
     ``stdin_filename`` names the file the bytes stand for: findings carry it, and
     it decides the configuration and per-file-ignores (from the current folder
-    when it is not given).
+    when it is not given). With ``force_exclude``, a ``stdin_filename`` that the
+    configuration excludes is not linted (``excluded``), as that file named on the
+    command line would not be: editors and pre-commit pass every file by name.
     """
     from semantics_lint.lint import engine
 
@@ -372,6 +376,12 @@ def run_stdin(
     display = stdin_filename or STDIN_DISPLAY
     path = Path(os.path.abspath(stdin_filename or "stdin.py"))
     config = resolver.for_file(path)
+    if (
+        options.force_exclude
+        and stdin_filename is not None
+        and excluded_by_config(path, config, whole=True)
+    ):
+        return RunResult(findings=[], files=0, linted=0, excluded=True)
     codes = codes_for_file(config, options, path)
     settings = settings_for(config, codes)
     mode = _mode(options)

@@ -11,7 +11,8 @@ ours is touched:
   editor saved it meanwhile) nothing is written (:class:`NotWritten`), so the edit
   stays. The window left is the few microseconds between that read and the rename;
 * **as it was owned**: the new file gets the old one's owner, group, permission bits
-  and extended attributes (ACLs), or nothing is written;
+  and extended attributes (ACLs), or nothing is written; a file the user may not
+  write (read-only to them) is not replaced either, though its folder would allow it;
 * **never through to another file**: a file with several hard links is not replaced
   (the other names would keep the old text) and not rewritten in place either (that
   cannot be atomic, and the other name is often a backup snapshot that must not
@@ -20,18 +21,26 @@ ours is touched:
 * **no temporary file left behind for good**: on Linux the temporary file is made
   without a name (``O_TMPFILE``) and named only once complete, just before the
   rename. Its name, ``.<file>.<salt><digest>.semantics-lint.tmp``, carries a digest
-  of the salt and the content, so a later run can prove that a leftover (from a
-  ``kill -9`` in that instant) is a complete file this linter wrote: it removes such a
-  file, owned by the same user and older than a minute, from the folders it writes
-  to. Where unnamed files are not available the temporary file is named from the
-  start; one cut off mid-write then fails the proof and is left alone.
+  of the salt and the content signed with the user's key (``user_key.py``: a secret
+  no checkout can read), so a later run can prove that a leftover (from a ``kill -9``
+  in that instant) is a complete file this linter wrote for this user: it removes
+  such a file, owned by the same user and older than a minute, from the folders it
+  writes to. A file a checkout ships under such a name fails the proof and stays, as
+  does everything when there is no key. Where unnamed files are not available the
+  temporary file is named from the start; one cut off mid-write then fails the proof
+  and is left alone.
+
+The folder is held open and every step names the file relative to it (``dir_fd``),
+so a folder renamed or swapped for a link meanwhile cannot redirect a write. On a
+platform without those calls (``os.supports_dir_fd``), the same steps, the same
+checks and the same read-again-before-rename go by path instead (:class:`_Folder`).
 """
 
 from __future__ import annotations
 
 import difflib
 import errno
-import hashlib
+import hmac
 import os
 import re
 import secrets
@@ -41,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from semantics_lint.lint import user_key
 from semantics_lint.lint.jobs import decode_for_noqa
 from semantics_lint.lint.suppress import physical_lines
 
@@ -63,6 +73,9 @@ _TEMP_NAME = re.compile(
     r"\.(?P<base>.*)\.(?P<salt>[0-9a-f]{16})(?P<digest>[0-9a-f]{32})" + re.escape(TEMP_SUFFIX),
     re.DOTALL,
 )
+LEFTOVER_MAX_BYTES = 64 * 1024 * 1024
+"""A file named like a leftover but larger than this is left alone unread: proving it
+ours means reading it, and a checkout can ship a file of any size under any name."""
 STALE_AFTER = 60.0
 """Seconds after which a provably ours temporary file is a leftover: a live run names
 its temporary file only just before renaming it."""
@@ -149,32 +162,39 @@ def write_atomic(
     temporary file is left.
     """
     real = os.path.realpath(os.fspath(path))
-    folder, name = os.path.split(real)
-    folder_fd = os.open(folder or ".", os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    folder_path, name = os.path.split(real)
+    folder = _Folder(folder_path or ".")
     try:
-        target = os.path.join(_opened_path(folder_fd) or folder, name)
+        target = os.path.join(folder.path, name)
         if trees is not None and not _within(target, trees):
             raise NotWritten(
                 f"it leads through a symbolic link to {target}, outside the paths given",
                 error=False,
             )
-        original = _open_existing(folder_fd, name)
+        original = _open_existing(folder, name)
         if original is None and expected is not None:
             raise NotWritten("it was deleted after it was read", error=True)
+        key = user_key.load()
         try:
             before = os.fstat(original) if original is not None else None
             if before is not None:
                 _check_replaceable(before)
-            removed = _remove_stale(folder_fd, os.path.dirname(target))
-            temp = _write_temp(folder_fd, name, data, original)
+                if not folder.writable(name):
+                    raise NotWritten(
+                        "it is read-only to the user running the linter (its mode "
+                        f"{stat.filemode(before.st_mode)}); make it writable to fix it",
+                        error=True,
+                    )
+            removed = _remove_stale(folder, key)
+            temp = _write_temp(folder, name, data, original, key)
         finally:
             if original is not None:
                 os.close(original)
         try:
             if expected is not None:
-                now = _read_now(folder_fd, name)
+                now = _read_now(folder, name)
                 if now == data:
-                    _unlink(folder_fd, temp)
+                    folder.unlink(temp)
                     return Written(target, unchanged=True, removed=removed)
                 if now != expected:
                     raise NotWritten(
@@ -182,18 +202,105 @@ def write_atomic(
                         "program?); that change is kept: run --fix again",
                         error=True,
                     )
-            os.replace(temp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+            folder.replace(temp, name)
         except BaseException:
-            _unlink(folder_fd, temp)
+            folder.unlink(temp)
             raise
-        # Make the rename itself durable.
-        try:
-            os.fsync(folder_fd)
-        except OSError:
-            pass
+        folder.sync()  # make the rename itself durable
         return Written(target, removed=removed)
     finally:
-        os.close(folder_fd)
+        folder.close()
+
+
+def _by_handle() -> bool:
+    """True when this platform names files relative to an open folder (``dir_fd``)."""
+    return (
+        {os.open, os.stat, os.unlink, os.rename, os.link, os.access} <= os.supports_dir_fd
+        and os.listdir in os.supports_fd
+        and bool(_DIRECTORY)
+    )
+
+
+class _Folder:
+    """The folder a file is replaced in: held open and used by handle where the
+    platform allows (``dir_fd``), else by path with the same steps.
+
+    ``path`` is where the folder really is: by handle, what the open folder says
+    (``/proc``), so a folder swapped after the real path was taken is seen.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.fd: int | None = None
+        self.path = path
+        if _by_handle():
+            self.fd = os.open(path, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+            self.path = _opened_path(self.fd) or path
+
+    def _at(self, name: str) -> str:
+        return name if self.fd is not None else os.path.join(self.path, name)
+
+    def open(self, name: str, flags: int, mode: int = 0o777) -> int:
+        return os.open(self._at(name), flags, mode, dir_fd=self.fd)
+
+    def stat(self, name: str) -> os.stat_result:
+        return os.stat(self._at(name), dir_fd=self.fd, follow_symlinks=False)
+
+    def writable(self, name: str) -> bool:
+        """True when the user running the linter may write ``name`` in place, as an
+        editor would (a read-only file is the user's word that it must not change)."""
+        effective = os.access in os.supports_effective_ids
+        return os.access(self._at(name), os.W_OK, dir_fd=self.fd, effective_ids=effective)
+
+    def unlink(self, name: str) -> None:
+        try:
+            os.unlink(self._at(name), dir_fd=self.fd)
+        except FileNotFoundError:
+            pass
+
+    def replace(self, source: str, target: str) -> None:
+        if self.fd is None:
+            os.replace(self._at(source), self._at(target))
+        else:
+            os.replace(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
+    def listdir(self) -> list[str]:
+        return os.listdir(self.fd if self.fd is not None else self.path)
+
+    def open_unnamed(self) -> int | None:
+        """A file without a name in the folder (Linux ``O_TMPFILE``), or None."""
+        flag = getattr(os, "O_TMPFILE", 0)
+        if not flag or self.fd is None:
+            return None
+        try:
+            return os.open(".", flag | os.O_WRONLY | _CLOEXEC, 0o600, dir_fd=self.fd)
+        except OSError:
+            return None  # a file system or kernel without it
+
+    def name_unnamed(self, fd: int, name: str) -> bool:
+        """Give the unnamed file ``fd`` the name ``name``; False when it cannot be named."""
+        try:
+            os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=self.fd, follow_symlinks=True)
+        except OSError:
+            return False  # no /proc to name it by: write a named one instead
+        return True
+
+    def sync(self) -> None:
+        try:
+            if self.fd is not None:
+                os.fsync(self.fd)
+            else:
+                fd = os.open(self.path, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+        except OSError:
+            pass  # a platform that cannot sync a folder
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def _opened_path(folder_fd: int) -> str | None:
@@ -205,10 +312,10 @@ def _opened_path(folder_fd: int) -> str | None:
     return where if os.path.isabs(where) and not where.endswith(" (deleted)") else None
 
 
-def _open_existing(folder_fd: int, name: str) -> int | None:
+def _open_existing(folder: _Folder, name: str) -> int | None:
     """``name`` opened for reading (never following a link, never blocking), or None if gone."""
     try:
-        return os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=folder_fd)
+        return folder.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -230,9 +337,9 @@ def _check_replaceable(status: os.stat_result) -> None:
         )
 
 
-def _read_now(folder_fd: int, name: str) -> bytes:
+def _read_now(folder: _Folder, name: str) -> bytes:
     """What ``name`` holds now, read afresh, if it may still be replaced."""
-    fd = _open_existing(folder_fd, name)
+    fd = _open_existing(folder, name)
     if fd is None:
         raise NotWritten("it was deleted after it was read", error=True)
     with os.fdopen(fd, "rb") as handle:
@@ -240,54 +347,44 @@ def _read_now(folder_fd: int, name: str) -> bytes:
         return handle.read()
 
 
-def _digest(salt: str, data: bytes) -> str:
-    return hashlib.sha256(salt.encode("ascii") + b"\0" + data).hexdigest()[:32]
+def _digest(key: bytes | None, salt: str, data: bytes) -> str:
+    """The digest a temporary file's name carries: its content signed with the user's key.
+
+    Without a key it is random: such a file can be proven ours by no one.
+    """
+    if key is None:
+        return secrets.token_hex(16)
+    return user_key.sign(key, (salt.encode("ascii"), data))[:32]
 
 
-def _temp_name(name: str, data: bytes) -> str:
+def _temp_name(name: str, data: bytes, key: bytes | None) -> str:
     salt = secrets.token_hex(8)
     base = name if len(os.fsencode(name)) <= 128 else "file"
-    return f".{base}.{salt}{_digest(salt, data)}{TEMP_SUFFIX}"
+    return f".{base}.{salt}{_digest(key, salt, data)}{TEMP_SUFFIX}"
 
 
-def _write_temp(folder_fd: int, name: str, data: bytes, original: int | None) -> str:
+def _write_temp(
+    folder: _Folder, name: str, data: bytes, original: int | None, key: bytes | None
+) -> str:
     """Write ``data`` to a temporary file beside ``name``, dressed as the original; its name."""
-    temp = _temp_name(name, data)
-    unnamed = _open_unnamed(folder_fd)
+    temp = _temp_name(name, data, key)
+    unnamed = folder.open_unnamed()
     if unnamed is not None:
         try:
             _fill(unnamed, data, original)
-            try:
-                os.link(
-                    f"/proc/self/fd/{unnamed}", temp, dst_dir_fd=folder_fd, follow_symlinks=True
-                )
+            if folder.name_unnamed(unnamed, temp):
                 return temp
-            except OSError:
-                pass  # no /proc to name it by: write a named one instead
         finally:
             os.close(unnamed)
-    fd = os.open(
-        temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder_fd
-    )
+    fd = folder.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
     try:
         _fill(fd, data, original)
     except BaseException:
         os.close(fd)
-        _unlink(folder_fd, temp)
+        folder.unlink(temp)
         raise
     os.close(fd)
     return temp
-
-
-def _open_unnamed(folder_fd: int) -> int | None:
-    """A file without a name in the folder (Linux ``O_TMPFILE``), or None."""
-    flag = getattr(os, "O_TMPFILE", 0)
-    if not flag:
-        return None
-    try:
-        return os.open(".", flag | os.O_WRONLY | _CLOEXEC, 0o600, dir_fd=folder_fd)
-    except OSError:
-        return None  # a file system or kernel without it
 
 
 def _fill(fd: int, data: bytes, original: int | None) -> None:
@@ -343,19 +440,15 @@ def _copy_xattrs(original: int, fd: int) -> None:
             ) from None
 
 
-def _unlink(folder_fd: int, name: str) -> None:
-    try:
-        os.unlink(name, dir_fd=folder_fd)
-    except FileNotFoundError:
-        pass
-
-
-def _remove_stale(folder_fd: int, folder: str) -> tuple[str, ...]:
+def _remove_stale(folder: _Folder, key: bytes | None) -> tuple[str, ...]:
     """Remove the folder's leftover temporary files that are provably ours; their paths."""
+    if key is None:
+        return ()  # nothing can be proven ours
     removed: list[str] = []
     now = time.time()
+    user = os.geteuid() if hasattr(os, "geteuid") else None
     try:
-        names = os.listdir(folder_fd)
+        names = folder.listdir()
     except OSError:
         return ()
     for entry in names:
@@ -363,23 +456,24 @@ def _remove_stale(folder_fd: int, folder: str) -> tuple[str, ...]:
         if match is None:
             continue
         try:
-            status = os.stat(entry, dir_fd=folder_fd, follow_symlinks=False)
+            status = folder.stat(entry)
             if (
                 not stat.S_ISREG(status.st_mode)
                 or status.st_nlink != 1
-                or status.st_uid != os.geteuid()
+                or (user is not None and status.st_uid != user)
                 or now - status.st_mtime < STALE_AFTER
+                or status.st_size > LEFTOVER_MAX_BYTES
             ):
                 continue
-            fd = os.open(entry, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=folder_fd)
+            fd = folder.open(entry, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
             with os.fdopen(fd, "rb") as handle:
-                content = handle.read()
-            if _digest(match["salt"], content) != match["digest"]:
+                content = handle.read(LEFTOVER_MAX_BYTES + 1)
+            if not hmac.compare_digest(_digest(key, match["salt"], content), match["digest"]):
                 continue  # not a complete file of ours: left alone
-            os.unlink(entry, dir_fd=folder_fd)
+            folder.unlink(entry)
         except OSError:
             continue
-        removed.append(os.path.join(folder, entry))
+        removed.append(os.path.join(folder.path, entry))
     return tuple(removed)
 
 

@@ -7,12 +7,11 @@ server never depends on where the linter keeps its functions. What it uses:
   --stdin-filename PATH`` — the configuration found from PATH (the nearest
   ``pyproject.toml`` with ``[tool.semantics-lint]``), rule selection with
   per-file-ignores, ``# noqa``; with ``fix=True``, the ``--fix`` fixpoint loop on the
-  text, which hands the fixed bytes back instead of writing them;
+  text, which hands the fixed bytes back instead of writing them. Always with
+  ``--force-exclude``: a buffer whose file the configuration's ``exclude``/
+  ``extend-exclude`` exclude is not linted (pre-commit's and ruff's editor behaviour);
 * ``fix.fix_source`` with a one-finding linter, to apply one finding's fix with the same
   edit application, collision guard and parse check as ``--fix``;
-* ``config``/``discovery``: the configuration's ``exclude``/``extend-exclude`` as
-  ``--force-exclude`` applies them to a named file (pre-commit's and ruff's editor
-  behaviour: an excluded file is not linted);
 * ``cache.lookups_so_far``: whether a lint followed a name into another module;
 * ``resolve.clear_caches``: forget what was read from other modules, when one changed.
 
@@ -132,14 +131,7 @@ def _located(finding: Finding, bom: bool) -> Located:
 def _options(fix: bool = False):  # type: ignore[no-untyped-def]
     from semantics_lint.lint import runner
 
-    return runner.RunOptions(fix=fix, jobs=1)
-
-
-def _excluded(path: Path) -> bool:
-    from semantics_lint.lint.config import ConfigResolver
-    from semantics_lint.lint.discovery import excluded_by_config
-
-    return excluded_by_config(path, ConfigResolver().for_file(path), whole=True)
+    return runner.RunOptions(fix=fix, jobs=1, force_exclude=True)
 
 
 def lint_text(text: str, path: str) -> Linted:
@@ -154,8 +146,6 @@ def lint_text(text: str, path: str) -> Linted:
 
     absolute = Path(os.path.abspath(path))
     try:
-        if _excluded(absolute):
-            return Linted(excluded=True)
         encoded = _encode(text)
         before = lookups_so_far()
         result = runner.run_stdin(encoded.source, _options(), os.fspath(absolute))
@@ -165,6 +155,8 @@ def lint_text(text: str, path: str) -> Linted:
     finally:
         # The server is a long run: keep the collector off what the imports made.
         engine.settle_imports()
+    if result.excluded:
+        return Linted(excluded=True)
     return Linted(
         tuple(_located(finding, encoded.bom) for finding in result.findings),
         uses_other_modules,
@@ -187,8 +179,6 @@ def fix_all(text: str, path: str) -> str:
     absolute = Path(os.path.abspath(path))
     encoded = _encode(text)
     try:
-        if _excluded(absolute):
-            return text
         result = runner.run_stdin(encoded.source, _options(fix=True), os.fspath(absolute))
     except ConfigError as error:
         raise FixFailed(str(error)) from None

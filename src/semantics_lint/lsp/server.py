@@ -38,7 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
 from semantics_lint.lint.model import Severity
@@ -106,6 +109,44 @@ class Buffer:
     errors_shown: set[str] = field(default_factory=set)
 
 
+_ANSWERED = object()
+"""A request that could not be read, already answered with an error."""
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, with every request answered (LSP: a client waits for each):
+
+    * a request whose parameters cannot be read (a position below zero, a field of
+      the wrong type) is answered with pygls's error for it (InvalidParams), where
+      pygls would log it and leave the client waiting;
+    * a request after ``shutdown`` is answered with InvalidRequest, as LSP says,
+      where pygls drops it (openlawlibrary/pygls#605).
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            ident = data.get("id")
+            if "method" not in data or not isinstance(ident, (int, str)) or isinstance(ident, bool):
+                raise  # a notification or a response: nobody waits for an answer
+            self._send_response(ident, error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is _ANSWERED:
+            return
+        if (
+            self._shutdown
+            and isinstance(message, RPCRequest)
+            and message.method != types.EXIT
+        ):
+            refusal = JsonRpcInvalidRequest("the server is shutting down: only exit is accepted")
+            self._send_response(message.id, error=refusal.to_response_error())
+            return
+        super().handle_message(message)
+
+
 class SemanticsLintServer:
     """The server's state and handlers, over one pygls ``LanguageServer``."""
 
@@ -113,7 +154,10 @@ class SemanticsLintServer:
         from semantics_lint import __version__
 
         self.ls = LanguageServer(
-            NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full
+            NAME,
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=_Protocol,
         )
         self.options = Options()
         self.buffers: dict[str, Buffer] = {}

@@ -35,8 +35,11 @@ Behaviour follows agentfootprint 9.62.0 (``src/lib/semantics/check.ts`` and
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -463,6 +466,22 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(value: object) -> str:
+    """``value`` as text a terminal or a CI log takes literally: a tool name, field or
+    test id from a catalog holding a newline, carriage return, escape sequence or
+    bidirectional override is written with escapes, so that it can neither start a
+    line of its own (a forged verdict, a CI workflow command) nor restyle the report."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(escape, str(value))
+
+
 def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
     mark = "error" if finding["severity"] == "error" else "warning"
     result = (
@@ -471,16 +490,16 @@ def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
         else "the tool as a whole"
     )
     if finding.get("test"):
-        result += f" (from {finding['test']})"
+        result += f" (from {_shown(finding['test'])})"
     return (
-        f"  {mark}: {prefix}{finding['tool']}, {result}, field {finding['field']} "
-        f"[{finding['code']}]\n      {finding['message']}"
+        f"  {mark}: {prefix}{_shown(finding['tool'])}, {result}, field {_shown(finding['field'])} "
+        f"[{finding['code']}]\n      {_shown(finding['message'])}"
     )
 
 
 def _omitted_line(omitted: Mapping[str, Any], prefix: str) -> str:
     what = _plural(omitted["count"], f"more {omitted['severity']}")
-    whose = f"tool {omitted['tool']}" if omitted["tool"] is not None else "other tools"
+    whose = f"tool {_shown(omitted['tool'])}" if omitted["tool"] is not None else "other tools"
     return (
         f"  ... {prefix}{what} [{omitted['code']}] for {whose}, not shown "
         "(--all-findings shows every one)"
@@ -520,7 +539,7 @@ def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
         for summary in catalogs:
             verdict = "passed" if summary["passed"] else "FAILED"
             lines.append(
-                f"  {summary['catalog']}: {_plural(summary['checkedTools'], 'tool')}, "
+                f"  {_shown(summary['catalog'])}: {_plural(summary['checkedTools'], 'tool')}, "
                 f"{_plural(summary['checkedResults'], 'sample result')}: {verdict}, "
                 f"{_plural(summary['errors'], 'error')}, {_plural(summary['warnings'], 'warning')}"
             )
@@ -528,7 +547,7 @@ def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
         lines.append("  every sample result keeps the envelope rules and its class rules")
 
     def prefix(item: Mapping[str, Any]) -> str:
-        return f"{item['catalog']}: " if several and "catalog" in item else ""
+        return f"{_shown(item['catalog'])}: " if several and "catalog" in item else ""
 
     yield from lines
     yield from (_finding_line(finding, prefix(finding)) for finding in findings)
@@ -549,10 +568,26 @@ def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
 
 
 def _read_text_file(path: str) -> str:
-    # Undecodable bytes become U+FFFD, as the reference's utf8 read does: a
-    # catalog with a stray byte inside a string is still judged.
-    with open(path, "rb") as handle:
+    # Only a regular file is read: a FIFO, socket or device named as a catalog (a
+    # slip, or a file list from a hostile checkout) is refused, never opened in a
+    # way that blocks or reads without end. The type is checked before opening and
+    # again on the file opened (without blocking), in case it was swapped between.
+    _refuse_unless_regular(os.stat(path).st_mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    with os.fdopen(os.open(path, flags), "rb") as handle:
+        _refuse_unless_regular(os.fstat(handle.fileno()).st_mode)
+        # Undecodable bytes become U+FFFD, as the reference's utf8 read does: a
+        # catalog with a stray byte inside a string is still judged.
         return handle.read().decode("utf-8", errors="replace")
+
+
+def _refuse_unless_regular(mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))  # fmt: skip
+    kind = next((f" ({name})" for test, name in kinds if test(mode)), "")
+    raise OSError(errno.EINVAL, f"not a regular file{kind}")
 
 
 def _read_stdin() -> str:
