@@ -55,7 +55,7 @@ _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"}
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Field:
     """One key of a part, as written, with the field it means.
 
@@ -125,7 +125,7 @@ class Field:
         return literal_value(self.value_ast)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Part:
     """A dict of declaration fields: the call's top level or a nested part."""
 
@@ -175,7 +175,7 @@ class Part:
         return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Row:
     """A literal row of ``facts``/``series``/``edges`` (or a comprehension's element).
 
@@ -195,7 +195,7 @@ class Row:
         return f"{self.data_field}[{self.index}]" if self.index is not None else f"{self.data_field}[...]"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Declaration:
     """A recognized call read as a declaration."""
 
