@@ -54,6 +54,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from semantics_lint.lint.output.printable import printable
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.config import Config, ConfigResolver
 
@@ -120,19 +122,9 @@ def display_name(text: str) -> str:
     A name that is not valid UTF-8 reaches Python with surrogate escapes, which no
     output can encode; a name holding a newline would split a line of output in
     two. Such characters become backslash escapes (``caf\\xe9.py``); every other
-    name is returned unchanged.
+    name is returned unchanged (``output/printable.py`` says what is escaped).
     """
-    if text.isprintable():
-        return text
-    out: list[str] = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif "\udc80" <= char <= "\udcff":  # an undecodable byte (surrogateescape)
-            out.append(f"\\x{ord(char) - 0xDC00:02x}")
-        else:
-            out.append(char.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
+    return printable(text)
 
 
 def is_undecodable(text: str) -> bool:
