@@ -105,3 +105,14 @@ def test_full_escapes_the_source_lines_and_keeps_the_caret_under_the_escaped_tex
     start = caret.index("^")
     assert shown[start : start + 13] == "'measured_at'"
     assert caret[start:].startswith("^" * 13 + " ")
+
+
+def test_the_flake8_plugin_escapes_its_messages(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(SOURCE, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SEM", "tool.py"],
+        cwd=tmp_path, capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    text = done.stdout.decode("utf-8")
+    _assert_no_forged_line(text)
+    assert text.count("\n") == 1 and SHOWN in text, text
