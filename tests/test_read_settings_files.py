@@ -211,6 +211,14 @@ def test_standard_input_with_a_fifo_pyproject(tmp_path: Path) -> None:
     assert done.returncode == 2
 
 
+def test_show_settings_names_a_pyproject_it_could_not_read(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    os.mkfifo(project / "pyproject.toml")
+    done = _check(tmp_path, "--show-settings", "good.py", cwd=project)
+    assert "configuration: none (defaults)" in done.stdout
+    assert f"not read: {project / 'pyproject.toml'} (not a regular file (a FIFO))" in done.stdout
+
+
 def test_a_config_option_naming_a_fifo_is_a_configuration_error(tmp_path: Path) -> None:
     project = _project(tmp_path)
     os.mkfifo(project / "settings.toml")

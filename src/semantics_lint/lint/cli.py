@@ -849,6 +849,8 @@ def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text
         f"call-names: {list(settings.call_names)}",
         f"enabled codes for this path: {', '.join(sorted(codes)) or '(none)'}",
     ]
+    # A pyproject.toml the search passed over because it could not be read.
+    lines.extend(f"not read: {where} ({why})" for where, why in resolver.unread.items())
     write(sys.stdout, "\n".join(lines) + "\n")
     return EXIT_CLEAN
 
