@@ -7,7 +7,8 @@ overload on the call's first line, pyright on the argument that does not fit). E
 other line must be clean, so the right examples are clean whole.
 
 One mypy run (``--strict``, its cache in a temporary folder) checks the examples and
-the ``semantics_lint.runtime`` package together; one basedpyright run checks the
+the ``semantics_lint.runtime`` package, the language server and the pytest plugin
+together; one basedpyright run checks the
 examples. basedpyright's wheel bundles node, so it runs offline; where it cannot start
 at all its tests are skipped, with the reason, never failed.
 
@@ -44,6 +45,8 @@ WRONG = [path for path in FILES if path.stem.endswith("_wrong")]
 CHECKERS = ("mypy", "pyright")
 MARKER = re.compile(r"#\s*type-error(?::\s*(?P<only>mypy|pyright))?\s*$")
 PACKAGE = Path(semantics_lint.runtime.__file__).parent
+# Held to mypy --strict with the runtime: the code that uses pygls's and pytest's types.
+STRICT = (PACKAGE, PACKAGE.parent / "lsp", PACKAGE.parent / "pytest_plugin.py")
 # What a checker may take: the first run fills its cache on two cores.
 TIMEOUT = 600
 
@@ -103,7 +106,7 @@ def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Path, set[i
         *map(str, FILES),
     ]
     if "site-packages" not in PACKAGE.parts:
-        command.append(str(PACKAGE))
+        command.extend(map(str, STRICT))
     # Run from outside the checkout, as a project that installed the package would.
     result = subprocess.run(
         command, cwd=work, capture_output=True, text=True, timeout=TIMEOUT, check=False
@@ -217,14 +220,18 @@ def test_checker_reports_exactly_the_marked_lines(
     )
 
 
-def test_the_runtime_package_passes_mypy_strict(
+def test_the_runtime_language_server_and_pytest_plugin_pass_mypy_strict(
     mypy_run: tuple[dict[Path, set[int]], str],
 ) -> None:
     if "site-packages" in PACKAGE.parts:
         pytest.skip("the package is installed, not a checkout: its source is not ours to check")
     errors, output = mypy_run
-    in_package = {path: lines for path, lines in errors.items() if PACKAGE in path.parents}
-    assert in_package == {}, output
+    ours = {
+        path: lines
+        for path, lines in errors.items()
+        if any(path == root or root in path.parents for root in STRICT)
+    }
+    assert ours == {}, output
 
 
 # ---------------------------------------------------------------------------

@@ -9,6 +9,14 @@ text cannot be written back in, say) it reads the bytes as ``semantics-lint chec
 does. The findings are the same either way. flake8 applies ``# noqa`` and
 ``--select``/``--ignore`` itself, so nothing is filtered here.
 
+Size: flake8 reads the file itself, whatever its size. A file larger than
+``reading.MAX_SOURCE_BYTES`` is reported here as the same SEM001 ``semantics-lint
+check`` gives it, before anything of ours copies its text: its lines are counted, not
+joined, encoded or linted.
+
+Messages quote the source; they are made printable (``output/printable.py``) before
+flake8 prints them, so a key holding a newline cannot forge a line of flake8's output.
+
 Cost: the engine's textual prefilter runs on the joined lines before anything heavy is
 imported, so a file that never mentions our API costs one substring scan. The engine
 module itself is light (it imports LibCST lazily); it is imported on the first file.
@@ -133,12 +141,21 @@ class SemanticsLintPlugin:
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
         from semantics_lint.lint import engine
+        from semantics_lint.lint.output.printable import printable
+        from semantics_lint.lint.reading import MAX_SOURCE_BYTES
 
+        # A character is at least one byte: more characters than the limit is too large.
+        if sum(map(len, self._lines)) > MAX_SOURCE_BYTES:
+            yield self._too_large(None)
+            return
         settings = type(self)._get_settings()
         text = "".join(self._lines)
         if not engine.might_contain_calls(text, settings):
             return
         source = _source_bytes(self._lines)
+        if len(source) > MAX_SOURCE_BYTES:
+            yield self._too_large(len(source))
+            return
         try:
             if (
                 isinstance(self._tree, ast.Module)
@@ -161,6 +178,23 @@ class SemanticsLintPlugin:
             yield (
                 finding.start.line,
                 finding.start.column,
-                f"{finding.code} {finding.message}",
+                f"{finding.code} {printable(finding.message)}",
                 type(self),
             )
+
+    def _too_large(self, size: int | None) -> tuple[int, int, str, type[SemanticsLintPlugin]]:
+        """The SEM001 ``semantics-lint check`` reports for a file over the size limit."""
+        import os
+
+        from semantics_lint.lint.jobs import unreadable_finding
+        from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
+
+        if size is None:
+            try:
+                size = os.stat(self._filename).st_size  # what the command line would say
+            except (OSError, ValueError):
+                size = None
+            if size is not None and size <= MAX_SOURCE_BYTES:
+                size = None  # not the file flake8 read (standard input, say)
+        finding = unreadable_finding(self._filename, too_large(size, MAX_SOURCE_BYTES))
+        return (1, 0, f"{finding.code} {finding.message}", type(self))

@@ -231,7 +231,9 @@ class SemanticsRecorder:
             return
         for name, result_class in output["defined"]:
             self.defined.setdefault((name, result_class), None)
-        self.samples.extend(tuple(sample) for sample in output["samples"])  # type: ignore[misc]
+        # Sent as JSON lists; kept as the tuples this process records.
+        for tool, result_class, value, node_id in output["samples"]:
+            self.samples.append((tool, result_class, value, node_id))
 
     # -- the end of the session --
 

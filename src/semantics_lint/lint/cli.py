@@ -476,7 +476,7 @@ def _lint(
     finally:
         if progress is not None:
             progress.close()
-    runner.add_path_problems(result, problems)
+    runner.add_path_problems(result, [*problems, *runner.config_problems(resolver)])
     return result, sources
 
 
@@ -485,6 +485,7 @@ def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) ->
     paths = {source.display: source.path for source in sources}
 
     def read(display: str) -> str | None:
+        from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
         from semantics_lint.lint.suppress import decode_source_text
 
         if stdin is not None:
@@ -493,7 +494,8 @@ def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) ->
         if path is None:
             return None
         try:
-            return decode_source_text(path.read_bytes())
+            # Read as the run read it: a file the run could not read shows no source.
+            return decode_source_text(read_regular(path, MAX_SOURCE_BYTES))
         except OSError:
             return None
 
@@ -604,13 +606,36 @@ def _exit_code(code: int, namespace: argparse.Namespace, broken: bool) -> int:
     return EXIT_CLEAN if namespace.exit_zero else code
 
 
+def _read_stdin() -> tuple[bytes, bool, int | None]:
+    """Standard input as ``(bytes, complete, size)``: never more than the source limit
+    is read (``complete`` false: there was more), and ``size`` is its whole size when
+    it is a regular file (``< file.py``: one larger than the limit is not read at all).
+    """
+    import stat
+
+    from semantics_lint.lint.reading import MAX_SOURCE_BYTES
+
+    stream = sys.stdin.buffer
+    try:
+        status = os.fstat(stream.fileno())
+        size = status.st_size if stat.S_ISREG(status.st_mode) else None
+    except (OSError, ValueError):  # io.UnsupportedOperation is a ValueError and an OSError
+        size = None
+    if size is not None and size > MAX_SOURCE_BYTES:
+        return b"", False, size
+    data = stream.read(MAX_SOURCE_BYTES + 1)
+    return data, len(data) <= MAX_SOURCE_BYTES, size
+
+
 def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Console) -> int:
     from semantics_lint.lint import runner
 
-    source = sys.stdin.buffer.read()
     if namespace.add_noqa:
         raise CheckError("--add-noqa needs files: it cannot rewrite standard input")
-    result = runner.run_stdin(source, options, namespace.stdin_filename)
+    source, complete, size = _read_stdin()
+    result = runner.run_stdin(
+        source, options, namespace.stdin_filename, complete=complete, size=size
+    )
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
     if options.diff:
@@ -624,6 +649,12 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
         fixed = result.fixed_stdin if result.fixed_stdin is not None else source
         sys.stdout.flush()
         sys.stdout.buffer.write(fixed)
+        if not complete:
+            # Input over the limit was not linted; what was not read goes through
+            # unchanged, a chunk at a time.
+            import shutil
+
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
     if not namespace.fix_only:
         _print_findings(
@@ -653,6 +684,7 @@ def _add_noqa(
 
     from semantics_lint.lint import write as writing
     from semantics_lint.lint.output.overview import plural
+    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
     from semantics_lint.lint.suppress import add_noqa
 
     lint_options = dataclasses.replace(options, fix=False, diff=False, cache_dir=None)
@@ -670,7 +702,7 @@ def _add_noqa(
         if path is None:
             continue
         try:
-            data = path.read_bytes()
+            data = read_regular(path, MAX_SOURCE_BYTES)
         except OSError as error:
             console.error(f"{display}: cannot read the file ({error.strerror or error}); no comment added")
             failed = True
@@ -816,6 +848,8 @@ def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text
         f"call-names: {list(settings.call_names)}",
         f"enabled codes for this path: {', '.join(sorted(codes)) or '(none)'}",
     ]
+    # A pyproject.toml the search passed over because it could not be read.
+    lines.extend(f"not read: {where} ({why})" for where, why in resolver.unread.items())
     write(sys.stdout, "\n".join(lines) + "\n")
     return EXIT_CLEAN
 

@@ -30,6 +30,11 @@ table is spelled ``[tool.semantics_lint]``, and a ``--config`` file without the
 table: a ruff.toml-style file with top-level keys, or a file about something else,
 would otherwise run every rule without a word.
 
+A ``pyproject.toml`` is read only if it is a regular file of at most
+``reading.MAX_SETTINGS_BYTES``, never with a blocking open; one that is there but
+cannot be read is passed over by the search and listed in
+:attr:`ConfigResolver.unread`, which the run reports as an error (exit code 2).
+
 TOML is parsed only for a file that spells the table's name (a ``pyproject.toml``
 without it is skipped on a byte search), and ``tomllib`` is imported on first use.
 """
@@ -145,13 +150,22 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
     return tuple(checked)
 
 
-def _read_document(path: Path) -> tuple[bytes, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ConfigError(
-            f"{path}: cannot read the configuration: {error.strerror or error}"
-        ) from None
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of the configuration file ``path`` (see ``reading.py``: a regular file
+    of at most ``MAX_SETTINGS_BYTES``, never a blocking open); raises ``Unreadable``."""
+    from semantics_lint.lint.reading import MAX_SETTINGS_BYTES, read_regular
+
+    return read_regular(path, MAX_SETTINGS_BYTES)
+
+
+def _read_document(path: Path, raw: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
+    if raw is None:
+        try:
+            raw = _read_bytes(path)
+        except OSError as error:
+            raise ConfigError(
+                f"{path}: cannot read the configuration: {error.strerror or error}"
+            ) from None
     tomllib = _toml()
     try:
         return raw, tomllib.loads(raw.decode("utf-8"))
@@ -161,14 +175,16 @@ def _read_document(path: Path) -> tuple[bytes, dict[str, Any]]:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
 
 
-def load_config(path: Path) -> Config:
-    """Read and check the ``[tool.semantics-lint]`` table of ``path``.
+def load_config(path: Path, raw: bytes | None = None) -> Config:
+    """Read and check the ``[tool.semantics-lint]`` table of ``path`` (whose bytes are
+    ``raw`` when already read).
 
     A file without the table is a :class:`ConfigError` that says what the file
     holds instead (top-level keys of ours, the table spelled with an underscore, or
-    nothing of ours), so that ``--config`` never silently means the defaults.
+    nothing of ours), so that ``--config`` never silently means the defaults. So is a
+    file that cannot be read (not a regular file, too large, no permission).
     """
-    _, document = _read_document(path)
+    _, document = _read_document(path, raw)
     table = _table_of(document)
     if table is None:
         raise ConfigError(f"{path}: {_why_no_table(document)}")
@@ -209,12 +225,25 @@ def has_table(path: Path) -> bool:
     Invalid TOML in a ``pyproject.toml`` counts as "has the table" when the text
     mentions it, so that the mistake is reported instead of silently skipped; so
     does a table spelled ``[tool.semantics_lint]``, which :func:`load_config` then
-    reports.
+    reports. A file that cannot be read has no table here (see :func:`probe`).
     """
+    return isinstance(probe(path), bytes)
+
+
+def probe(path: Path) -> bytes | OSError | None:
+    """``path``'s bytes when it holds our table (as :func:`has_table` decides), None when
+    it does not or is not there, or the ``OSError`` (``reading.Unreadable``) saying why a
+    file that is there could not be read: nobody can tell what it holds."""
+    from semantics_lint.lint.reading import Unreadable
+
     try:
-        raw = path.read_bytes()
-    except OSError:
-        return False
+        raw = _read_bytes(path)
+    except Unreadable as error:
+        return None if error.missing else error
+    return raw if _mentions_table(raw) else None
+
+
+def _mentions_table(raw: bytes) -> bool:
     if b"semantics" not in raw:
         return False
     tomllib = _toml()
@@ -268,10 +297,11 @@ def _describe(value: Any) -> str:
 
 
 def find_config_file(start: Path) -> Path | None:
-    """The closest ``pyproject.toml`` with our table, from ``start`` (a folder) upwards."""
+    """The closest ``pyproject.toml`` with our table, from ``start`` (a folder) upwards
+    (one that cannot be read is passed over here: :class:`ConfigResolver` reports it)."""
     for folder in (start, *start.parents):
         candidate = folder / PYPROJECT
-        if candidate.is_file() and has_table(candidate):
+        if has_table(candidate):
             return candidate
     return None
 
@@ -280,14 +310,20 @@ class ConfigResolver:
     """Which configuration governs which folder; each file is read once.
 
     With ``explicit`` set (``--config``), that configuration governs everything.
+
+    A ``pyproject.toml`` that is there but cannot be read (a FIFO, a device, a link
+    to one, larger than ``reading.MAX_SETTINGS_BYTES``, no permission) is never
+    opened in a way that can block; the search goes on above it as if it were absent,
+    and it is listed in ``unread`` (path: why) for the run to report as an error.
     """
 
-    __slots__ = ("explicit", "_by_folder", "_by_file")
+    __slots__ = ("explicit", "_by_folder", "_by_file", "unread")
 
     def __init__(self, explicit: Config | None = None) -> None:
         self.explicit = explicit
         self._by_folder: dict[Path, Config] = {}
         self._by_file: dict[Path, Config] = {}
+        self.unread: dict[Path, str] = {}
 
     def for_folder(self, folder: Path) -> Config:
         """The configuration for files in ``folder`` (an absolute path)."""
@@ -305,8 +341,11 @@ class ConfigResolver:
                 break
             chain.append(current)
             candidate = current / PYPROJECT
-            if os.path.isfile(candidate) and has_table(candidate):
-                config = self._by_file.get(candidate) or load_config(candidate)
+            found = probe(candidate)
+            if isinstance(found, OSError):
+                self.unread.setdefault(candidate, str(found))
+            elif found is not None:
+                config = self._by_file.get(candidate) or load_config(candidate, found)
                 self._by_file[candidate] = config
                 break
             if current.parent == current:
@@ -330,6 +369,6 @@ def resolver_for(config_file: Path | None) -> ConfigResolver:
     """
     if config_file is None:
         return ConfigResolver()
-    if not config_file.is_file():
+    if not os.path.lexists(config_file):
         raise ConfigError(f"{config_file}: no such configuration file")
     return ConfigResolver(explicit=load_config(config_file.resolve()))

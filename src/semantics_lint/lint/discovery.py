@@ -23,7 +23,11 @@ same answer inside and outside a work tree, and costs no process per run. The
 walked folder and the top of its git work tree (the nearest ancestor with a
 ``.git``) and that work tree's ``.git/info/exclude``; outside a work tree no
 ancestor's ``.gitignore`` is read, so a stray file higher up changes nothing.
-A deeper ``.gitignore`` overrides a shallower one, as in git.
+A deeper ``.gitignore`` overrides a shallower one, as in git. Each is read through
+``reading.py`` (a regular file, not a symbolic link, as git reads an in-tree
+``.gitignore``, never a blocking open, at most ``MAX_SETTINGS_BYTES``); one that is
+there but cannot be read is a warning, and the walk goes on as if it were absent (it
+then lints more, never less).
 
 Globs (``exclude``, ``extend-exclude``, ``per-file-ignores``) read like
 ``.gitignore`` lines (they are compiled by the same library): a glob without
@@ -53,6 +57,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from semantics_lint.lint.output.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.config import Config, ConfigResolver
@@ -100,10 +106,15 @@ class SourceFile(NamedTuple):
 
 
 class PathProblem(NamedTuple):
-    """A path that could not be walked or linted as asked: ``path`` as displayed."""
+    """A path that could not be walked or linted as asked: ``path`` as displayed.
+
+    ``level`` ``error`` makes the run exit 2; ``warning`` (a ``.gitignore`` that could
+    not be read: the walk then lints more, never less) is only said.
+    """
 
     path: str
     message: str
+    level: str = "error"
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
@@ -120,19 +131,9 @@ def display_name(text: str) -> str:
     A name that is not valid UTF-8 reaches Python with surrogate escapes, which no
     output can encode; a name holding a newline would split a line of output in
     two. Such characters become backslash escapes (``caf\\xe9.py``); every other
-    name is returned unchanged.
+    name is returned unchanged (``output/printable.py`` says what is escaped).
     """
-    if text.isprintable():
-        return text
-    out: list[str] = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif "\udc80" <= char <= "\udcff":  # an undecodable byte (surrogateescape)
-            out.append(f"\\x{ord(char) - 0xDC00:02x}")
-        else:
-            out.append(char.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
+    return printable(text)
 
 
 def is_undecodable(text: str) -> bool:
@@ -353,11 +354,36 @@ def parse_gitignore(base: str, text: str) -> IgnoreFile | None:
     return IgnoreFile(base, _gitignore_spec(lines))
 
 
-def _read_ignore_file(base: str, path: str) -> IgnoreFile | None:
+def _read_ignore_file(
+    base: str, path: str, problems: list[PathProblem], shown: str | None = None
+) -> IgnoreFile | None:
+    """The rules of the ignore file ``path`` (relative to ``base``); None without any.
+
+    Read as git reads it, and never in a way that can block or cost more than
+    :data:`~semantics_lint.lint.reading.MAX_SETTINGS_BYTES`: a ``.gitignore`` must be a
+    regular file, not a symbolic link (git does not follow one either); ``info/exclude``
+    may be a link to one. One that is there but cannot be read is a warning naming it
+    (``shown``, else the path) in ``problems``, and the walk goes on as if it were
+    absent: it then lints what that file would have ignored, never less.
+    """
+    from semantics_lint.lint.reading import MAX_SETTINGS_BYTES, Unreadable, read_regular
+
+    in_tree = os.path.basename(path) == ".gitignore"
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
+        data = read_regular(path, MAX_SETTINGS_BYTES, follow_symlinks=not in_tree)
+    except Unreadable as error:
+        if not error.missing:
+            why = error.reason
+            if in_tree and os.path.islink(path):
+                why = "a symbolic link, which git does not follow either"
+            problem = PathProblem(
+                shown if shown is not None else display_name(path),
+                f"not read ({why}); the walk goes on as if it were absent, "
+                "so the files it would ignore are linted",
+                "warning",
+            )
+            if problem not in problems:
+                problems.append(problem)
         return None
     return parse_gitignore(base, data.decode("utf-8", errors="replace"))
 
@@ -386,13 +412,13 @@ def find_git_root(folder: str) -> str | None:
         current = parent
 
 
-def _ancestor_ignore_files(folder: str) -> list[IgnoreFile]:
+def _ancestor_ignore_files(folder: str, problems: list[PathProblem]) -> list[IgnoreFile]:
     """``.gitignore`` files above ``folder`` up to its work tree's top, outermost first."""
     root = find_git_root(folder)
     if root is None:
         return []
     found: list[IgnoreFile] = []
-    info = _read_ignore_file(root, os.path.join(root, ".git", "info", "exclude"))
+    info = _read_ignore_file(root, os.path.join(root, ".git", "info", "exclude"), problems)
     if info is not None:
         found.append(info)
     chain: list[str] = []
@@ -402,7 +428,7 @@ def _ancestor_ignore_files(folder: str) -> list[IgnoreFile]:
         chain.append(current)
     # The folder's own .gitignore is read by the walk itself.
     for ancestor in reversed(chain):
-        ignore_file = _read_ignore_file(ancestor, os.path.join(ancestor, ".gitignore"))
+        ignore_file = _read_ignore_file(ancestor, os.path.join(ancestor, ".gitignore"), problems)
         if ignore_file is not None:
             found.append(ignore_file)
     return found
@@ -443,8 +469,8 @@ def discover(
     ruff's ``--force-exclude``: pre-commit names every file explicitly).
 
     Paths that cannot be walked or linted are appended to ``problems`` and the
-    walk goes on; without a ``problems`` list the first one raises
-    :class:`DiscoveryError` instead.
+    walk goes on; without a ``problems`` list the first error raises
+    :class:`DiscoveryError` instead (a warning is then dropped).
     """
     found: dict[str, SourceFile] = {}
     report: list[PathProblem] = [] if problems is None else problems
@@ -475,8 +501,9 @@ def discover(
             report.append(PathProblem(shown, "name is not valid UTF-8; shown with \\x escapes"))
         raw = os.path.normpath(argument)
         found.setdefault(absolute, SourceFile(Path(absolute), shown, raw if raw != shown else None))
-    if problems is None and len(report) > before:
-        raise DiscoveryError(str(report[before]))
+    errors = [problem for problem in report[before:] if problem.level == "error"]
+    if problems is None and errors:
+        raise DiscoveryError(str(errors[0]))
     return sorted(found.values(), key=lambda source: source.display)
 
 
@@ -493,7 +520,9 @@ def _walk(
     A stack of folders still to list, each with the ``.gitignore`` files that apply
     to it and its path relative to ``top``; nothing here recurses.
     """
-    base: tuple[IgnoreFile, ...] = tuple(_ancestor_ignore_files(top)) if respect_gitignore else ()
+    base: tuple[IgnoreFile, ...] = (
+        tuple(_ancestor_ignore_files(top, problems)) if respect_gitignore else ()
+    )
     stack: list[tuple[str, str, tuple[IgnoreFile, ...]]] = [(top, "", base)]
     while stack:
         folder, relative, ignores = stack.pop()
@@ -504,7 +533,12 @@ def _walk(
             problems.append(PathProblem(_display_name(argument, relative), _os_message(error)))
             continue
         if respect_gitignore and any(entry.name == ".gitignore" for entry in entries):
-            own = _read_ignore_file(folder, os.path.join(folder, ".gitignore"))
+            own = _read_ignore_file(
+                folder,
+                os.path.join(folder, ".gitignore"),
+                problems,
+                _display_name(argument, f"{relative}/.gitignore" if relative else ".gitignore"),
+            )
             if own is not None:
                 ignores = (*ignores, own)
         excludes = exclude_globs(resolver.for_folder(Path(folder)))

@@ -11,8 +11,6 @@ file (an exception in a rule) becomes a SEM001 finding for it.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from semantics_lint.lint.config import known_codes
 from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
 from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
@@ -186,49 +185,18 @@ def _run_job(job: Job) -> FileOutcome:
     return outcome
 
 
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
-def _not_regular(mode: int) -> str | None:
-    """Why a file of this mode is not read (not a regular file), or None."""
-    if stat.S_ISREG(mode):
-        return None
-    for test, kind in _KINDS:
-        if test(mode):
-            return f"not a regular file ({kind})"
-    return "not a regular file"
-
-
 def _read(path: Path) -> bytes | str:
     """The bytes of the regular file at ``path``, or why they cannot be read.
 
-    Only a regular file is read: a FIFO, socket or device (named on the command line,
-    or put in a file's place after discovery) is refused, never opened in a way that
-    can block. The type is checked before opening and again on the open file (opened
-    with ``O_NONBLOCK``, so a FIFO swapped in between cannot hang the run).
+    Only a regular file of at most :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES`
+    is read: a FIFO, socket or device (named on the command line, or put in a file's
+    place after discovery) is refused, never opened in a way that can block, and a
+    larger file is refused before it costs its size (see ``reading.py``).
     """
     try:
-        reason = _not_regular(os.stat(path).st_mode)
-        if reason is not None:
-            return reason
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
-        try:
-            reason = _not_regular(os.fstat(fd).st_mode)
-            if reason is not None:
-                return reason
-            with os.fdopen(fd, "rb", closefd=False) as handle:
-                return handle.read()
-        finally:
-            os.close(fd)
-    except OSError as error:
-        return error.strerror or type(error).__name__
+        return read_regular(path, MAX_SOURCE_BYTES)
+    except Unreadable as error:
+        return error.reason
 
 
 def unreadable_finding(display: str, reason: str) -> Finding:

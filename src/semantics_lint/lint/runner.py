@@ -32,9 +32,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.config import Config, ConfigError, ConfigResolver, load_config
-from semantics_lint.lint.discovery import PathProblem, SourceFile, discover, excluded_by_config
-from semantics_lint.lint.jobs import FileOutcome, Job, Mode, load, run_job, unused_noqa_only
+from semantics_lint.lint.config import Config, ConfigResolver, resolver_for
+from semantics_lint.lint.discovery import (
+    PathProblem,
+    SourceFile,
+    discover,
+    display_name,
+    excluded_by_config,
+)
+from semantics_lint.lint.jobs import (
+    CRASH_CODE,
+    FileOutcome,
+    Job,
+    Mode,
+    load,
+    run_job,
+    unreadable_finding,
+    unused_noqa_only,
+)
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.pool import (
     MIN_FILES_FOR_POOL,
@@ -43,6 +58,7 @@ from semantics_lint.lint.pool import (
     pool_size,
     run_jobs,
 )
+from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -135,15 +151,15 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
         problems=problems,
     )
     result = run_sources(sources, resolver, options, scope=fix_scope(paths, options))
-    add_path_problems(result, problems)
+    add_path_problems(result, [*problems, *config_problems(resolver)])
     return result
 
 
 def add_path_problems(result: RunResult, problems: Sequence[PathProblem]) -> None:
-    """Report the paths discovery could not take: an ``error:`` message each, before
-    the others, and a file error each (exit code 2); the rest was linted."""
-    result.messages[:0] = [f"error: {problem}" for problem in problems]
-    result.file_errors += len(problems)
+    """Report the paths discovery could not take: a message each, before the others,
+    and a file error for each error (exit code 2); the rest was linted."""
+    result.messages[:0] = [f"{problem.level}: {problem}" for problem in problems]
+    result.file_errors += sum(problem.level == "error" for problem in problems)
 
 
 def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
@@ -156,11 +172,30 @@ def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
 
 
 def _resolver(options: RunOptions) -> ConfigResolver:
-    if options.config_file is None:
-        return ConfigResolver()
-    if not options.config_file.is_file():
-        raise ConfigError(f"{options.config_file}: no such configuration file")
-    return ConfigResolver(explicit=load_config(options.config_file.resolve()))
+    return resolver_for(options.config_file)
+
+
+def config_problems(resolver: ConfigResolver) -> list[PathProblem]:
+    """The ``pyproject.toml`` files the configuration search met but could not read:
+    an error each (the run exits 2), since which settings apply is then unsure."""
+    return [
+        PathProblem(
+            _shown(path),
+            f"not read ({why}); the files below it were linted with the configuration "
+            "found above it (or the defaults)",
+        )
+        for path, why in resolver.unread.items()
+    ]
+
+
+def _shown(path: Path) -> str:
+    """``path`` as a message names it: relative to the current folder when inside it."""
+    text = os.fspath(path)
+    try:
+        relative = os.path.relpath(text)
+    except ValueError:  # another drive (Windows)
+        relative = text
+    return display_name(text if relative.startswith(os.pardir) else relative)
 
 
 def run_sources(
@@ -359,18 +394,26 @@ def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
 
 
 def run_stdin(
-    source: bytes, options: RunOptions, stdin_filename: str | None = None
+    source: bytes,
+    options: RunOptions,
+    stdin_filename: str | None = None,
+    *,
+    complete: bool = True,
+    size: int | None = None,
 ) -> RunResult:
-    """Lint (or fix) bytes read from standard input.
+    """Lint (or fix) bytes read from standard input (or an editor's buffer).
 
     ``stdin_filename`` names the file the bytes stand for: findings carry it, and
     it decides the configuration and per-file-ignores (from the current folder
     when it is not given). With ``force_exclude``, a ``stdin_filename`` that the
     configuration excludes is not linted (``excluded``), as that file named on the
     command line would not be: editors and pre-commit pass every file by name.
-    """
-    from semantics_lint.lint import engine
 
+    Input larger than :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES` is not
+    linted: it is the SEM001 finding a file that large is. ``complete`` false says
+    that ``source`` is only the start of the input (reading stopped past the limit);
+    ``size`` is the whole input's size when known.
+    """
     check_options(options)
     resolver = _resolver(options)
     display = stdin_filename or STDIN_DISPLAY
@@ -381,16 +424,39 @@ def run_stdin(
         and stdin_filename is not None
         and excluded_by_config(path, config, whole=True)
     ):
-        return RunResult(findings=[], files=0, linted=0, excluded=True)
+        result = RunResult(findings=[], files=0, linted=0, excluded=True)
+    else:
+        result = RunResult(findings=[], files=1, linted=0)
+        _lint_stdin(result, source, display, options, config, path, complete, size)
+    add_path_problems(result, config_problems(resolver))
+    return result
+
+
+def _lint_stdin(
+    result: RunResult,
+    source: bytes,
+    display: str,
+    options: RunOptions,
+    config: Config,
+    path: Path,
+    complete: bool,
+    size: int | None,
+) -> None:
+    from semantics_lint.lint import engine
+
     codes = codes_for_file(config, options, path)
     settings = settings_for(config, codes)
-    mode = _mode(options)
-    result = RunResult(findings=[], files=1, linted=0)
+    if not complete or len(source) > MAX_SOURCE_BYTES:
+        shown = size if size is not None else len(source) if complete else None
+        reason = too_large(shown, MAX_SOURCE_BYTES)
+        unread = [unreadable_finding(display, reason)] if CRASH_CODE in codes else []
+        _collect_unread(result, FileOutcome(display, unread, linted=False, read_error=reason))
+        result.findings = unread
+        return
     if not codes or not engine.might_contain_calls(source, settings):
         result.findings = unused_noqa_only(source, display, codes)
-        return result
+        return
     result.linted = 1
-    job = Job(display, source, settings, mode, options.unsafe_fixes)
+    job = Job(display, source, settings, _mode(options), options.unsafe_fixes)
     _collect(result, None, run_job(job), job)
     result.findings.sort(key=_order)
-    return result

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from semantics_lint.lint import user_key
 from semantics_lint.lint.jobs import decode_for_noqa
+from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
 from semantics_lint.lint.suppress import physical_lines
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -192,7 +193,7 @@ def write_atomic(
                 os.close(original)
         try:
             if expected is not None:
-                now = _read_now(folder, name)
+                now = _read_now(folder, name, max(len(data), len(expected)))
                 if now == data:
                     folder.unlink(temp)
                     return Written(target, unchanged=True, removed=removed)
@@ -337,14 +338,16 @@ def _check_replaceable(status: os.stat_result) -> None:
         )
 
 
-def _read_now(folder: _Folder, name: str) -> bytes:
-    """What ``name`` holds now, read afresh, if it may still be replaced."""
+def _read_now(folder: _Folder, name: str, limit: int) -> bytes:
+    """What ``name`` holds now, read afresh, if it may still be replaced: its first
+    ``limit`` bytes and one more (a file that grew past both texts compared with is
+    neither, whatever it holds after that)."""
     fd = _open_existing(folder, name)
     if fd is None:
         raise NotWritten("it was deleted after it was read", error=True)
     with os.fdopen(fd, "rb") as handle:
         _check_replaceable(os.fstat(handle.fileno()))
-        return handle.read()
+        return handle.read(limit + 1)
 
 
 def _digest(key: bytes | None, salt: str, data: bytes) -> str:
@@ -489,12 +492,13 @@ def fix_file(
     """Read ``path``, fix it with :func:`fix.fix_source`, and write it back atomically if changed.
 
     With ``write=False`` (``--diff``) nothing is written. A :class:`fix.FixError`,
-    :class:`NotWritten` or ``OSError`` propagates and the file is left as it was.
+    :class:`NotWritten` or ``OSError`` propagates and the file is left as it was (a file
+    that is not a regular one, or larger than ``reading.MAX_SOURCE_BYTES``, is the
+    ``OSError`` :class:`~semantics_lint.lint.reading.Unreadable`, and not read).
     """
     from semantics_lint.lint import fix
 
-    with open(path, "rb") as handle:
-        source = handle.read()
+    source = read_regular(path, MAX_SOURCE_BYTES)
     result = fix.fix_source(
         source, os.fspath(path), settings, unsafe=unsafe, max_passes=max_passes, lint=lint
     )

@@ -501,15 +501,15 @@ def _plain(method: Callable[..., Any]) -> Callable[..., Any]:
     attributes, which a bound method cannot carry."""
     if asyncio.iscoroutinefunction(method):
 
-        async def handler(*args: Any) -> Any:
+        async def call_async(*args: Any) -> Any:
             return await method(*args)
 
-    else:
+        return call_async
 
-        def handler(*args: Any) -> Any:
-            return method(*args)
+    def call(*args: Any) -> Any:
+        return method(*args)
 
-    return handler
+    return call
 
 
 def serve() -> int:

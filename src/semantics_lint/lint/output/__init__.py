@@ -20,6 +20,11 @@ gitlab         GitLab code quality report                                   ``ma
 junit          JUnit XML                                                    ``machine``
 sarif          SARIF 2.1.0                                                  ``sarif``
 =============  ===========================================================  ============
+
+The formats people and CI logs read (concise, full, grouped, pylint, github, junit)
+show the checkout's text (messages quote the source; file names) with control
+characters escaped, here, once for all of them (``printable.py``); the machine
+formats carry it unchanged in JSON strings.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, *ALIASES)
 HUMAN_FORMATS = frozenset({"concise", "full", "grouped"})
 """The formats after which the summary is printed (on stderr), as ruff does."""
 
+READABLE_FORMATS = frozenset({"concise", "full", "grouped", "pylint", "github", "junit"})
+"""The formats whose text is read as lines (by people, terminals, CI logs): the
+checkout's text is escaped in them (see ``printable.py``)."""
+
 
 def canonical(output_format: str) -> str:
     """The format ``output_format`` names (``text`` is ``concise``)."""
@@ -79,6 +88,10 @@ def format_findings(
     whose shown name is escaped (SARIF URIs encode the real bytes).
     """
     name = canonical(output_format)
+    if name in READABLE_FORMATS:
+        from semantics_lint.lint.output.printable import readable
+
+        findings = readable(findings)
     if name in ("concise", "full", "grouped", "pylint"):
         from semantics_lint.lint.output import human
 

@@ -11,6 +11,10 @@
 
 Colour (ANSI) only when the caller asks for it: the CLI asks on a terminal, unless
 ``NO_COLOR`` is set, or off a terminal when ``FORCE_COLOR`` is.
+
+Names and messages arrive escaped (``format_findings`` makes them printable); the
+source lines ``full`` shows are escaped here the same way, tabs kept, with the caret
+under the escaped text.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from semantics_lint.lint.model import Applicability, Edit, Finding, Severity
+from semantics_lint.lint.output.printable import printable
 
 SourceReader = Callable[[str], "str | None"]
 """Gives the text of the file a finding names (its display name), or None."""
@@ -152,7 +157,8 @@ def _snippet(finding: Finding, lines: list[str], palette: Palette) -> str:
     out = [bar + "\n"]
     for number in range(first, last + 1):
         line = lines[number - 1]
-        out.append(f"{palette.gutter(f'{number:>{width}} |')} {line}".rstrip() + "\n")
+        shown = printable(line, tabs=True)
+        out.append(f"{palette.gutter(f'{number:>{width}} |')} {shown}".rstrip() + "\n")
         if number == row:
             out.append(f"{bar} {_caret(finding, line, palette)}\n")
     out.append(bar + "\n")
@@ -160,13 +166,18 @@ def _snippet(finding: Finding, lines: list[str], palette: Palette) -> str:
 
 
 def _caret(finding: Finding, line: str, palette: Palette) -> str:
+    """The caret line under ``line`` (as the file holds it) shown escaped: columns
+    count characters of the file, the caret those of the escaped text above it."""
     start = min(finding.start.column, len(line))
     if finding.end.line == finding.start.line:
         end = min(max(finding.end.column, start + 1), max(len(line), start + 1))
     else:
         end = max(len(line), start + 1)
+    before = printable(line[:start], tabs=True)
+    end = len(before) + max(len(printable(line[start:end], tabs=True)), 1)
+    start = len(before)
     # Tabs stay tabs in the padding, so the caret lines up under the same column.
-    padding = "".join("\t" if char == "\t" else " " for char in line[:start])
+    padding = "".join("\t" if char == "\t" else " " for char in before)
     colour = YELLOW if finding.severity is Severity.WARNING else RED
     return padding + palette.paint("^" * (end - start) + " " + finding.code, BOLD, colour)
 
@@ -209,6 +220,9 @@ def _changed_lines(edits: Sequence[Edit], lines: list[str], palette: Palette) ->
         if not 0 <= start <= end <= len(text):
             return []
         after = after[:start] + edit.content + after[end:]
-    out = [f"    {palette.paint('- ' + line, RED)}\n" for line in before]
-    out.extend(f"    {palette.paint('+ ' + line, CYAN)}\n" for line in after.split("\n"))
+    out = [f"    {palette.paint('- ' + printable(line, tabs=True), RED)}\n" for line in before]
+    out.extend(
+        f"    {palette.paint('+ ' + printable(line, tabs=True), CYAN)}\n"
+        for line in after.split("\n")
+    )
     return out

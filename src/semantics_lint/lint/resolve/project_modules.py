@@ -135,21 +135,10 @@ def read_source(path: str) -> bytes | None:
     """The bytes of the source file ``path``: a regular file no larger than the in-file
     resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
     in its place since :func:`locate` looked is refused, not waited on)."""
+    from semantics_lint.lint.reading import read_regular
     from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES
 
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        descriptor = os.open(path, flags)
-    except (OSError, ValueError):
-        return None
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_MODULE_BYTES:
-            return None
-        with os.fdopen(descriptor, "rb", closefd=False) as handle:
-            data = handle.read(MAX_MODULE_BYTES + 1)
+        return read_regular(path, MAX_MODULE_BYTES)
     except OSError:
         return None
-    finally:
-        os.close(descriptor)
-    return data if len(data) <= MAX_MODULE_BYTES else None
