@@ -5,7 +5,7 @@ is written: at the top of a module, inside a function (a lazy import is still a
 dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.md):
 
 * no import cycle anywhere in the package;
-* the linter's core is ordered: vocabulary -> model, settings, syntax -> source,
+* the linter's core is ordered: vocabulary -> model, reading, settings, syntax -> source,
   index -> the resolver package -> locate, context -> declaration -> the runtime door
   (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> the rule families -> the
   rule registry -> ``engine``; a module imports only from ranks below its own, and no
@@ -31,7 +31,12 @@ PACKAGE = "semantics_lint"
 
 CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.vocabulary",),
-    ("semantics_lint.lint.model", "semantics_lint.lint.settings", "semantics_lint.lint.syntax"),
+    (
+        "semantics_lint.lint.model",
+        "semantics_lint.lint.reading",
+        "semantics_lint.lint.settings",
+        "semantics_lint.lint.syntax",
+    ),
     ("semantics_lint.lint.source", "semantics_lint.lint.index"),
     ("semantics_lint.lint.resolve.reading",),
     ("semantics_lint.lint.resolve.project_modules",),

@@ -51,13 +51,15 @@ __all__ = [
 
 
 def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
-    """Lint the file at ``path``; an unreadable file is one SEM001 finding."""
+    """Lint the file at ``path``; an unreadable file (not a regular file, larger than
+    ``reading.MAX_SOURCE_BYTES``, no permission) is one SEM001 finding."""
+    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
+
     filename = os.fspath(path)
     try:
-        with open(filename, "rb") as handle:
-            source = handle.read()
+        source = read_regular(filename, MAX_SOURCE_BYTES)
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or exc.__class__.__name__
         return [syntax_finding(filename, f"cannot read the file: {reason}", Position(1, 0))]
     return lint_source(source, filename, settings)
 
