@@ -1,6 +1,6 @@
 """Profile ``semantics-lint check --jobs 1`` in-process with cProfile: where the time goes.
 
-    .venv/bin/python bench/profile_engine.py [--corpus synthetic|stdlib] [--limit N]
+    .venv/bin/python bench/profile_engine.py [--corpus synthetic|names|big|stdlib] [--limit N]
 
 Runs the real command (``semantics_lint.cli.main``) over the benchmark's corpus (made
 by ``bench/run.py`` or ``bench/make_corpus.py``; the synthetic one is generated here if
@@ -25,21 +25,23 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import make_corpus
+import make_shapes
 
 # Stage -> substrings of "file:line(function)" keys whose cumulative time is the stage's.
 # Functions are matched by name so that the report survives the engine moving code;
 # a stage whose functions are gone just shows nothing.
 STAGES: dict[str, tuple[str, ...]] = {
     "whole lint of the files (engine.lint_source)": ("engine.py", "(lint_source)"),
-    "textual prefilter (might_contain_calls)": ("engine.py", "(might_contain_calls)"),
-    "decoding (decode_source)": ("engine.py", "(decode_source)"),
+    "textual prefilter (might_contain_calls)": ("settings.py", "(might_contain_calls)"),
+    "decoding (decode_source)": ("source.py", "(decode_source)"),
     "ast.parse": ("ast.py", "(parse)"),
+    "indexing the file (build_index)": ("index.py", "(build_index)"),
     "locating calls (locate_calls)": ("locate.py", "(locate_calls)"),
-    "LibCST parsing (parse_module)": ("libcst", "(parse_module)"),
-    "LibCST parsing (parse_expression)": ("libcst", "(parse_expression)"),
     "building declarations": ("declaration.py", "(build_declaration)"),
-    "rules": ("rules/base.py", "(run)"),
-    "resolving names (astroid)": ("resolve_astroid.py", ""),
+    "reading parts given as a name": ("declaration.py", "(named_parts)"),
+    "rules (the batch)": ("engine.py", "(run)"),
+    "following names (Resolver.value_of)": ("resolve/__init__.py", "(value_of)"),
+    "other modules (astroid)": ("astroid_bridge.py", "(find_binding)"),
     "noqa filtering": ("suppress.py", "(filter_noqa)"),
     "imports": ("<frozen importlib._bootstrap>", "(_find_and_load)"),
 }
@@ -61,7 +63,7 @@ def stage_times(stats: pstats.Stats) -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", choices=("synthetic", "stdlib"), default="synthetic")
+    parser.add_argument("--corpus", choices=("synthetic", "names", "big", "stdlib"), default="synthetic")
     parser.add_argument("--limit", type=int, default=25, help="rows per listing")
     parser.add_argument("--work-dir", type=Path, default=BENCH)
     args = parser.parse_args(argv)
@@ -69,6 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = (args.work_dir / "corpus" / args.corpus).resolve()
     if args.corpus == "synthetic":
         make_corpus.ensure_synthetic(root)
+    elif args.corpus == "names":
+        make_shapes.ensure_names(root)
+    elif args.corpus == "big":
+        make_shapes.ensure_big(root)
     else:
         make_corpus.ensure_stdlib(root)
     out_dir = args.work_dir / "out"

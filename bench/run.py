@@ -12,8 +12,11 @@ peak memory (median of ``--runs`` samples, each a fresh process tree) of:
         output: every installed plugin still runs);
     (g) ``ruff check --no-cache --select F401``, the field's speed reference;
 
-on two corpora: 2,000 seeded synthetic tool modules that call the API, and the installed
-Python's standard library, which almost never does. It prints every figure, every ratio
+on corpora of several shapes: 2,000 seeded synthetic tool modules that call the API
+(``make_corpus.py``), 2,000 name-heavy tool modules whose parts are names bound in the
+function or module and constants of sibling modules (``make_shapes.py``), single modules
+of 1,000, 4,000 and 19,000 calls (5 MB; ``make_shapes.py``), and the installed Python's
+standard library, which almost never calls the API. It prints every figure, every ratio
 and whether each target holds, and writes them to ``OUT/results.json`` and
 ``OUT/table.md``.
 
@@ -52,6 +55,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import make_corpus
+import make_shapes
 
 PYTHON = Path(sys.executable)
 BIN = PYTHON.parent
@@ -63,6 +67,9 @@ README_BEGIN = "<!-- bench-table:begin (written by bench/run.py --update-readme)
 README_END = "<!-- bench-table:end -->"
 MB = 1_000_000
 QUICK_FILES = 40
+BIG_SIZES = (1000, 4000, 19000)
+"""Calls in each single big module: 1,000 and 4,000 for the cost per call, 19,000 (5 MB)."""
+CORPORA = ("synthetic", "names", "big", "stdlib")
 # Exit codes that mean "ran and reported findings" rather than "broke".
 FINDINGS_EXIT = frozenset({0, 1})
 
@@ -169,7 +176,7 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
     # semantics-lint exits 1 with findings, and also when an uncaught error escapes;
     # flake8 turns a plugin's exception into a one-line report. Neither is a result.
     crashes = ("Traceback (most recent call last)", "failed during execution")
-    findings = corpus == "synthetic"
+    findings = corpus in ("synthetic", "names") or corpus.startswith("big-")
     everything = [
         Measurement("read", "read every file, one process", (py, parse, "read", target),
                     root, frozenset({0})),
@@ -216,6 +223,12 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
         everything = [m for m in everything if m.key not in slow]
     if corpus == "synthetic":
         everything = [m for m in everything if m.key not in ("sl-default", "read")]
+    elif corpus == "names":
+        # The shape of the tool code, for the linter against the parse floor.
+        everything = [m for m in everything if m.key in ("ast", "sl-jobs1", "sl-jobs2", "ruff")]
+    elif corpus.startswith("big-"):
+        # One module: the cost per call and the memory of one process.
+        everything = [m for m in everything if m.key in ("ast", "sl-jobs1")]
     else:
         everything = [m for m in everything if m.key != "sl-cached"]  # nothing to cache
     return everything
@@ -274,7 +287,12 @@ RATIOS: tuple[Ratio, ...] = (
     Ratio("stdlib", "sl-jobs1", "ruff", "stdlib: --jobs 1 / ruff"),
     Ratio("stdlib", "sl-jobs1", "ast", "stdlib: --jobs 1 / ast.parse"),
     Ratio("stdlib", "sl-jobs1", "read", "stdlib: --jobs 1 / reading the files"),
-    Ratio("synthetic", "sl-jobs1", "ast", "synthetic: --jobs 1 / ast.parse (target <= 3)", 3.0),
+    Ratio("synthetic", "sl-jobs1", "ast", "synthetic: --jobs 1 / ast.parse (target <= 2)", 2.0),
+    Ratio("names", "sl-jobs1", "ast", "names: --jobs 1 / ast.parse (target <= 2.5)", 2.5),
+    Ratio("names", "sl-jobs1", "ruff", "names: --jobs 1 / ruff"),
+    Ratio("big-1000", "sl-jobs1", "ast", "big, 1,000 calls: --jobs 1 / ast.parse"),
+    Ratio("big-4000", "sl-jobs1", "ast", "big, 4,000 calls: --jobs 1 / ast.parse (target <= 5)", 5.0),
+    Ratio("big-19000", "sl-jobs1", "ast", "big, 19,000 calls (5 MB): --jobs 1 / ast.parse (target < 5)", 5.0),
     Ratio("synthetic", "sl-jobs1", "libcst", "synthetic: --jobs 1 / bare LibCST parse"),
     Ratio("synthetic", "libcst", "ast", "synthetic: bare LibCST parse / ast.parse"),
     Ratio("synthetic", "fixit", "sl-jobs1",
@@ -290,6 +308,12 @@ RATIOS: tuple[Ratio, ...] = (
 )
 MEMORY_KEYS = ("sl-jobs1", "sl-jobs2", "sl-default")
 MEMORY_LIMIT_MB = 100.0
+BIG_MEMORY_LIMIT_MB = 500.0
+# Ratios between two corpora: (numerator corpus, key), (denominator corpus, key), label, limit.
+CROSS_RATIOS: tuple[tuple[tuple[str, str], tuple[str, str], str, float], ...] = (
+    (("big-4000", "sl-jobs1"), ("big-1000", "sl-jobs1"),
+     "big: --jobs 1 on 4,000 calls / on 1,000 calls (target <= 4.5: linear)", 4.5),
+)
 
 
 def _by_key(results: Sequence[Result]) -> dict[tuple[str, str], Result]:
@@ -325,7 +349,21 @@ def judge(results: Sequence[Result]) -> list[dict[str, object]]:
         rows.append({"label": "synthetic: --jobs 2 speedup an idle machine allows "
                               "(2 x CPU jobs1 / CPU jobs2; estimate)",
                      "target": False, "value": 2 * one.cpu / two.cpu})
-    for corpus in ("synthetic", "stdlib"):
+    for (num_corpus, num_key), (den_corpus, den_key), label, limit in CROSS_RATIOS:
+        num, den = found.get((num_corpus, num_key)), found.get((den_corpus, den_key))
+        if num is None or den is None or not (num.ok and den.ok):
+            rows.append({"label": label, "target": True, "value": None, "holds": None,
+                         "why": "not measured in this run"})
+            continue
+        value = num.wall / den.wall
+        rows.append({"label": label, "target": True, "value": value, "holds": value <= limit,
+                     "cpu_value": num.cpu / den.cpu})
+    big = found.get(("big-19000", "sl-jobs1"))
+    if big is not None and big.ok:
+        rows.append({"label": f"big, 5 MB: semantics-lint peak RSS (target < {BIG_MEMORY_LIMIT_MB:g} MB)",
+                     "target": True, "value": big.max_rss_mb, "holds": big.max_rss_mb < BIG_MEMORY_LIMIT_MB,
+                     "unit": "MB"})
+    for corpus in ("synthetic", "names", "stdlib"):
         measured = [found[(corpus, k)] for k in MEMORY_KEYS if (corpus, k) in found]
         label = f"{corpus}: semantics-lint peak RSS per process (target <= {MEMORY_LIMIT_MB:g} MB)"
         good = [r for r in measured if r.ok]
@@ -473,7 +511,7 @@ def same_findings(results: Sequence[Result]) -> str:
     """A warning when ``--jobs 2`` or a warm cache printed other findings than ``--jobs 1``."""
     found = _by_key(results)
     problems = []
-    for corpus in ("synthetic", "stdlib"):
+    for corpus in ("synthetic", "names", "stdlib"):
         one = found.get((corpus, "sl-jobs1"))
         for other in ("sl-jobs2", "sl-cached"):
             two = found.get((corpus, other))
@@ -625,8 +663,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also run LibCST, Fixit and flake8 over the stdlib (slow)")
     parser.add_argument("--only", default="",
                         help="comma-separated measurement keys (e.g. ast,libcst,sl-jobs1)")
-    parser.add_argument("--corpus", default="synthetic,stdlib",
-                        help="comma-separated corpora: synthetic, stdlib")
+    parser.add_argument("--corpus", default=",".join(CORPORA),
+                        help=f"comma-separated corpora: {', '.join(CORPORA)}")
     parser.add_argument("--count", type=int, default=None,
                         help=f"synthetic modules (default {make_corpus.DEFAULT_COUNT})")
     parser.add_argument("--seed", type=int, default=make_corpus.DEFAULT_SEED)
@@ -651,7 +689,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         QUICK_FILES if args.quick else make_corpus.DEFAULT_COUNT)
     only = {k for k in args.only.split(",") if k}
     corpora = [c for c in args.corpus.split(",") if c]
-    unknown = set(corpora) - {"synthetic", "stdlib"}
+    unknown = set(corpora) - set(CORPORA)
     if unknown:
         parser.error(f"unknown corpus: {', '.join(sorted(unknown))}")
 
@@ -674,6 +712,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             defects = sum(len(m["expected_codes"]) for m in modules)
             described[corpus] = (f"{len(modules)} generated tool modules (seed {args.seed}), "
                                  f"{lines} lines, {calls} API calls, {defects} planted defects")
+        elif corpus == "names":
+            manifest = make_shapes.ensure_names(root, QUICK_FILES if args.quick else make_shapes.NAMES_DEFAULT_COUNT,
+                                                args.seed)
+            modules = manifest["modules"]
+            assert isinstance(modules, list)
+            lines = sum(int(m["lines"]) for m in modules)
+            calls = sum(int(m["calls"]) for m in modules)
+            described[corpus] = (f"{len(modules)} name-heavy tool modules and their sibling constants "
+                                 f"(seed {args.seed}), {lines} lines, {calls} API calls")
+        elif corpus == "big":
+            sizes = BIG_SIZES[:1] if args.quick else BIG_SIZES
+            manifest = make_shapes.ensure_big(root, sizes, args.seed)
+            for module in manifest["modules"]:  # type: ignore[union-attr]
+                name = f"big-{module['calls']}"
+                described[name] = (f"one module of {module['calls']} calls, {module['lines']} lines, "
+                                   f"{module['bytes'] / MB:.2f} MB (seed {args.seed})")
+                folder = (root / module["path"]).parent
+                for m in measurements(name, folder, args.full):
+                    if not only or m.key in only:
+                        plan.append((name, m))
+            continue
         else:
             manifest = make_corpus.ensure_stdlib(root, QUICK_FILES if args.quick else None)
             described[corpus] = (f"{manifest['count']} files, {manifest['lines']} lines "

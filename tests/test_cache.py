@@ -206,13 +206,24 @@ def test_the_fingerprint_follows_the_package_files(tmp_path: Path) -> None:
     assert build_fingerprint() != before  # the installed package is another build
 
 
-def test_lookups_are_counted_only_once_the_resolver_asks(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-    import types
+def test_lookups_count_the_questions_about_other_modules(tmp_path: Path) -> None:
+    from semantics_lint.lint.engine import lint_file
 
-    monkeypatch.delitem(sys.modules, "semantics_lint.lint.resolve_astroid", raising=False)
-    assert lookups_so_far() == 0
-    fake = types.ModuleType("semantics_lint.lint.resolve_astroid")
-    fake.requests = 7  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "semantics_lint.lint.resolve_astroid", fake)
-    assert lookups_so_far() == 7
+    (tmp_path / "consts.py").write_text('WHEN = "2024-05-01"\n', encoding="utf-8")
+    local = tmp_path / "local.py"
+    local.write_text(
+        "from semantics_lint.runtime import described_result\nWHEN = '2024-05-01'\n"
+        "described_result(facts=rows, provenance={'measuredAt': WHEN, 'source': 's'})\n",
+        encoding="utf-8",
+    )
+    imported = tmp_path / "imported.py"
+    imported.write_text(
+        "from semantics_lint.runtime import described_result\nfrom consts import WHEN\n"
+        "described_result(facts=rows, provenance={'measuredAt': WHEN, 'source': 's'})\n",
+        encoding="utf-8",
+    )
+    before = lookups_so_far()
+    assert [f.code for f in lint_file(local)] == ["SEM203"]
+    assert lookups_so_far() == before  # its names are its own
+    assert [f.code for f in lint_file(imported)] == ["SEM203"]
+    assert lookups_so_far() > before

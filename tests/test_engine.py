@@ -131,37 +131,6 @@ def test_thousands_of_concatenated_strings_in_a_call_are_judged_from_ast() -> No
     assert codes(source) == []
 
 
-class _ReadsEveryValue(Rule):
-    """
-    ## What it does
-    Parses every field value with LibCST (a probe for the engine tests).
-
-    ## Why is this bad?
-    It is not; it only makes the engine pay for LibCST.
-    """
-
-    code = "SEM999"
-    name = "reads-every-value"
-    VALID = (Valid("x = 1\n"),)
-    INVALID = (Invalid("x = 1\n"),)
-
-    def visit_field(self, field: Field) -> None:
-        field.value  # noqa: B018 - the access is the point: it parses the value
-
-
-def test_libcst_failing_on_a_value_is_sem001_for_that_call_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules, "ALL_RULES", (*rules.ALL_RULES, _ReadsEveryValue))
-    deep = " ".join(['"a"'] * 5000)
-    bad = f"described_result(facts=rows, provenance={{'measuredAt': {deep}, 'source': 's', 'age_seconds': 1}})"
-    good = 'described_result(facts=rows, provenance={"measured_at": at, "source": "x"})'
-    assert KEY_RULES.enabled is not None
-    settings = LintSettings(enabled=KEY_RULES.enabled | {"SEM999"})
-    findings = lint(f"{bad}\n{good}\n", settings)
-    # The other rules still judge the call LibCST could not fully parse.
-    assert [(f.code, f.start.line) for f in findings] == [("SEM001", 1), ("SEM102", 1), ("SEM102", 2)]
-    assert "LibCST" in findings[0].message
-
-
 def test_thousands_of_chained_additions_are_reported_not_raised() -> None:
     source = "described_result(facts=" + " + ".join(["[1]"] * 5000) + ")\n"
     try:
@@ -361,34 +330,6 @@ def test_findings_are_sorted_and_json_shaped() -> None:
     assert data["fix"]["applicability"] == "safe"
 
 
-# -- the pruned walk finds what the full walk finds -----------------------------------
-
-_RECOGNITION_SOURCES = [
-    *NEVER_OURS.values(),
-    *UNKNOWN_SHAPES.values(),
-    "from semantics_lint.runtime import absent\n\n\ndef absent_free(x):\n    return x\n\nabsent(what='a', checked=['b'])\n",
-    "import agentfootprint as af\nclass T:\n    af = None\n    x = af.absent(what='a')\n    def m(self):\n        return af.absent(what='a')\n",
-    "from agentfootprint import (\n    coverage as cov,\n)\n\ndef f(v):\n    global cov\n    cov = 1\n\ncov(v, checked=['x'])\n",
-    "from semantics_lint.runtime import absent\r\nx = 1\r\nabsent(what='a',\r\n       checked=['b'])\r\n",
-]
-
-
-@pytest.mark.parametrize("source", _RECOGNITION_SOURCES)
-def test_locating_with_the_text_prunes_nothing_that_matters(source: str) -> None:
-    import ast as python_ast
-
-    from semantics_lint.lint.locate import locate_calls
-
-    settings = LintSettings()
-    tree = python_ast.parse(source)
-
-    def found(text: str | None) -> list[tuple[int, int, str, str]]:
-        calls = locate_calls(tree, settings.call_names, settings.api_modules, text)
-        return [(c.node.lineno, c.node.col_offset, c.kind, c.spelled) for c in calls]
-
-    assert found(source) == found(None)
-
-
 def test_global_rebinding_in_a_function_makes_the_module_name_not_ours() -> None:
     source = (
         "from agentfootprint import absent\n"
@@ -420,7 +361,7 @@ _REAL_FILES = sorted(
 def test_real_files_lint_without_error_and_positions_fit(path: Path) -> None:
     from ast import PyCF_ONLY_AST as python_ast_only
 
-    from semantics_lint.lint.context import split_lines
+    from semantics_lint.lint.source import split_lines
 
     findings = lint_file(path, LintSettings())
     lines = split_lines(path.read_bytes().decode("utf-8-sig", errors="replace"))
@@ -468,55 +409,26 @@ def test_the_garbage_collector_state_is_restored(enabled: bool) -> None:
         gc.enable() if was else gc.disable()
 
 
-# -- the cheap look before the resolver ---------------------------------------------------
+# -- what the rules declare decides what the engine reads ----------------------------------
 
 
-def _first_call(source: str):  # type: ignore[no-untyped-def]
-    import ast as python_ast
-
-    from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.locate import locate_calls
-
-    settings = LintSettings()
-    tree = python_ast.parse(source)
-    context = FileContext("t.py", source, tree, settings)
-    found = locate_calls(tree, settings.call_names, settings.api_modules, source)[0]
-    return CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
-
-
-def test_assigned_values_sees_the_function_and_the_module_only() -> None:
-    import ast as python_ast
-
-    from semantics_lint.lint.declaration import assigned_values
-
-    source = (
-        "from x import IMPORTED\n"
-        "PROV = {'source': 's'}\n"
-        "def other():\n    prov = {'measured_at': 1}\n"
-        "def tool(param):\n    prov = {'measuredAt': 1}\n    return described_result(facts=param, provenance=prov)\n"
-    )
-    call = _first_call(source)
-    assert [python_ast.unparse(v) for v in assigned_values(call, "prov") or []] == ["{'measuredAt': 1}"]
-    assert assigned_values(call, "param") == []
-    assert assigned_values(call, "IMPORTED") is None
-    assert len(assigned_values(call, "PROV") or []) == 1
-
-
-def test_the_resolver_is_not_asked_when_no_binding_can_be_bad(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(monkeypatch: pytest.MonkeyPatch) -> None:
     from semantics_lint.lint import resolve
 
     asked: list[object] = []
-    real = resolve.Resolver.resolve_ast
+    real = resolve.Resolver.value_of
 
     def spy(self, expr):  # type: ignore[no-untyped-def]
         asked.append(expr)
         return real(self, expr)
 
-    monkeypatch.setattr(resolve.Resolver, "resolve_ast", spy)
-    clean = (
-        "def tool(rows, at):\n    prov = {'measuredAt': at, 'source': 's'}\n"
+    monkeypatch.setattr(resolve.Resolver, "value_of", spy)
+    source = (
+        "def tool(rows, at):\n    prov = {'measured_at': at, 'source': 's'}\n"
         "    return described_result(facts=rows, provenance=prov)\n"
     )
-    assert lint(clean) == [] and asked == []
-    snake = clean.replace("'measuredAt'", "'measured_at'")
-    assert [f.code for f in lint(snake)] == ["SEM102"] and asked
+    # SEM201 judges the top level only: the dict behind ``prov`` is never read.
+    assert lint(source, LintSettings(enabled=frozenset({"SEM201"}))) == [] and asked == []
+    # SEM102 judges the keys of every part, those given as a name too.
+    assert [f.code for f in lint(source, LintSettings(enabled=frozenset({"SEM102"})))] == ["SEM102"]
+    assert asked

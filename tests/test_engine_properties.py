@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import split_lines
+from semantics_lint.lint.source import split_lines
 from semantics_lint.lint.engine import lint_source
 
 _PREFIXES = [

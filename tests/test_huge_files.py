@@ -180,3 +180,20 @@ def test_the_flake8_plugin_refuses_a_huge_file_without_copying_it(tmp_path: Path
     stdin_plugin = SemanticsLintPlugin(None, lines, "stdin")
     [(_, _, text, _)] = list(stdin_plugin.run())
     assert text == "SEM001 cannot read the file: too large: over the limit of 67,108,864 bytes (64 MiB)"
+
+
+def test_lint_file_refuses_a_huge_file_and_a_fifo_without_reading(tmp_path: Path) -> None:
+    from semantics_lint.lint.engine import lint_file
+
+    _sparse(tmp_path / "huge.py", HUGE)
+    os.mkfifo(tmp_path / "pipe.py")  # opening it for reading would wait for a writer
+    tracemalloc.start()
+    try:
+        [huge] = lint_file(tmp_path / "huge.py")
+        [pipe] = lint_file(tmp_path / "pipe.py")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"{huge.code} {huge.message}" == TOO_LARGE
+    assert pipe.code == "SEM001" and "not a regular file" in pipe.message
+    assert peak < 10 * 1024**2

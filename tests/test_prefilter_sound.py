@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.engine import LintSettings, might_contain_calls
-from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.engine import LintSettings, file_context, might_contain_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))
@@ -36,25 +35,34 @@ SETTINGS = [
 ]
 
 
-def _cases() -> list[tuple[str, str]]:
-    cases = [(f"snippet-{i}", text) for i, text in enumerate(SNIPPETS)]
-    cases.extend((str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in FILES)
+def _cases() -> list[tuple[str, str, LintSettings]]:
+    """Every (file, settings) in which the engine finds a call of ours: only those can
+    tell whether the prefilter would have dropped a file that holds one."""
+    texts = [(f"snippet-{i}", text) for i, text in enumerate(SNIPPETS)]
+    texts.extend((str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in FILES)
+    cases = []
+    for label, text in texts:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for number, settings in enumerate(SETTINGS):
+            if file_context(text, tree, label, settings).calls:
+                cases.append((f"{label}-settings{number}", text, settings))
     return cases
 
 
 CASES = _cases()
 
 
-@pytest.mark.parametrize(("label", "text"), CASES, ids=[label for label, _ in CASES])
-def test_a_file_with_a_call_passes_the_prefilter(label: str, text: str) -> None:
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        pytest.skip("not valid Python")
-    for settings in SETTINGS:
-        if locate_calls(tree, settings.call_names, settings.api_modules, text):
-            assert might_contain_calls(text, settings), settings
-            assert might_contain_calls(text.encode("utf-8"), settings), settings
+def test_the_cases_are_many() -> None:
+    assert len(CASES) > 100
+
+
+@pytest.mark.parametrize(("label", "text", "settings"), CASES, ids=[label for label, _, _ in CASES])
+def test_a_file_with_a_call_passes_the_prefilter(label: str, text: str, settings: LintSettings) -> None:
+    assert might_contain_calls(text, settings)
+    assert might_contain_calls(text.encode("utf-8"), settings)
 
 
 def test_snippets_hold_calls() -> None:
@@ -62,7 +70,7 @@ def test_snippets_hold_calls() -> None:
     found = 0
     for text in SNIPPETS:
         tree = ast.parse(text)
-        found += any(locate_calls(tree, s.call_names, s.api_modules, text) for s in SETTINGS)
+        found += any(file_context(text, tree, "snippet.py", s).calls for s in SETTINGS)
     assert found == len(SNIPPETS)
 
 

@@ -77,19 +77,6 @@ def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
     assert not second.changed
 
 
-@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
-def test_every_rule_has_examples_and_shows_its_fix(rule: type[Rule]) -> None:
-    assert rule.VALID and rule.INVALID
-    if rule.fix != "none":
-        assert any(case.fixed is not None for case in rule.INVALID)
-    assert rule.__doc__ and "## What it does" in rule.__doc__ and "## Why is this bad?" in rule.__doc__
-
-
-def test_codes_are_unique_and_sorted() -> None:
-    codes = [rule.code for rule in ALL_RULES]
-    assert codes == sorted(set(codes))
-
-
 def test_a_rule_that_offers_a_fix_without_showing_it_is_refused() -> None:
     with pytest.raises(TypeError, match="fixed form"):
 

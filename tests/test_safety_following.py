@@ -237,7 +237,7 @@ def test_other_threads_keep_astroids_own_lookup(tmp_path: Path) -> None:
 
     from astroid.manager import AstroidManager
 
-    from semantics_lint.lint import resolve_astroid
+    from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 
     from astroid.exceptions import AstroidImportError
 
@@ -284,7 +284,7 @@ def test_other_threads_keep_astroids_own_lookup(tmp_path: Path) -> None:
     ],
 )
 def test_locate(tmp_path: Path, files: dict[str, str], name: str, expected: str | None) -> None:
-    from semantics_lint.lint.project_modules import locate
+    from semantics_lint.lint.resolve.project_modules import locate
 
     for relative, text in files.items():
         write(tmp_path, relative, text)
@@ -299,7 +299,7 @@ def test_locate(tmp_path: Path, files: dict[str, str], name: str, expected: str 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_is_neither_located_nor_waited_on(tmp_path: Path) -> None:
-    from semantics_lint.lint.project_modules import locate, read_source
+    from semantics_lint.lint.resolve.project_modules import locate, read_source
 
     os.mkfifo(tmp_path / "consts.py")  # opening it to read would wait for a writer
     assert locate(str(tmp_path), "consts") is None

@@ -11,7 +11,7 @@ import ast
 import pytest
 
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.lint.rules.sem2xx_provenance import (
+from semantics_lint.lint.rules.values import (
     is_blank_text,
     is_empty_sequence,
     literal_kind,
@@ -165,3 +165,20 @@ def test_a_date_through_a_name_in_an_fstring_names_the_binding() -> None:
     assert [f.code for f in findings] == ["SEM203"]
     assert "DAY = " in findings[0].message and "(line 1)" in findings[0].message
     assert findings[0].start.line == 3
+
+
+@pytest.mark.parametrize("number", ["9" * 400, "-" + "9" * 400, "2 ** 2000"])
+def test_an_integer_too_large_for_a_float_is_a_finding_not_a_crash(number: str) -> None:
+    source = (
+        "from semantics_lint.runtime import described_result\n\n"
+        "def tool(export):\n"
+        "    return described_result(\n"
+        f'        facts=export.rows, provenance={{"measuredAt": export.at, "source": "x", "ageSeconds": {number}}}\n'
+        "    )\n\n"
+        "def other(export):\n"
+        "    return described_result(facts=[])\n"
+    ).encode()
+    codes = [f.code for f in lint_source(source, "tool.py")]
+    # JSON reads such a number as Infinity, which the reference refuses: not finite. A
+    # power is not a literal the linter evaluates. The file's other findings stay.
+    assert codes == (["SEM201", "SEM105"] if "**" in number else ["SEM205", "SEM201", "SEM105"])

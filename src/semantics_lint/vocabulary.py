@@ -268,6 +268,9 @@ DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 # Static rule codes
 # ---------------------------------------------------------------------------
 
+# Written by ``python -m semantics_lint.gen`` from the rule registry (``lint.rules``):
+# selection and ``# noqa`` read the codes here without importing the rules.
+# begin rule codes
 RULE_CODES: Final = (
     "SEM001",
     "SEM002",
@@ -298,6 +301,7 @@ RULE_CODES: Final = (
     "SEM603",
     "SEM604",
 )
+# end rule codes
 """Every static rule code (SPEC section 4), stable. Selection (``--select``, ``ignore``)
 resolves against this list without importing the rule modules (and so libcst); the
 rule registry defines exactly these codes (tests/test_runner.py checks it)."""

@@ -120,8 +120,9 @@ def lookups_so_far() -> int:
     depend on other files, and are not cached. Nothing asked before the resolver's
     module is even imported.
     """
-    module = sys.modules.get("semantics_lint.lint.resolve_astroid")
-    return int(getattr(module, "requests", 0)) if module is not None else 0
+    from semantics_lint.lint.resolve import lookups_so_far as asked
+
+    return asked()
 
 
 def build_fingerprint(package: Path | None = None) -> str:

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import argparse
-    from pathlib import Path
 
     from semantics_lint.lint.discovery import PathProblem, SourceFile
     from semantics_lint.lint.runner import RunOptions, RunResult

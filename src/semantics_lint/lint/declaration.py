@@ -16,51 +16,30 @@ same way (SPEC section 4, "How findings count"):
   rules leave to the resolver.
 
 The model is read from the ``ast`` tree the engine already has, which costs next to
-nothing. A field's value is also available as a LibCST node (:attr:`Field.value`),
-parsed from that value's source alone the first time a rule asks; use the ``ast``
-side (:attr:`Field.value_ast`, :meth:`Field.literal`) for shape checks, and the LibCST
-side for the resolver and for what only a concrete syntax tree shows.
+nothing; a field's value is :attr:`Field.value_ast` (:meth:`Field.literal` for its
+Python value when it is written as a literal).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import (
-    CallSite,
-    FileContext,
-    ScopeAssignments,
-    statements,
-)
+from semantics_lint.lint.context import CallSite
 from semantics_lint.lint.model import Position
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, literal_value
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from semantics_lint.lint.resolve import Resolved
 
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
 
 
-class _Unknown:
-    """The value of an expression that is not a literal."""
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-    def __bool__(self) -> bool:
-        raise TypeError("UNKNOWN has no truth value; compare with `is UNKNOWN`")
-
-
-UNKNOWN = _Unknown()
-
-# Which nested part a field of a part holds, by the part's kind and the field's name.
-_NESTED_PARTS: dict[str, dict[str, str]] = {
+NESTED_PARTS: dict[str, dict[str, str]] = {
     "described_result": {
         "grain": "grain",
         "provenance": "provenance",
@@ -76,27 +55,7 @@ _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"}
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
 
 
-def literal_value(node: ast.expr) -> object:
-    """The Python value of a literal expression (``dict(a=1)`` included), else UNKNOWN."""
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name) and not node.args:
-            if node.func.id in ("list", "tuple") and not node.keywords:
-                return [] if node.func.id == "list" else ()
-            if node.func.id == "dict" and all(kw.arg is not None for kw in node.keywords):
-                values = {kw.arg: literal_value(kw.value) for kw in node.keywords}
-                if any(v is UNKNOWN for v in values.values()):
-                    return UNKNOWN
-                return values
-        return UNKNOWN
-    if isinstance(node, ast.Constant):
-        return node.value
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return UNKNOWN
-
-
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Field:
     """One key of a part, as written, with the field it means.
 
@@ -161,25 +120,12 @@ class Field:
         inner = len(match.group("prefix")) + 1
         return Position(start.line, start.column + inner), Position(end.line, end.column - 1)
 
-    @property
-    def value(self) -> cst.BaseExpression:
-        """The value as a LibCST node, parsed from its own source on first access.
-
-        Only for the call's own fields; a borrowed field's value (a part given as a
-        name) is an ``ast`` tree from the resolver: use ``value_ast`` and ``resolve_ast``.
-        """
-        if self.borrowed:
-            from semantics_lint.lint.context import CallParseError
-
-            raise CallParseError("a value bound elsewhere has no LibCST node in the call")
-        return self.call.cst_of(self.value_ast)
-
     def literal(self) -> object:
         """The value as a Python object when it is written as a literal, else UNKNOWN."""
         return literal_value(self.value_ast)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Part:
     """A dict of declaration fields: the call's top level or a nested part."""
 
@@ -229,7 +175,7 @@ class Part:
         return None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Row:
     """A literal row of ``facts``/``series``/``edges`` (or a comprehension's element).
 
@@ -249,7 +195,7 @@ class Row:
         return f"{self.data_field}[{self.index}]" if self.index is not None else f"{self.data_field}[...]"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Declaration:
     """A recognized call read as a declaration."""
 
@@ -314,7 +260,7 @@ class Declaration:
         if self._by_name is None:
             found: list[tuple[Field, str]] = []
             for parent in self.parts:
-                nested = _NESTED_PARTS.get(parent.kind)
+                nested = NESTED_PARTS.get(parent.kind)
                 if nested is None:
                     continue
                 for item in parent.fields:
@@ -352,7 +298,7 @@ def build_declaration(call: CallSite) -> Declaration:
         top.open = True
     elif positional:
         holder = positional[0]
-        if _is_dict_form(holder):
+        if is_dict_form(holder):
             _read_keys(top, holder)
         else:
             top.open = True
@@ -363,34 +309,6 @@ def build_declaration(call: CallSite) -> Declaration:
             _add_field(top, keyword.arg, keyword, keyword.value)
     _descend(top)
     return declaration
-
-
-def _is_dict_form(node: ast.expr) -> bool:
-    if isinstance(node, ast.Dict):
-        return True
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
-
-
-def iter_dict_items(node: ast.expr) -> Iterator[tuple[str, ast.AST, ast.expr] | None]:
-    """The (key text, key node, value) of a dict literal or ``dict(...)`` call.
-
-    Yields None for anything that hides keys: ``**spread``, a computed key, a
-    positional argument of ``dict(...)``.
-    """
-    if isinstance(node, ast.Dict):
-        for key, value in zip(node.keys, node.values):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                yield key.value, key, value
-            else:
-                yield None
-    elif isinstance(node, ast.Call):
-        for _ in node.args:
-            yield None
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                yield None
-            else:
-                yield keyword.arg, keyword, keyword.value
 
 
 def _read_keys(part: Part, node: ast.expr) -> None:
@@ -419,13 +337,13 @@ def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast
 
 def _descend(part: Part) -> None:
     declaration = part.declaration
-    nested = _NESTED_PARTS.get(part.kind, {})
+    nested = NESTED_PARTS.get(part.kind, {})
     for item in list(part.fields):
         if item.status not in ("field", "snake"):
             continue
         path = f"{part.path}.{item.spelled}" if part.path else item.spelled
         kind = nested.get(item.name)
-        if kind is not None and _is_dict_form(item.value_ast):
+        if kind is not None and is_dict_form(item.value_ast):
             child = Part(kind=kind, path=path, node=item.value_ast, declaration=declaration, parent=item)
             _read_keys(child, item.value_ast)
             declaration.parts.append(child)
@@ -443,7 +361,7 @@ def _read_items(part: Part, holder: Field, path: str) -> None:
     for index, element in enumerate(value.elts):
         if isinstance(element, ast.Starred):
             return  # items after a spread have unknown indexes
-        if _is_dict_form(element):
+        if is_dict_form(element):
             child = Part(
                 kind="coverage_item",
                 path=f"{path}[{index}]",
@@ -459,7 +377,7 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
     value = holder.value_ast
     data_field = holder.name
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
-        if _is_dict_form(value.elt):
+        if is_dict_form(value.elt):
             declaration.rows.append(_row(data_field, None, value.elt))
         return
     if not isinstance(value, (ast.List, ast.Tuple)):
@@ -471,7 +389,7 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
 
 
 def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
-    if not _is_dict_form(node):
+    if not is_dict_form(node):
         return Row(data_field, index, node, mapping=False)
     row = Row(data_field, index, node, mapping=True)
     for item in iter_dict_items(node):
@@ -483,119 +401,6 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
     return row
 
 
-def assigned_values(call: CallSite, name: str) -> list[ast.expr] | None:
-    """What plain assignments bind ``name`` to, in the call's function and at module
-    level: a cheap ``ast`` look a rule can take before paying for the resolver.
-
-    None when an import binds ``name`` there (it may bring anything). An empty list
-    when nothing assigns it (a parameter, a loop variable): the resolver could not
-    prove a value either. Assignments inside other functions and classes are skipped;
-    over-counting is harmless, the answer only says whether asking may pay off.
-    """
-    context = call.context
-    scopes = [_scope_assignments(context, 0, context.tree.body, skip_scopes=True)]
-    function = call.function
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        scopes.append(_scope_assignments(context, id(function), function.body, skip_scopes=False))
-    values: list[ast.expr] = []
-    for scope in scopes:
-        if name in scope.imported:
-            return None
-        values.extend(scope.values.get(name, ()))
-    return values
-
-
-_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-
-
-def _scope_assignments(
-    context: FileContext, key: int, body: list[ast.stmt], *, skip_scopes: bool
-) -> ScopeAssignments:
-    """The plain assignments and imports of ``body``, walked once per file and cached.
-
-    ``skip_scopes`` leaves out nested functions, classes and lambdas (for the module
-    level: their names are not what a module-level name holds).
-    """
-    cached = context.scope_assignments.get(key)
-    if cached is not None:
-        return cached
-    found = ScopeAssignments(values={}, imported=set())
-    nodes: Iterable[ast.AST]
-    if ":=" in context.text:
-        nodes = _every_node(body, skip_scopes)
-    else:
-        # Without a walrus no expression binds a name: the statements are enough.
-        nodes = statements(body, _NESTED_SCOPES if skip_scopes else ())
-    for node in nodes:
-        if skip_scopes and isinstance(node, _NESTED_SCOPES):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
-            continue
-        targets: list[ast.expr] = []
-        value: ast.expr | None = None
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
-            targets, value = [node.target], node.value
-        if value is not None:
-            # One entry per statement, however many of its targets spell the name.
-            for target_name in dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)):
-                found.values.setdefault(target_name, []).append(value)
-    context.scope_assignments[key] = found
-    return found
-
-
-def _every_node(body: list[ast.stmt], skip_scopes: bool) -> Iterator[ast.AST]:
-    """Every node of ``body``, depth first; with ``skip_scopes``, nested functions,
-    classes and lambdas are given but not entered (the caller skips them)."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if skip_scopes and isinstance(node, _NESTED_SCOPES):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def may_resolve_to(call: CallSite, expr: ast.expr, wanted: Callable[[ast.expr], bool]) -> bool:
-    """False when ``expr`` provably cannot resolve to a value ``wanted`` accepts.
-
-    True for an attribute (a module constant), an imported name, or a name some
-    assignment binds to another name or to a value ``wanted`` accepts.
-    """
-    if isinstance(expr, ast.Attribute):
-        return True
-    if not isinstance(expr, ast.Name):
-        return False
-    values = assigned_values(call, expr.id)
-    if values is None:
-        return True
-    return any(isinstance(v, (ast.Name, ast.Attribute)) or wanted(v) for v in values)
-
-
-def named_parts_may_misspell(declaration: Declaration) -> bool:
-    """False when no part given as a name can hold a key that is not a field.
-
-    Lets the key rules skip the resolver (a LibCST parse of the module) for the
-    common ``provenance=prov`` whose dict is written right there, all fields.
-    """
-    # A value that is neither a name nor an attribute resolves to nothing here.
-    for item, kind in declaration.parts_given_by_name():
-        allowed = vocabulary.PART_FIELDS[kind]
-
-        def misspells(value: ast.expr, allowed: tuple[str, ...] = allowed) -> bool:
-            if not _is_dict_form(value):
-                return False
-            return any(entry is None or entry[0] not in allowed for entry in iter_dict_items(value))
-
-        if may_resolve_to(declaration.call, item.value_ast, misspells):
-            return True
-    return False
-
-
 def _read_named_parts(declaration: Declaration) -> list[Part]:
     found: list[Part] = []
     by_name = declaration.parts_given_by_name()
@@ -603,11 +408,11 @@ def _read_named_parts(declaration: Declaration) -> list[Part]:
         return found
     resolver = declaration.call.resolver
     for item, kind in by_name:
-        resolved = resolver.resolve_ast(item.value_ast)
-        if resolved is None or resolved.origin is None:
+        resolved = resolver.value_of(item.value_ast)
+        if resolved is None:
             continue
-        tree = resolver.value_ast(resolved, anchor=item.value_ast)
-        if tree is None or not _is_dict_form(tree):
+        tree = resolved.value
+        if not is_dict_form(tree):
             continue
         part = Part(
             kind=kind,

@@ -1,114 +1,66 @@
 """The linter engine: one file's bytes in, its raw findings out.
 
-read -> decode (cookie, BOM) -> textual prefilter -> ``ast.parse`` -> locate our calls
--> per call: parse its segment with LibCST, build the declaration, one batched pass of
-every enabled rule -> module rules -> findings, sorted.
+decode (cookie, BOM) -> textual prefilter -> ``ast.parse`` -> one index of the file's
+names (``index``) -> locate our calls (``locate``) -> per call: read the declaration
+(``declaration``), one batched pass of every enabled rule -> module rules -> findings,
+sorted.
 
 The findings are raw: no ``noqa`` filtering and no select/ignore beyond
 ``LintSettings.enabled``; the runner does the rest. Bad input never raises: a file that
 cannot be decoded or parsed is one SEM001 finding, an empty file has none.
 
-Importing this module is cheap: LibCST and the rule modules are imported only when a
-file passes the prefilter, so a run over files that never call the API never pays
-for them.
+The engine is the one module that imports the rules, and it imports them, the index and
+the resolver when the first file passes the prefilter: a run over files that never call
+the API never pays for them.
 """
 
 from __future__ import annotations
 
 import ast
-import codecs
 import gc
-import io
 import os
 import sys
 import time
-import tokenize
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.model import Finding, Position
+from semantics_lint.lint.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
+from semantics_lint.lint.source import SYNTAX_CODE, decode_source, split_lines, syntax_finding
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
     from semantics_lint.lint.declaration import Declaration
+    from semantics_lint.lint.rules.base import Rule
 
 __all__ = [
     "SYNTAX_CODE",
+    "Batch",
     "LintSettings",
+    "decode_source",
+    "file_context",
     "lint_file",
     "lint_parsed",
     "lint_source",
     "might_contain_calls",
     "settle_imports",
+    "sort_findings",
 ]
-
-SYNTAX_CODE = "SEM001"
-
-
-@dataclass(frozen=True, slots=True)
-class LintSettings:
-    """What the engine recognizes and which rules it runs.
-
-    ``api_modules``: modules whose ``absent``/``coverage``/``define_tool`` are ours.
-    ``call_names``: names recognized as ``described_result`` by name alone.
-    ``enabled``: codes to run; None runs every rule.
-    """
-
-    api_modules: tuple[str, ...] = vocabulary.DEFAULT_API_MODULES
-    call_names: tuple[str, ...] = vocabulary.DESCRIBED_RESULT_NAMES
-    enabled: frozenset[str] | None = None
-    _needles: tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]] = field(
-        init=False, repr=False, compare=False, hash=False
-    )
-
-    def __post_init__(self) -> None:
-        # The prefilter's byte strings: the names recognized alone; the API functions
-        # (and ``described_result`` when it is not among those names), recognized only
-        # through an import from an API module, so only beside the first component of
-        # such a module's name, which any such import spells.
-        names = tuple(w.encode("utf-8") for w in self.call_names)
-        imported = (*vocabulary.DESCRIBED_RESULT_NAMES, *vocabulary.API_FUNCTIONS)
-        functions = tuple(w.encode("utf-8") for w in imported if w not in self.call_names)
-        modules = tuple(dict.fromkeys(m.split(".", 1)[0].strip().encode("utf-8") for m in self.api_modules))
-        object.__setattr__(self, "_needles", (names, functions, modules))
-
-    def is_enabled(self, code: str) -> bool:
-        return self.enabled is None or code in self.enabled
-
-
-DEFAULT_SETTINGS = LintSettings()
-
-
-def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETTINGS) -> bool:
-    """False when ``text`` provably holds no call of ours.
-
-    True when a name recognized alone (``described_result``) occurs in it, or an API
-    function name (``absent``...; ``described_result`` too when it is not a name
-    recognized alone) together with the first component of an API module
-    (``semantics_lint``): those are recognized only when imported from an API module,
-    and that import spells the module. Plain substring searches: it may say True for
-    a file without calls (a comment, ``coverage`` in a word), never False for a file
-    with one.
-    """
-    data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-    names, functions, modules = settings._needles
-    if any(name in data for name in names):
-        return True
-    return any(module in data for module in modules) and any(function in data for function in functions)
 
 
 def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
-    """Lint the file at ``path``; an unreadable file is one SEM001 finding."""
+    """Lint the file at ``path``; an unreadable file (not a regular file, larger than
+    ``reading.MAX_SOURCE_BYTES``, no permission) is one SEM001 finding."""
+    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
+
     filename = os.fspath(path)
     try:
-        with open(filename, "rb") as handle:
-            source = handle.read()
+        source = read_regular(filename, MAX_SOURCE_BYTES)
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        return [_syntax_finding(filename, f"cannot read the file: {reason}", Position(1, 0))]
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or exc.__class__.__name__
+        return [syntax_finding(filename, f"cannot read the file: {reason}", Position(1, 0))]
     return lint_source(source, filename, settings)
 
 
@@ -122,7 +74,7 @@ def lint_source(
     """The raw findings of one file, sorted by position then code. Never raises on input.
 
     ``timings``, when given, collects CPU seconds per rule code (and ``"locate"`` for
-    finding the calls) for the benchmark; it changes nothing else.
+    indexing the file and finding the calls) for the benchmark; it changes nothing else.
     """
     if not source.strip():
         return []
@@ -159,14 +111,33 @@ def lint_parsed(
         return _lint_tree(text, tree, filename, settings, timings)
 
 
+def file_context(text: str, tree: ast.Module, filename: str, settings: LintSettings = DEFAULT_SETTINGS) -> FileContext:
+    """A parsed file, indexed, with its calls of ours located: what the rules read.
+
+    Raises ``RecursionError`` for a tree nested too deeply to index.
+    """
+    # Imported here: a run over files the prefilter passes over never needs them.
+    from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.index import build_index
+    from semantics_lint.lint.locate import locate_calls
+
+    index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
+    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index)
+    context.calls = [
+        CallSite(context, found.kind, found.spelled, found.node, found.function, found.scope)  # type: ignore[arg-type]
+        for found in locate_calls(index, settings.call_names, settings.api_modules)
+    ]
+    return context
+
+
 _modules_settled = 0
 
 
 def settle_imports() -> None:
     """Keep the cyclic garbage collector off what the imports made, once they are done.
 
-    Call it between files. The rules, LibCST and astroid are imported by the first file
-    that needs them, and their modules, classes and functions then live as long as the
+    Call it between files. The rules and astroid are imported by the first file that
+    needs them, and their modules, classes and functions then live as long as the
     process. Each collection walked them all again (about a tenth of a run's time on
     the benchmark's corpus): after a file that imported something, everything alive is
     moved to the collector's permanent generation (``gc.freeze``). Reference counting
@@ -188,7 +159,7 @@ def _collector_paused() -> Iterator[None]:
     ``ast.parse`` allocates tens of thousands of nodes, and each batch of allocations
     triggers a collection that walks every live object: profiled, that costs more than
     the linting itself. Trees hold no reference cycles (reference counting frees them);
-    the few cycles one file's declarations make are collected once it is enabled again.
+    the few cycles one file's declarations make are broken when its lint ends.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -209,54 +180,11 @@ def _parse_and_lint(
     except (RecursionError, MemoryError) as exc:
         reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
         message = f"the file cannot be parsed: it is {reason} for the Python parser"
-        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
-        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
     return _lint_tree(decoded, tree, filename, settings, timings)
-
-
-def decode_source(source: bytes) -> str | Finding:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), or a SEM001.
-
-    A file without a cookie must be UTF-8. The BOM is dropped from the text, so
-    columns on the first line count from the first real character. Line endings are
-    kept as they are.
-    """
-    if not source.startswith(codecs.BOM_UTF8):
-        # Without a BOM, and without "coding" on the two lines a cookie may sit on
-        # (as tokenize reads them: up to b"\n"), Python reads the file as UTF-8;
-        # tokenize's search for a cookie would say so too, slower. A file that is
-        # not UTF-8 takes the search, which also words the error.
-        end = source.find(b"\n")
-        if end != -1:
-            end = source.find(b"\n", end + 1)
-        if b"coding" not in (source if end == -1 else source[:end]):
-            try:
-                return source.decode("utf-8")
-            except UnicodeDecodeError:
-                pass
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    except SyntaxError as exc:
-        return _syntax_finding("", f"the file cannot be decoded: {exc.msg}", Position(1, 0))
-    if encoding == "utf-8-sig" or source.startswith(codecs.BOM_UTF8):
-        encoding = "utf-8-sig"
-    try:
-        return source.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        line = 1
-        column = 0
-        if isinstance(exc, UnicodeDecodeError):
-            before = source[: exc.start]
-            line = before.count(b"\n") + 1
-            column = len(before) - (before.rfind(b"\n") + 1)
-        return _syntax_finding(
-            "",
-            f"the file cannot be decoded as {encoding}: {exc.reason if isinstance(exc, UnicodeDecodeError) else exc}"
-            " (declare its encoding with a coding comment, or save it as UTF-8)",
-            Position(line, column),
-        )
 
 
 def _lint_tree(
@@ -266,46 +194,37 @@ def _lint_tree(
     settings: LintSettings,
     timings: dict[str, float] | None,
 ) -> list[Finding]:
-    # Imported here: only files that pass the prefilter need the rules; LibCST itself
-    # is imported later still, by the first rule or resolver that asks for a node.
-    from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.locate import locate_calls
-
-    started = time.process_time()
+    started = time.process_time() if timings is not None else 0.0
     try:
-        located = locate_calls(tree, settings.call_names, settings.api_modules, text)
+        context = file_context(text, tree, filename, settings)
     except RecursionError:
         message = "the file cannot be analysed: it is nested too deeply"
-        return _only_if_enabled(settings, _syntax_finding(filename, message, Position(1, 0)))
+        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
     if timings is not None:
         timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
-    if not located:
+    if not context.calls:
         return []
-    context = FileContext(filename=filename, text=text, tree=tree, settings=settings)
-    context.calls = [
-        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
-        for found in located
-    ]
     declarations: list[Declaration] = []
     try:
-        return _run_rules(context, declarations, filename, settings, timings)
+        return _run_rules(context, declarations, timings)
     finally:
-        _release(context, declarations)
+        for declaration in declarations:
+            declaration.release()
+        context.release()
 
 
 def _run_rules(
-    context: FileContext,
-    declarations: list[Declaration],
-    filename: str,
-    settings: LintSettings,
-    timings: dict[str, float] | None,
+    context: FileContext, declarations: list[Declaration], timings: dict[str, float] | None
 ) -> list[Finding]:
-    from semantics_lint.lint.context import CallParseError
+    # The rules are imported by the first file that passes the prefilter.
     from semantics_lint.lint.declaration import build_declaration
-    from semantics_lint.lint.rules import Batch, rules_for
+    from semantics_lint.lint.rules import rules_for
 
+    settings = context.settings
+    filename = context.filename
     call_rules, module_rules = rules_for(settings)
     findings: list[Finding] = []
+    rule: Rule
     for rule in dict.fromkeys((*call_rules, *module_rules)):
         rule.begin_file(context, findings)
     batch = Batch(call_rules, timings)
@@ -314,14 +233,17 @@ def _run_rules(
         if call.kind == "define_tool" or not call_rules:
             continue  # tool-level rules read define_tool calls from the context
         try:
+            started = time.process_time() if timings is not None else 0.0
             declaration = build_declaration(call)
             declarations.append(declaration)
+            if timings is not None:
+                timings["declarations"] = timings.get("declarations", 0.0) + time.process_time() - started
             problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
         if problem is not None and settings.is_enabled(SYNTAX_CODE):
             findings.append(
-                _syntax_finding(
+                syntax_finding(
                     filename,
                     f"this {call.spelled}(...) call was not fully checked: {problem}",
                     call.start,
@@ -329,34 +251,107 @@ def _run_rules(
                 )
             )
     for rule in module_rules:
-        started = time.process_time()
+        started = time.process_time() if timings is not None else 0.0
         try:
             rule.visit_module(context)
-        except (CallParseError, RecursionError) as exc:
+        except RecursionError as exc:
             if settings.is_enabled(SYNTAX_CODE):
                 findings.append(
-                    _syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
+                    syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
                 )
         if timings is not None:
             timings[rule.code] = timings.get(rule.code, 0.0) + time.process_time() - started
     return sort_findings(findings)
 
 
-def _release(context: FileContext, declarations: list[Declaration]) -> None:
-    """Break the file's reference cycles (declarations and their parts and fields,
-    context and call sites, call sites and their parses and resolver) once its
-    findings are made.
+# -- one batched pass of the rules over a declaration -------------------------------------
 
-    Reference counting then frees the file's trees at once; left to the cyclic
-    garbage collector, they survived into older generations and their collections
-    cost a sixth of the run.
+# What the batch does with one rule: the rule; whether it visits the declaration, its
+# parts, its fields, its rows; the part kinds and field statuses it is handed (None:
+# all); the kinds of part it also judges when given as a name.
+_Plan = tuple["Rule", tuple[bool, bool, bool, bool], "frozenset[str] | None", "frozenset[str] | None", "frozenset[str]"]
+
+
+class Batch:
+    """Every enabled rule over one declaration: the model is built once and shared, and
+    each rule's hooks run over it, on the parts and keys it declares it judges.
+
+    What a rule declares becomes the cost gates here, worked out once per call kind: a
+    rule is handed only the parts of its ``part_kinds`` and the keys of its ``fields`` and
+    ``field_statuses``, and the parts a call gives as a name (``provenance=prov``) are
+    read, through the resolver, only for the kinds some rule's ``named_parts`` holds.
+
+    A rule that meets recursion too deep stops for that call only: the other rules still
+    judge it, and :meth:`run` says what went wrong so the engine can report it once.
+    With ``timings``, each rule's CPU time is added under its code, for the benchmark.
     """
-    for declaration in declarations:
-        declaration.release()
-    for call in context.calls:
-        call.release()
-    context.calls = []
-    context.scope_assignments.clear()
+
+    def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
+        self.rules = rules
+        self.timings = timings
+        self._plans: dict[str, tuple[list[_Plan], frozenset[str]]] = {}
+
+    def _plans_for(self, kind: str) -> tuple[list[_Plan], frozenset[str]]:
+        """The plans of the rules that visit calls of ``kind``, in the rules' order, and
+        the kinds of named part any of them judges."""
+        known = self._plans.get(kind)
+        if known is None:
+            plans: list[_Plan] = [
+                (rule, rule._call_hooks, rule.part_kinds, rule.field_statuses, rule.named_parts)
+                for rule in self.rules
+                if kind in rule.calls
+            ]
+            named = frozenset(part for plan in plans for part in plan[4])
+            known = self._plans[kind] = (plans, named)
+        return known
+
+    def run(self, declaration: Declaration) -> str | None:
+        """Run every rule on ``declaration``; the first problem met, or None."""
+        problem: str | None = None
+        clock = time.process_time if self.timings is not None else None
+        call = declaration.call
+        parts = declaration.parts
+        plans, named_kinds = self._plans_for(declaration.kind)
+        started = clock() if clock is not None else 0.0
+        named = (
+            [part for part in declaration.named_parts() if part.kind in named_kinds]
+            if named_kinds and any(kind in named_kinds for _, kind in declaration.parts_given_by_name())
+            else []
+        )
+        if clock is not None and self.timings is not None:
+            self.timings["named parts"] = self.timings.get("named parts", 0.0) + clock() - started
+        for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses, named_parts in plans:
+            rule.call = call
+            started = clock() if clock is not None else 0.0
+            try:
+                if on_declaration:
+                    rule.visit_declaration(declaration)
+                if named_parts:
+                    for part in named:
+                        if part.kind in named_parts:
+                            rule.visit_named_part(part)
+                if on_part or on_field:
+                    for part in parts:
+                        if kinds is not None and part.kind not in kinds:
+                            continue
+                        if on_part:
+                            rule.visit_part(part)
+                        if on_field:
+                            names = rule.field_names(part.kind)
+                            for item in part.fields:
+                                if (statuses is None or item.status in statuses) and (
+                                    names is None or item.name in names
+                                ):
+                                    rule.visit_field(item)
+                if on_row:
+                    for row in declaration.rows:
+                        rule.visit_row(row)
+            except RecursionError:
+                problem = problem or "it is nested too deeply"
+            if clock is not None and self.timings is not None:
+                self.timings[rule.code] = self.timings.get(rule.code, 0.0) + clock() - started
+        return problem
+
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
@@ -377,25 +372,10 @@ def _syntax_error_finding(filename: str, exc: SyntaxError, text: str) -> Finding
     offset = exc.offset or 1
     # SyntaxError.offset is 1-based, in characters for str input.
     column = max(offset - 1, 0)
-    from semantics_lint.lint.context import split_lines
-
     lines = split_lines(text)
     if 0 < line <= len(lines):
         column = min(column, len(lines[line - 1]))
-    return _syntax_finding(filename, f"the file cannot be parsed: {exc.msg}", Position(line, column))
-
-
-def _syntax_finding(
-    filename: str, message: str, start: Position, end: Position | None = None
-) -> Finding:
-    return Finding(
-        code=SYNTAX_CODE,
-        message=message,
-        severity=Severity.ERROR,
-        filename=filename,
-        start=start,
-        end=end if end is not None else start,
-    )
+    return syntax_finding(filename, f"the file cannot be parsed: {exc.msg}", Position(line, column))
 
 
 def _rename(finding: Finding, filename: str) -> Finding:

@@ -126,7 +126,7 @@ POOL_IMPORTS: tuple[str, ...] = (
     "semantics_lint.lint.declaration",
     "semantics_lint.lint.rules",
     "semantics_lint.lint.resolve",
-    "semantics_lint.lint.resolve_astroid",
+    "semantics_lint.lint.resolve.astroid_bridge",
     "semantics_lint.lint.fix",
 )
 """The linter's own modules that linting or fixing a file imports, which the parent

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.rules.base import Batch, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
 from semantics_lint.lint.rules.sem1xx_keys import (
@@ -28,9 +28,9 @@ from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.settings import LintSettings
 
-__all__ = ["ALL_RULES", "Batch", "Invalid", "Rule", "Valid", "get_rule", "rules_for"]
+__all__ = ["ALL_RULES", "Invalid", "Rule", "Valid", "get_rule", "rules_for"]
 
 ALL_RULES: tuple[type[Rule], ...] = tuple(
     sorted(

@@ -13,17 +13,21 @@ hooks the engine calls in one batched pass over each recognized call:
 * ``visit_module(context)`` once per file, after the calls: for tool-level rules that
   link calls together (``define_tool`` and its execute function).
 
-A rule that judges only some parts says which (``part_kinds``; and ``field_statuses``
-for the statuses of the keys its ``visit_field`` judges): the batch then hands it only
-those, which saves a call for every other part and key of every declaration.
+A rule declares what it judges, and the engine hands it only that (the cost gates are
+worked out from these declarations, once per settings): ``calls``, the call kinds it
+judges; ``part_kinds``, the kinds of part its ``visit_part``/``visit_field`` judge;
+``fields``, the (kind of part, field) pairs its ``visit_field`` judges;
+``field_statuses``, the statuses of the keys its ``visit_field`` judges; and
+``named_parts``, the kinds of part it also judges when the call gives the part as a
+name bound to a dict (``provenance=prov``): the engine reads those parts (following the
+name through the file's resolver) only when some enabled rule declares them, runs the
+rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds there at
+the name in the call, with where the dict was bound appended to the message (a rule
+whose messages say that themselves sets ``named_part_note = False``).
 
 A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
-a part or row, an ``ast`` node, or a LibCST node of the current call (LibCST
-positions are computed only then).
-
-The declaration model is read from ``ast``; a field's LibCST node (``field.value``) is
-parsed on first access, piece by piece. Prefer the ``ast`` side for shape checks:
-the LibCST parse costs about ten times the ``ast`` one.
+a part or row, or an ``ast`` node of the file. A rule reads the declaration, the file's
+index and the value library (``rules.values``), nothing else.
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
@@ -33,9 +37,9 @@ and a rule that offers a fix shows the fixed form in some INVALID example.
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -48,21 +52,15 @@ from semantics_lint.lint.model import (
     Severity,
 )
 
+from semantics_lint.lint.declaration import Declaration, Field, FieldStatus, Part, Row
+
 if TYPE_CHECKING:
-    import ast
-
-    import libcst as cst
-
     from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.declaration import (
-        Declaration,
-        Field,
-        FieldStatus,
-        Part,
-        Row,
-    )
 
 FixKind = Literal["none", "safe", "unsafe"]
+
+DATA_KEYS: frozenset[FieldStatus] = frozenset({"field", "snake"})
+"""The statuses of a key spelled as a field of its part (camelCase or its wire spelling)."""
 
 ALL_CALL_KINDS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
 
@@ -127,11 +125,17 @@ class Rule:
     part_kinds: ClassVar[frozenset[str] | None] = None
     """The kinds of part (``"grain"``, ``"described_result"``, ...) the batch hands to
     ``visit_part``, and whose keys it hands to ``visit_field``; None: every kind. Set
-    it only when the hooks do nothing for the other kinds (they still see parts given
-    as a name of any kind when the rule hands those to them itself)."""
+    it only when the hooks do nothing for the other kinds."""
     field_statuses: ClassVar[frozenset[FieldStatus] | None] = None
     """The statuses of the keys the batch hands to ``visit_field``; None: every status.
     Set it only when ``visit_field`` does nothing for the others."""
+    fields: ClassVar[frozenset[tuple[str, str]] | None] = None
+    """The keys ``visit_field`` judges, as (kind of part, field) pairs, the field named
+    by the camelCase name it means; None: every key of the parts it is handed."""
+    named_parts: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of part this rule also judges when given as a name bound to a dict."""
+    named_part_note: ClassVar[bool] = True
+    """Append where a named part's dict was bound to what the rule reports in it."""
     VALID: ClassVar[tuple[Valid, ...]] = ()
     INVALID: ClassVar[tuple[Invalid, ...]] = ()
 
@@ -141,6 +145,7 @@ class Rule:
     _own_hooks: ClassVar[frozenset[str]] = frozenset()
     """The hooks this class overrides, worked out once when the class is made."""
     _call_hooks: ClassVar[tuple[bool, bool, bool, bool]] = (False, False, False, False)
+    _names_by_kind: ClassVar[dict[str, frozenset[str]]] = {}
     """Whether it overrides visit_declaration, visit_part, visit_field, visit_row."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -148,16 +153,48 @@ class Rule:
         cls._own_hooks = frozenset(hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook))
         on_declaration, on_part, on_field, on_row = (hook in cls._own_hooks for hook in _HOOKS)
         cls._call_hooks = (on_declaration, on_part, on_field, on_row)
+        by_kind: dict[str, set[str]] = {}
+        for part_kind, field_name in cls.fields or ():
+            by_kind.setdefault(part_kind, set()).add(field_name)
+        cls._names_by_kind = {kind: frozenset(names) for kind, names in by_kind.items()}
         if cls.__dict__.get("abstract", False):
             return
         _check_rule_class(cls)
 
     # -- the engine's side ---------------------------------------------------------
 
+    _anchor: tuple[ast.expr, Part | None] | None = None
+
     def begin_file(self, context: FileContext, sink: list[Finding]) -> None:
         """Called once per file before any hook."""
         self.context = context
         self._sink = sink
+
+    def visit_named_part(self, part: Part) -> None:
+        """Run the rule's part and field hooks on a part given as a name (the engine
+        calls it for the kinds in ``named_parts``); what they report goes to the name."""
+        noted = part if self.named_part_note and part.via is not None else None
+        self._anchor = (part.anchor, noted) if part.anchor is not None else None
+        try:
+            if self.has_hook("visit_part"):
+                self.visit_part(part)
+            if self.has_hook("visit_field"):
+                names = self.field_names(part.kind)
+                for field in part.fields:
+                    if (self.field_statuses is None or field.status in self.field_statuses) and (
+                        names is None or field.name in names
+                    ):
+                        self.visit_field(field)
+        finally:
+            self._anchor = None
+
+    @classmethod
+    def field_names(cls, part_kind: str) -> frozenset[str] | None:
+        """The fields of a ``part_kind`` part whose keys ``visit_field`` judges (None:
+        every one; empty: none), from ``fields``."""
+        if cls.fields is None:
+            return None
+        return cls._names_by_kind.get(part_kind, frozenset())
 
     @classmethod
     def has_hook(cls, hook: str) -> bool:
@@ -187,22 +224,15 @@ class Rule:
 
     # -- reporting ------------------------------------------------------------------
 
-    def report(
-        self,
-        where: Field | Part | Row | ast.AST | cst.CSTNode,
-        message: str,
-        *,
-        fix: Fix | None = None,
-        call: CallSite | None = None,
-    ) -> None:
-        """Report ``message`` at ``where``.
-
-        ``where`` is a :class:`Field` (its key), a :class:`Part` or :class:`Row` (the
-        dict), an ``ast`` node of the file, or a LibCST node of ``call`` (default: the
-        current call), e.g. ``field.value`` or a node inside it.
-        """
-        from semantics_lint.lint.declaration import Field, Part, Row
-
+    def report(self, where: Field | Part | Row | ast.expr, message: str, *, fix: Fix | None = None) -> None:
+        """Report ``message`` at ``where``: a :class:`Field` (its key), a :class:`Part`
+        or :class:`Row` (the dict; a part given as a name: that name), or an ``ast``
+        expression of the file."""
+        if self._anchor is not None and self._anchor[1] is not None:
+            anchor, part = self._anchor
+            start, end = self.context.ast_range(anchor)
+            self._emit(f"{message} (`{part.path}` is {part.via.describe()})", start, end, None)  # type: ignore[union-attr]
+            return
         if isinstance(where, Field):
             start, end = where.range
         elif isinstance(where, Part):
@@ -210,8 +240,7 @@ class Rule:
         elif isinstance(where, Row):
             start, end = self.context.ast_range(where.node)
         else:
-            site = call if call is not None else self.call
-            start, end = site.range_of(where)
+            start, end = self.context.ast_range(where)
         self._emit(message, start, end, fix)
 
     def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
@@ -277,72 +306,3 @@ def _check_rule_class(cls: type[Rule]) -> None:
         raise TypeError(f"{where}: offers a fix but no INVALID example shows the fixed form")
     if cls.fix == "none" and any(case.fixed is not None for case in cls.INVALID):
         raise TypeError(f"{where}: shows a fixed form but declares fix = 'none'")
-
-
-# What the batch does with one rule: the rule, whether it visits the declaration,
-# its parts, its fields, its rows, and which part kinds and field statuses it is
-# handed (None: all).
-_Plan = tuple[Rule, tuple[bool, bool, bool, bool], frozenset[str] | None, frozenset[str] | None]
-
-
-class Batch:
-    """Every enabled rule over one declaration: the model is built once and shared, and
-    each rule's hooks run over it (only the hooks a rule defines, and only on the parts
-    and fields its ``part_kinds`` and ``field_statuses`` admit).
-
-    A rule that meets a piece LibCST cannot parse, or recursion too deep, stops for
-    that call only: the other rules still judge it, and :meth:`run` says what went
-    wrong so the engine can report it once. With ``timings``, each rule's time is
-    added under its code (seconds), for the benchmark.
-    """
-
-    def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
-        self.rules = rules
-        self.timings = timings
-        self._plans: dict[str, list[_Plan]] = {}
-
-    def _plans_for(self, kind: str) -> list[_Plan]:
-        """The plans of the rules that visit calls of ``kind``, in the rules' order."""
-        plans = self._plans.get(kind)
-        if plans is None:
-            plans = self._plans[kind] = [
-                (rule, rule._call_hooks, rule.part_kinds, rule.field_statuses)
-                for rule in self.rules
-                if kind in rule.calls
-            ]
-        return plans
-
-    def run(self, declaration: Declaration) -> str | None:
-        """Run every rule on ``declaration``; the first problem met, or None."""
-        from semantics_lint.lint.context import CallParseError
-
-        problem: str | None = None
-        clock = time.process_time if self.timings is not None else None
-        call = declaration.call
-        parts = declaration.parts
-        for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses in self._plans_for(declaration.kind):
-            rule.call = call
-            started = clock() if clock is not None else 0.0
-            try:
-                if on_declaration:
-                    rule.visit_declaration(declaration)
-                if on_part or on_field:
-                    for part in parts:
-                        if kinds is not None and part.kind not in kinds:
-                            continue
-                        if on_part:
-                            rule.visit_part(part)
-                        if on_field:
-                            for item in part.fields:
-                                if statuses is None or item.status in statuses:
-                                    rule.visit_field(item)
-                if on_row:
-                    for row in declaration.rows:
-                        rule.visit_row(row)
-            except CallParseError as exc:
-                problem = problem or f"LibCST cannot parse part of it ({exc})"
-            except RecursionError:
-                problem = problem or "it is nested too deeply"
-            if clock is not None and self.timings is not None:
-                self.timings[rule.code] = self.timings.get(rule.code, 0.0) + clock() - started
-        return problem

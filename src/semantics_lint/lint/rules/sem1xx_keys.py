@@ -9,23 +9,13 @@ means.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import (
-    UNKNOWN,
-    Declaration,
-    Field,
-    Row,
-    literal_value,
-    may_resolve_to,
-    named_parts_may_misspell,
-)
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
-from semantics_lint.runtime.refusal import meant_key
+from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.verdicts import closest_field
 
-if TYPE_CHECKING:
-    import libcst as cst
 
 # Which nested part holds a field that was written one level too high.
 _HOME_OF_FIELD: dict[str, dict[str, str]] = {
@@ -44,34 +34,17 @@ _HOME_OF_FIELD: dict[str, dict[str, str]] = {
 }
 
 
-# The key of the key rules' shared answer in ``Declaration.memo``.
-_MAY_MISSPELL = ("named parts may misspell",)
-
-
 def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
 class KeyRule(Rule):
-    """A rule about one key of a part; parts given as a name are judged too.
-
-    Parts given as a name (``provenance=prov``) are judged like literal ones and
-    reported at the name; following the name is paid for only when a cheap look
-    cannot rule a bad key out.
-    """
+    """A rule about one key of a part; parts given as a name are judged too, and its
+    messages say where such a dict was bound themselves."""
 
     abstract = True
-
-    def visit_declaration(self, declaration: Declaration) -> None:
-        # The three key rules ask the same of one declaration: answered once.
-        may_misspell = declaration.memo.get(_MAY_MISSPELL)
-        if may_misspell is None:
-            may_misspell = declaration.memo[_MAY_MISSPELL] = named_parts_may_misspell(declaration)
-        if not may_misspell:
-            return
-        for part in declaration.named_parts():
-            for item in part.fields:
-                self.visit_field(item)
+    named_parts = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
+    named_part_note = False
 
 
 class UnknownDeclarationKey(KeyRule):
@@ -199,11 +172,9 @@ class UnknownDeclarationKey(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "unknown":
-            return
         part = field.part
         allowed = part.allowed
-        meant = meant_key(field.spelled, allowed)
+        meant = closest_field(field.spelled, allowed)
         home = _HOME_OF_FIELD.get(part.kind, {}).get(vocabulary.to_declaration(field.spelled))
         if meant is not None:
             advice = f"did you mean `{meant}`?"
@@ -393,8 +364,6 @@ class SnakeCaseDeclarationKey(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "snake":
-            return
         camel = field.name
         part = field.part
         if part.spelled(camel) is not None:
@@ -475,8 +444,6 @@ class DerivedFieldDeclared(KeyRule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.status != "derived":
-            return
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
         self.report(
             field,
@@ -552,7 +519,7 @@ class EmptyDeclaration(Rule):
             return
         for item in top.fields:
             # A misspelled data field is one mistake, reported as SEM101 only.
-            if item.status == "unknown" and meant_key(item.spelled, top.allowed) in (
+            if item.status == "unknown" and closest_field(item.spelled, top.allowed) in (
                 *vocabulary.DATA_FIELDS,
                 "clarify",
             ):
@@ -563,17 +530,6 @@ class EmptyDeclaration(Rule):
             f"{top.title} declares nothing{said}: give it series, facts, edges or a clarify "
             "question; if nothing matched, return absent(what=..., checked=...) instead",
         )
-
-
-def _is_empty_literal(expr: cst.BaseExpression) -> bool:
-    """``[]``, ``()``, ``list()`` or ``tuple()`` (LibCST), as a resolved value may be."""
-    import libcst as cst
-
-    if isinstance(expr, (cst.List, cst.Tuple)):
-        return not expr.elements
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
-        return expr.func.value in ("list", "tuple") and not expr.args
-    return False
 
 
 def _is_empty_literal_ast(node: ast.expr) -> bool:
@@ -602,6 +558,8 @@ class EmptyDataLiteral(Rule):
     name = "empty-data-literal"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result"})
+    fields = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
+    field_statuses = DATA_KEYS
 
     VALID = (
         Valid(
@@ -636,20 +594,15 @@ class EmptyDataLiteral(Rule):
     )
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "described_result" or field.name not in vocabulary.DATA_FIELDS:
-            return
-        if field.status not in ("field", "snake"):
-            return
         where = ""
         if not _is_empty_literal_ast(field.value_ast):
-            # Only a name can still be proved empty, and only when some binding of it
-            # may be an empty literal: the resolver parses the module to follow it.
-            if not may_resolve_to(self.call, field.value_ast, _is_empty_literal_ast):
+            # Only a name can still be proved empty.
+            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
                 return
-            resolved = self.call.resolver.resolve_ast(field.value_ast)
-            if resolved is None or not _is_empty_literal(resolved.node):
+            resolved = self.call.resolver.value_of(field.value_ast)
+            if resolved is None or not _is_empty_literal_ast(resolved.value):
                 return
-            where = f" ({resolved.describe()})" if resolved.origin else ""
+            where = f" ({resolved.describe()})"
         self.report(
             field.value_ast,
             f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "

@@ -11,22 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
-from semantics_lint.lint.rules.sem2xx_provenance import (
-    FollowingRule,
-    data_field,
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
     keys_in_doubt,
     kind_word,
     literal_kind,
-    not_a_dict,
     text_of,
-    text_problem,
 )
 
 if TYPE_CHECKING:
-    import ast
 
     from semantics_lint.lint.declaration import Declaration, Field, Part
 
@@ -115,19 +110,9 @@ class SeriesWithoutGrain(Rule):
         )
 
 
-def _counter_text(node: ast.expr) -> bool:
-    text = text_of(node)
-    return text is not None and vocabulary.is_counter_looking_aggregation(text)
-
-
-def _not_a_bool(node: ast.expr) -> bool:
-    kind = literal_kind(node)
-    return kind is not None and kind != "bool"
-
-
 def _aggregation_text(field: Field) -> tuple[str, str] | None:
     """The aggregation's text and where it was bound (for the message), when provable."""
-    value = follow(field.call, field.value_ast, _counter_text)
+    value = follow(field.call, field.value_ast)
     if value is None:
         return None
     text = text_of(value.node)
@@ -136,7 +121,7 @@ def _aggregation_text(field: Field) -> tuple[str, str] | None:
     return text, value.bound
 
 
-class CounterAggregationUnstated(FollowingRule):
+class CounterAggregationUnstated(Rule):
     """
     ## What it does
     Reports a grain whose `aggregation` reads like a counter — a whole token `sum`,
@@ -156,6 +141,7 @@ class CounterAggregationUnstated(FollowingRule):
     name = "counter-aggregation-unstated"
     calls = frozenset({"described_result"})
     part_kinds = _GRAIN
+    named_parts = _GRAIN
 
     VALID = (
         Valid(
@@ -265,9 +251,6 @@ class CounterAggregationUnstated(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _GRAIN)
-
     def visit_part(self, part: Part) -> None:
         if part.kind != "grain" or keys_in_doubt(part) or part.has("isCounter"):
             return
@@ -288,7 +271,7 @@ class CounterAggregationUnstated(FollowingRule):
         )
 
 
-class GrainSaysNothing(FollowingRule):
+class GrainSaysNothing(Rule):
     """
     ## What it does
     Reports a grain that says nothing or says it wrongly: an empty grain (`{}`,
@@ -306,6 +289,9 @@ class GrainSaysNothing(FollowingRule):
     name = "grain-says-nothing"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "grain"})
+    fields = frozenset({("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)})
+    field_statuses = DATA_KEYS
+    named_parts = _GRAIN
 
     VALID = (
         Valid(
@@ -392,9 +378,6 @@ class GrainSaysNothing(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _GRAIN)
-
     def visit_part(self, part: Part) -> None:
         if part.kind == "grain" and not part.fields and not part.open:
             self.report(
@@ -404,11 +387,8 @@ class GrainSaysNothing(FollowingRule):
             )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        part = field.part
-        if part.kind == "described_result" and field.name == "grain":
-            value = follow(self.call, field.value_ast, not_a_dict)
+        if field.part.kind == "described_result":
+            value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
                 self.report(
@@ -418,9 +398,7 @@ class GrainSaysNothing(FollowingRule):
                     "collapsed, or leave grain out",
                 )
             return
-        if part.kind != "grain":
-            return
-        value = follow(self.call, field.value_ast, _not_a_bool if field.name == "isCounter" else text_problem)
+        value = follow(self.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
-from semantics_lint.lint.rules.sem2xx_provenance import (
-    FollowingRule,
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.values import (
     Value,
     data_field,
     follow,
@@ -33,11 +32,9 @@ from semantics_lint.lint.rules.sem2xx_provenance import (
     keys_in_doubt,
     kind_word,
     literal_kind,
-    not_a_dict,
     text_of,
-    text_problem,
 )
-from semantics_lint.runtime.mints import instant_of
+from semantics_lint.lint.verdicts import instant
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite
@@ -144,7 +141,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                     "population the item is about",
                 )
             continue
-        what_value = follow(call, what[1], text_problem)
+        what_value = follow(call, what[1])
         if what_value is not None and _says_nothing(what_value.node):
             yield ItemProblem(
                 "SEM405",
@@ -155,7 +152,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
             continue
         why = keys.get("why")
         if why is not None:
-            why_value = follow(call, why[1], text_problem)
+            why_value = follow(call, why[1])
             if why_value is not None and _says_nothing(why_value.node):
                 yield ItemProblem(
                     "SEM405",
@@ -205,15 +202,7 @@ def _nothing(node: ast.expr) -> str:
     return "is empty" if kind == "str" else f"is {kind_word(kind or 'str')}, not a string"
 
 
-def _is_item_list(field: Field) -> bool:
-    return (
-        data_field(field)
-        and field.part.kind in _ITEM_LIST_PARTS
-        and field.name in vocabulary.COVERAGE_LIST_FIELDS
-    )
-
-
-class CannotCoverWithoutWhy(FollowingRule):
+class CannotCoverWithoutWhy(Rule):
     """
     ## What it does
     Reports a `cannotCover` item with no `why`: a bare string, or a dict without a
@@ -229,6 +218,9 @@ class CannotCoverWithoutWhy(FollowingRule):
     code = "SEM401"
     name = "cannot-cover-without-why"
     part_kinds = _ITEM_LIST_PARTS
+    fields = frozenset((kind, _WHY_REQUIRED) for kind in _ITEM_LIST_PARTS)
+    field_statuses = DATA_KEYS
+    named_parts = _COVERAGE_PART
 
     VALID = (
         Valid(
@@ -320,18 +312,13 @@ class CannotCoverWithoutWhy(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _COVERAGE_PART)
-
     def visit_field(self, field: Field) -> None:
-        if not _is_item_list(field) or field.name != _WHY_REQUIRED:
-            return
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
 
 
-class ItemNamesNoGround(FollowingRule):
+class ItemNamesNoGround(Rule):
     """
     ## What it does
     Reports a coverage item (in `checked`, `notChecked` or `cannotCover`) that names
@@ -348,6 +335,9 @@ class ItemNamesNoGround(FollowingRule):
     code = "SEM405"
     name = "coverage-item-names-no-ground"
     part_kinds = _ITEM_LIST_PARTS
+    fields = frozenset((kind, name) for kind in _ITEM_LIST_PARTS for name in vocabulary.COVERAGE_LIST_FIELDS)
+    field_statuses = DATA_KEYS
+    named_parts = _COVERAGE_PART
 
     VALID = (
         Valid(
@@ -408,12 +398,7 @@ class ItemNamesNoGround(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _COVERAGE_PART)
-
     def visit_field(self, field: Field) -> None:
-        if not _is_item_list(field):
-            return
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
                 self.report(problem.node, problem.message)
@@ -430,7 +415,7 @@ def _no_ground(call: CallSite, field: Field) -> bool:
 _LIST_SHAPE: Final = "{'checked': [...], 'notChecked': [...], 'cannotCover': [...]}"
 
 
-class CoverageNamesNoGround(FollowingRule):
+class CoverageNamesNoGround(Rule):
     """
     ## What it does
     Reports a coverage that names no ground at all: `coverage={}` (or with only empty
@@ -449,6 +434,9 @@ class CoverageNamesNoGround(FollowingRule):
     name = "coverage-names-no-ground"
     calls = frozenset({"described_result", "coverage"})
     part_kinds = frozenset({"described_result", "described_result.coverage"})
+    fields = frozenset({("described_result", "coverage")})
+    field_statuses = DATA_KEYS
+    named_parts = _COVERAGE_PART
 
     VALID = (
         Valid(
@@ -514,7 +502,6 @@ class CoverageNamesNoGround(FollowingRule):
 
     def visit_declaration(self, declaration: Declaration) -> None:
         if declaration.kind != "coverage":
-            self.visit_named_parts(declaration, _COVERAGE_PART)
             return
         top = declaration.top
         if keys_in_doubt(top):
@@ -544,9 +531,7 @@ class CoverageNamesNoGround(FollowingRule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if field.part.kind != "described_result" or field.name != "coverage" or not data_field(field):
-            return
-        value = follow(self.call, field.value_ast, not_a_dict)
+        value = follow(self.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -651,7 +636,7 @@ class DescribedResultInCoverage(Rule):
         if not _is_described_result_call(self.call, content):
             if not isinstance(content, (ast.Name, ast.Attribute)):
                 return
-            value = follow(self.call, content, lambda bound: isinstance(bound, ast.Call))
+            value = follow(self.call, content)
             if value is None or value.via is None or not _names_described_result(self.call, value.node):
                 return
             bound = value.bound
@@ -765,7 +750,7 @@ class AbsentWithoutWhatOrChecked(Rule):
                     f"{where} has no `what`: say what was looked for (e.g. 'FLOGI entries on fc1/3')",
                 )
         else:
-            value = follow(self.call, what.value_ast, text_problem)
+            value = follow(self.call, what.value_ast)
             if value is not None and _says_nothing(value.node):
                 self.report(
                     what.value_ast,
@@ -781,7 +766,7 @@ class AbsentWithoutWhatOrChecked(Rule):
                     "that WAS searched; if the tool could not look, raise an error instead",
                 )
             return
-        value = follow(self.call, checked.value_ast, _no_list_of_ground)
+        value = follow(self.call, checked.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -800,21 +785,9 @@ class AbsentWithoutWhatOrChecked(Rule):
         )
 
 
-def _not_an_instant(node: ast.expr) -> bool:
-    if literal_kind(node) is None:
-        return False
-    text = text_of(node)
-    return text is None or instant_of(text) is None
-
-
-def _no_list_of_ground(node: ast.expr) -> bool:
-    kind = literal_kind(node)
-    return kind is not None and (kind not in ("list", "tuple") or is_empty_sequence(node))
-
-
 def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None:
     """Why an instant is provably not ISO 8601 with a zone, or None."""
-    value = follow(call, node, _not_an_instant)
+    value = follow(call, node)
     if value is None:
         return None
     kind = literal_kind(value.node)
@@ -825,7 +798,7 @@ def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None
         if kind == "str":
             return None  # an f-string: its parts are not known
         return f"is {kind_word(kind)}, not an ISO 8601 instant", value
-    if instant_of(text) is None:
+    if instant(text) is None:
         return f"is {text!r}, not an ISO 8601 instant with a zone", value
     return None
 
@@ -833,7 +806,7 @@ def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None
 _INSTANT_EXAMPLE: Final = "e.g. '2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'"
 
 
-class BadPeriodOrInProgress(FollowingRule):
+class BadPeriodOrInProgress(Rule):
     """
     ## What it does
     Reports a `coverage(...)` `period` whose instants (`queried` and `held` spans'
@@ -852,6 +825,7 @@ class BadPeriodOrInProgress(FollowingRule):
     name = "bad-period-or-in-progress"
     calls = frozenset({"coverage"})
     part_kinds = _PERIOD
+    named_parts = _PERIOD
 
     VALID = (
         Valid(
@@ -960,7 +934,7 @@ class BadPeriodOrInProgress(FollowingRule):
             if not data_field(field):
                 continue
             if field.name == "readAt":
-                value = follow(self.call, field.value_ast, _not_an_instant)
+                value = follow(self.call, field.value_ast)
                 if value is not None and literal_kind(value.node) == "none":
                     continue  # None reads as "not given"
                 self._instant(field.value_ast, field.path)
@@ -980,7 +954,7 @@ class BadPeriodOrInProgress(FollowingRule):
             return None
         value = follow(self.call, node)
         text = text_of(value.node) if value is not None else None
-        return instant_of(text) if text is not None else None
+        return instant(text) if text is not None else None
 
     def _span(self, field: Field) -> None:
         where = f"`{field.path}` in {self.call.spelled}(...)"
@@ -1032,7 +1006,6 @@ class BadPeriodOrInProgress(FollowingRule):
             )
 
     def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, _PERIOD)
         top = declaration.top
         progress = top.get("inProgress")
         if progress is None or keys_in_doubt(top):

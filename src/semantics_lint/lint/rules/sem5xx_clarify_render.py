@@ -9,37 +9,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
-from semantics_lint.lint.rules.sem2xx_provenance import (
-    FollowingRule,
-    data_field,
+from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
     is_empty_sequence,
-    is_literalish,
     keys_in_doubt,
     kind_word,
     literal_kind,
-    not_a_dict,
-    text_problem,
 )
 
 if TYPE_CHECKING:
     import ast
 
-    from semantics_lint.lint.declaration import Declaration, Field, Part
+    from semantics_lint.lint.declaration import Field, Part
 
 # What the mint reads as a list of candidates (a tuple becomes a list; a missing or
 # None list means "none offered").
 _CANDIDATE_KINDS: Final = frozenset({"list", "tuple", "none"})
 
 
-def _not_a_list(node: ast.expr) -> bool:
-    kind = literal_kind(node)
-    return kind is not None and kind not in _CANDIDATE_KINDS
-
-
-class ClarifyWithoutQuestion(FollowingRule):
+class ClarifyWithoutQuestion(Rule):
     """
     ## What it does
     Reports a `clarify` without a `question` (missing, empty, or not a string), or
@@ -57,6 +47,9 @@ class ClarifyWithoutQuestion(FollowingRule):
     name = "clarify-without-question"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "clarify"})
+    fields = frozenset({("described_result", "clarify"), ("clarify", "question"), ("clarify", "candidates")})
+    field_statuses = DATA_KEYS
+    named_parts = frozenset({"clarify"})
 
     VALID = (
         Valid(
@@ -119,9 +112,6 @@ class ClarifyWithoutQuestion(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, frozenset({"clarify"}))
-
     def visit_part(self, part: Part) -> None:
         if part.kind != "clarify" or keys_in_doubt(part) or part.has("question"):
             return
@@ -132,11 +122,8 @@ class ClarifyWithoutQuestion(FollowingRule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        kind_of_part = field.part.kind
-        if kind_of_part == "described_result" and field.name == "clarify":
-            value = follow(self.call, field.value_ast, not_a_dict)
+        if field.part.kind == "described_result":
+            value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind not in ("dict", "none"):
                 self.report(
@@ -145,9 +132,7 @@ class ClarifyWithoutQuestion(FollowingRule):
                     "{'question': ..., 'candidates': [...]}, or None when nothing is ambiguous",
                 )
             return
-        if kind_of_part != "clarify":
-            return
-        value = follow(self.call, field.value_ast, text_problem if field.name == "question" else _not_a_list)
+        value = follow(self.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -197,7 +182,7 @@ def _column_problem(node: ast.expr) -> str | None:
     return f"is {kind_word(kind)}, not a list"
 
 
-class RenderWithoutDefault(FollowingRule):
+class RenderWithoutDefault(Rule):
     """
     ## What it does
     Reports a `render` hint without a `default` presentation (missing, empty, or not a
@@ -214,6 +199,9 @@ class RenderWithoutDefault(FollowingRule):
     name = "render-without-default"
     calls = frozenset({"described_result"})
     part_kinds = frozenset({"described_result", "render"})
+    fields = frozenset({("described_result", "render"), ("render", "default"), ("render", "columns")})
+    field_statuses = DATA_KEYS
+    named_parts = frozenset({"render"})
 
     VALID = (
         Valid(
@@ -313,9 +301,6 @@ class RenderWithoutDefault(FollowingRule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        self.visit_named_parts(declaration, frozenset({"render"}))
-
     def visit_part(self, part: Part) -> None:
         if part.kind != "render" or keys_in_doubt(part) or part.has("default"):
             return
@@ -326,10 +311,8 @@ class RenderWithoutDefault(FollowingRule):
         )
 
     def visit_field(self, field: Field) -> None:
-        if not data_field(field):
-            return
-        if field.part.kind == "described_result" and field.name == "render":
-            value = follow(self.call, field.value_ast, not_a_dict)
+        if field.part.kind == "described_result":
+            value = follow(self.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
                 self.report(
@@ -338,9 +321,7 @@ class RenderWithoutDefault(FollowingRule):
                     "{'default': 'table', 'columns': [...]}, or leave render out",
                 )
             return
-        if field.part.kind != "render" or field.name not in ("default", "columns"):
-            return
-        value = follow(self.call, field.value_ast, text_problem if field.name == "default" else is_literalish)
+        value = follow(self.call, field.value_ast)
         if value is None:
             return
         where = f"`{field.path}` in {self.call.spelled}(...)"

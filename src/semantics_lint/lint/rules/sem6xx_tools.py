@@ -23,10 +23,8 @@ fields, a class that does not resolve) is never a finding.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Severity
@@ -34,6 +32,7 @@ from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite, FileContext, FunctionNode
+    from semantics_lint.lint.index import Binding
     from semantics_lint.lint.resolve import Resolved
 
 _CLASS_KEYS = ("resultClass", "result_class")
@@ -102,26 +101,16 @@ def _result_fields(site: CallSite) -> _Fields:
 
 
 def _resolve(site: CallSite, expr: ast.expr) -> Resolved | None:
-    """The resolver's answer for an ``ast`` expression of ``site``."""
-    return site.resolver.resolve_ast(expr)
+    """What a name of ``site`` provably holds (None for anything but a name)."""
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return None
+    return site.resolver.value_of(expr)
 
 
-def _string_value(resolved: Resolved | None) -> object:
-    """The Python value of a resolved literal string, number, bool or None; else a marker."""
-    if resolved is None:
-        return _UNKNOWN
-    import libcst as cst
-
-    node = resolved.node
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        try:
-            return node.evaluated_value
-        except (ValueError, SyntaxError):  # odd escapes: LibCST uses ast.literal_eval
-            return _UNKNOWN
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[node.value]
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return node.evaluated_value
+def _constant_value(node: ast.expr) -> object:
+    """The value of a string, bytes, int, float, bool or None literal; else a marker."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, complex) and node.value is not ...:
+        return node.value
     return _UNKNOWN
 
 
@@ -159,35 +148,21 @@ class _Module:
     """ids of described_result calls written as the content of a ``coverage(...)``."""
 
 
-# The rules of this family run one after the other on one file, so one entry is
-# enough. It holds the file's view weakly: each rule that reads the view keeps it
-# (the rule lives as long as the file's lint), so the view, its call sites and the
-# file's trees go when the file's lint ends, not when the next file's view is made.
-_LAST: tuple[weakref.ref[FileContext], weakref.ref[_Module]] | None = None
-
-
 class _ModuleRule(Rule):
     """A tool rule that reads the file's shared view (:func:`_module`)."""
 
     abstract = True
-    _view: _Module | None = None
 
     def module(self, context: FileContext) -> _Module:
         """The view of ``context``, made once for the rules of this family."""
-        view = _module(context)
-        self._view = view  # keeps the view alive for the next rule of this file
-        return view
+        return _module(context)
 
 
 def _module(context: FileContext) -> _Module:
-    global _LAST
-    if _LAST is not None and _LAST[0]() is context:
-        known = _LAST[1]()
-        if known is not None:
-            return known
-    known = _read_module(context)
-    _LAST = (weakref.ref(context), weakref.ref(known))
-    return known
+    known = context.memo.get(_Module)
+    if known is None:
+        known = context.memo[_Module] = _read_module(context)
+    return known  # type: ignore[return-value]
 
 
 def _read_module(context: FileContext) -> _Module:
@@ -215,7 +190,7 @@ def _read_tool(context: FileContext, site: CallSite) -> _Tool:
     class_resolved: Resolved | None = None
     if class_node is not None:
         class_resolved = _resolve(site, class_node)
-        result_class = _string_value(class_resolved)
+        result_class = _constant_value(class_resolved.value if class_resolved is not None else class_node)
     elif not fields.open:
         result_class = None  # no class declared: no class rules
     execute_node = fields.get("execute")
@@ -234,7 +209,7 @@ def _execute_function(
     bindings = _bindings_of(context, node.id)
     if len(bindings) != 1:
         return None
-    (binding,) = bindings
+    binding = bindings[0].node
     if not isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     function = site.function
@@ -249,32 +224,9 @@ def _execute_function(
     return None
 
 
-_BINDINGS: WeakKeyDictionary[FileContext, dict[str, list[ast.AST]]] = WeakKeyDictionary()
-
-
-def _bindings_of(context: FileContext, name: str) -> list[ast.AST]:
-    """Every node of the module that binds ``name``, in any scope."""
-    index = _BINDINGS.get(context)
-    if index is None:
-        index = {}
-        for node in ast.walk(context.tree):
-            bound: list[str] = []
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound.append(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                bound.append(node.id)
-            elif isinstance(node, ast.arg):
-                bound.append(node.arg)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                bound.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                bound.extend(node.names)
-            elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-                bound.append(node.name)
-            for each in bound:
-                index.setdefault(each, []).append(node)
-        _BINDINGS[context] = index
-    return index.get(name, [])
+def _bindings_of(context: FileContext, name: str) -> list[Binding]:
+    """Every binding of ``name`` in the module, in any scope."""
+    return context.index.bindings_anywhere(name)
 
 
 def _tool_results(module: _Module, tool: _Tool) -> list[CallSite]:
@@ -688,7 +640,7 @@ class DataFromVariableWithoutAbsent(Rule):
     )
 
     def visit_module(self, context: FileContext) -> None:
-        absent_calls = {id(site.node) for site in context.calls if site.kind == "absent"}
+        absent_calls = [site.node for site in context.calls if site.kind == "absent"]
         has_absent: dict[int, bool] = {}
         for site in context.calls:
             function = site.function
@@ -703,9 +655,7 @@ class DataFromVariableWithoutAbsent(Rule):
             if not names:
                 continue
             if id(function) not in has_absent:
-                has_absent[id(function)] = any(
-                    id(node) in absent_calls for node in ast.walk(function)
-                )
+                has_absent[id(function)] = any(_within(node, function) for node in absent_calls)
             if has_absent[id(function)]:
                 continue
             parameters = _parameters(function)
@@ -725,6 +675,15 @@ class DataFromVariableWithoutAbsent(Rule):
         )
 
 
+def _within(node: ast.expr, function: FunctionNode) -> bool:
+    """True when ``node`` is written in ``function`` (its decorators and signature
+    included): nodes nest by position."""
+    decorators = getattr(function, "decorator_list", None)
+    first = decorators[0] if decorators else function
+    start = (node.lineno, node.col_offset)
+    return (first.lineno, first.col_offset) <= start <= (function.end_lineno or 0, function.end_col_offset or 0)
+
+
 def _parameters(function: FunctionNode) -> set[str]:
     arguments = function.args
     names = {arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
@@ -733,13 +692,11 @@ def _parameters(function: FunctionNode) -> set[str]:
 
 
 def _is_literal_list(resolved: Resolved) -> bool:
-    import libcst as cst
-
-    node = resolved.node
-    if isinstance(node, (cst.List, cst.Tuple)):
-        return not any(isinstance(element, cst.StarredElement) for element in node.elements)
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (
-        node.func.value in ("list", "tuple") and not node.args
+    node = resolved.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not any(isinstance(element, ast.Starred) for element in node.elts)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+        node.func.id in ("list", "tuple") and not node.args and not node.keywords
     )
 
 

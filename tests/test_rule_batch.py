@@ -1,11 +1,10 @@
-"""The rule batch's shortcuts give the findings the full dispatch gave.
+"""The rule batch: what a rule declares is what it is handed, and shared answers hold.
 
-The batch hands a rule only the parts and keys its ``part_kinds`` and
-``field_statuses`` admit, works out which hooks a class defines once, and the rule
-list once per settings; the key rules share one answer to "may a named part misspell
-a key", and SEM401/SEM405 one reading of each coverage list. These tests hold each
-shortcut to the slow way it replaces, on the examples, the test data, generated
-benchmark modules and random declarations.
+The batch hands a rule only the parts and keys its ``part_kinds``, ``fields`` and
+``field_statuses`` admit, works out which hooks a class defines once, and the rule list
+once per settings; SEM401/SEM405 share one reading of each coverage list, and the tool
+rules one view of the file. These tests hold each to what it promises, on the examples,
+the test data, generated benchmark modules and random declarations.
 """
 
 from __future__ import annotations
@@ -23,11 +22,12 @@ import pytest
 from semantics_lint import vocabulary
 from semantics_lint.lint import declaration as declaration_module
 from semantics_lint.lint import engine
-from semantics_lint.lint.context import CallSite, FileContext
-from semantics_lint.lint.engine import LintSettings, lint_source
-from semantics_lint.lint.locate import locate_calls
+
+from semantics_lint.lint.context import FileContext
+from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
+
 from semantics_lint.lint.model import Finding
-from semantics_lint.lint.rules import ALL_RULES, Batch, Rule, rules_for
+from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
 from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
 from semantics_lint.lint.rules.base import _ALL_HOOKS
 
@@ -167,35 +167,6 @@ def _lint_all(settings: LintSettings = engine.DEFAULT_SETTINGS) -> list[list[Fin
 # -- the batch hands a rule only what it judges -------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def narrow() -> list[list[Finding]]:
-    """The findings on every source, as the engine lints."""
-    return _lint_all()
-
-
-def test_random_modules_parse_and_draw_findings(narrow: list[list[Finding]]) -> None:
-    codes: set[str] = set()
-    for (name, data), findings in zip(SOURCES, narrow):
-        if name.startswith("random_"):
-            ast.parse(data)
-            codes.update(f.code for f in findings)
-    # The random declarations reach the rules that narrow what they are handed.
-    narrowing = {rule.code for rule in ALL_RULES if rule.part_kinds is not None or rule.field_statuses is not None}
-    assert narrowing - {"SEM406", "SEM302"} <= codes, sorted(narrowing - codes)
-
-
-def test_narrow_batch_finds_what_the_full_dispatch_finds(
-    narrow: list[list[Finding]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for rule in ALL_RULES:  # every part and key to every hook
-        monkeypatch.setattr(rule, "part_kinds", None)
-        monkeypatch.setattr(rule, "field_statuses", None)
-    wide = _lint_all()
-    assert sum(map(len, wide)) > 1000
-    for (name, _), got, expected in zip(SOURCES, narrow, wide):
-        assert got == expected, name
-
-
 def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     class Spy(Rule):
         abstract = True
@@ -220,11 +191,7 @@ def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     )
     tree = ast.parse(text)
     settings = LintSettings()
-    context = FileContext(filename="tool.py", text=text, tree=tree, settings=settings)
-    context.calls = [
-        CallSite(context, found.kind, found.spelled, found.node, found.function)  # type: ignore[arg-type]
-        for found in locate_calls(tree, settings.call_names, settings.api_modules)
-    ]
+    context = file_context(text, tree, "tool.py", settings)
     declaration = declaration_module.build_declaration(context.calls[0])
     assert [part.kind for part in declaration.parts] == ["described_result", "grain", "provenance"]
     spy = Spy()
@@ -232,6 +199,18 @@ def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     assert Batch([spy]).run(declaration) is None
     assert spy.parts == ["grain"]
     assert spy.fields == ["is_counter"]
+
+    class Keys(Spy):
+        abstract = True
+        part_kinds = None
+        field_statuses = None
+        fields = frozenset({("provenance", "source"), ("grain", "interval")})
+
+    keys = Keys()
+    keys.begin_file(context, [])
+    assert Batch([keys]).run(declaration) is None
+    assert keys.parts == ["described_result", "grain", "provenance"]
+    assert keys.fields == ["interval", "source"]
 
 
 def test_timings_name_every_enabled_call_rule() -> None:
@@ -287,23 +266,6 @@ def test_rules_for_gives_fresh_instances_of_the_enabled_rules() -> None:
 
 
 # -- answers shared between rules ----------------------------------------------------------
-
-
-def test_key_rules_ask_once_per_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    from semantics_lint.lint.rules import sem1xx_keys
-
-    asked: list[declaration_module.Declaration] = []  # kept alive: ids stay unique
-    real = sem1xx_keys.named_parts_may_misspell
-
-    def counting(declaration: declaration_module.Declaration) -> bool:
-        asked.append(declaration)
-        return real(declaration)
-
-    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", counting)
-    before = [lint_source(data, name) for name, data in SOURCES[:150]]
-    assert asked and len(asked) == len({id(declaration) for declaration in asked})
-    monkeypatch.setattr(sem1xx_keys, "named_parts_may_misspell", real)
-    assert before == [lint_source(data, name) for name, data in SOURCES[:150]]
 
 
 def test_shared_item_problems_are_the_item_problems(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -373,11 +335,12 @@ def _expressions() -> Iterator[ast.expr]:
 def test_row_values_are_the_literal_values() -> None:
     from semantics_lint.lint.rules.sem1xx_keys import _row_value
 
-    unknown = declaration_module.UNKNOWN
+    from semantics_lint.lint.syntax import UNKNOWN as unknown
+    from semantics_lint.lint.syntax import literal_value
     compared = 0
     for node in _expressions():
         fast = _row_value(node)
-        slow = declaration_module.literal_value(node)
+        slow = literal_value(node)
         if slow is unknown:
             assert fast is unknown, ast.dump(node)
         else:

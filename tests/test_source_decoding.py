@@ -1,14 +1,13 @@
-"""The per-file setup's shortcuts give what the slower ways they skip give.
+"""Decoding a file's bytes and numbering its lines agree with what CPython does.
 
 ``decode_source`` reads a UTF-8 file without a BOM or "coding" on its first two lines
-without tokenize's cookie search; ``split_lines`` splits a text without ``\\r`` with
-``str.split``; ``statements`` looks up a node type's statement lists instead of reading
-every field name. Each is compared here with the way it replaces.
+without tokenize's cookie search, and ``split_lines`` splits a text without ``\\r`` with
+``str.split``; each is compared with tokenize's cookie search and with the line breaks
+CPython's tokenizer counts.
 """
 
 from __future__ import annotations
 
-import ast
 import codecs
 import io
 import re
@@ -20,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from semantics_lint.lint import engine
-from semantics_lint.lint.context import STATEMENT_LISTS, split_lines, statements
+from semantics_lint.lint.source import split_lines
 from semantics_lint.lint.model import Finding
 
 
@@ -100,56 +99,3 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 @given(st.text(alphabet=st.sampled_from(list("ab \n\r\x0c\x0b\x1c\x85\u2028\u2029")), max_size=40))
 def test_split_lines_splits_as_cpython_counts_lines(text: str) -> None:
     assert split_lines(text) == _NEWLINES.split(text)
-
-
-def _reference_statements(body: list[ast.stmt], skip: tuple[type[ast.AST], ...] = ()) -> list[ast.AST]:
-    """statements() as it was: every field name of every statement read."""
-    stack: list[ast.AST] = list(body)
-    out: list[ast.AST] = []
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if skip and isinstance(node, skip):
-            continue
-        for name in node._fields:
-            if name in STATEMENT_LISTS:
-                children = getattr(node, name)
-                if isinstance(children, list):
-                    stack.extend(children)
-    return out
-
-
-_TRY_AND_MATCH = '''
-try:
-    a = 1
-except E as e:
-    b = 2
-else:
-    c = 3
-finally:
-    d = 4
-for i in x:
-    def f():
-        class C:
-            g = 5
-else:
-    h = 6
-match y:
-    case 1:
-        j = 7
-    case _:
-        while k:
-            with m:
-                n = 8
-'''
-
-
-@pytest.mark.parametrize(
-    "path", sorted((Path(__file__).resolve().parents[1] / "src").rglob("*.py")), ids=lambda p: p.name
-)
-def test_statements_in_the_order_of_the_field_walk(path: Path) -> None:
-    skip = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-    for text in (path.read_text(encoding="utf-8"), _TRY_AND_MATCH):
-        body = ast.parse(text).body
-        for kinds in ((), skip):
-            assert [id(n) for n in statements(body, kinds)] == [id(n) for n in _reference_statements(body, kinds)]

@@ -59,7 +59,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.lint import project_modules
+from semantics_lint.lint.resolve import project_modules
+from semantics_lint.lint.source import decode_source
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes
@@ -164,25 +165,29 @@ class _Session:
     same process (a flake8 plugin, pylint), never sees them, and they never see that
     cache. They are built without astroid's transforms, so no brain runs on them (some
     brains import the module they describe, ``gi`` and ``numpy`` among them). The
-    session is replaced when the source root changes, or when a file it read has
-    changed on disk since.
+    session is replaced when the source root changes, or when a file one of its answers
+    was read from has changed on disk since: each answer keeps the files of the modules
+    looked up while it was worked out (and the file it names), and only those are
+    checked when it is asked again.
     """
 
     def __init__(self, root: str) -> None:
         from astroid.builder import AstroidBuilder
 
         self.root = root
-        self.answers: dict[tuple[str, str, tuple[str, ...]], ModuleBinding | None] = {}
+        self.answers: dict[tuple[str, str, tuple[str, ...]], tuple[ModuleBinding | None, frozenset[str]]] = {}
         self.signatures: dict[str, tuple[int, int]] = {}
         self.modules: dict[str, nodes.Module] = {}
+        self.paths: dict[str, str] = {}
+        """The file each module built from one was read from."""
+        self.touched: set[str] | None = None
+        """While a question is answered: the files of the modules looked up for it."""
         self.manager = _project_manager()
         self.builder = AstroidBuilder(self.manager, apply_transforms=False)
 
-    def stale(self) -> bool:
-        for path, signature in self.signatures.items():
-            if _signature(path) != signature:
-                return True
-        return False
+    def changed(self, paths: frozenset[str]) -> bool:
+        """True when one of ``paths`` is not as it was when the session read it."""
+        return any(_signature(path) != self.signatures.get(path) for path in paths)
 
     def module(self, name: str) -> nodes.Module:
         """The module ``name`` of this project, built from its source file.
@@ -200,6 +205,8 @@ class _Session:
             return AstroidManager().builtins_module
         cached = self.modules.get(name)
         if cached is not None:
+            if self.touched is not None and name in self.paths:
+                self.touched.add(self.paths[name])
             return cached
         located = project_modules.locate(self.root, name)
         if located is None:
@@ -218,14 +225,15 @@ class _Session:
     def _build(self, name: str, path: str) -> nodes.Module:
         from astroid.exceptions import AstroidImportError
 
-        from semantics_lint.lint.engine import decode_source
-
         signature = _signature(path)  # before reading: a later change is seen as one
         data = project_modules.read_source(path)
         text = decode_source(data) if data is not None else None
         if not isinstance(text, str):
             raise AstroidImportError("{modname} cannot be read", modname=name, path=path)
         self.signatures.setdefault(path, signature)
+        self.paths[name] = path
+        if self.touched is not None:
+            self.touched.add(path)
         # The builder caches the module in our manager (``self.modules``, while the
         # session answers) before it resolves the module's star imports, so a cycle of
         # them ends.
@@ -348,6 +356,9 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
 
     The answer is a module-level name in one file of the project. The caller still has to
     check that name in that file (bound once, not mutated) before trusting its value.
+    An answer given before is given again while the files it was worked out from are
+    unchanged on disk (their size and modification time); when one has changed, the
+    project's modules are read afresh.
     """
     global requests, _SESSION
     requests += 1
@@ -356,23 +367,45 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     if target is None or not request.names:
         return None
     session = _SESSION
-    if session is None or session.root != layout.source_root or session.stale():
-        if session is not None:
-            _forget_inferences(session)
-        session = _SESSION = _Session(layout.source_root)
+    if session is None or session.root != layout.source_root:
+        session = _fresh_session(layout.source_root)
     key = (layout.source_root, target, request.names)
-    if key in session.answers:
-        return session.answers[key]
-    found, answer = _find(session, target, request.names)
-    # The answer (a binding, or "unknown") holds while every module of the project that
-    # was read for it is unchanged: the target, the modules re-exports led to, those
-    # inference looked into (the session keeps their signatures). A module that was
-    # not found at all may appear later, so that "unknown" is not kept.
+    known = session.answers.get(key)
+    if known is not None:
+        answer, read = known
+        if not session.changed(read):
+            return answer
+        session = _fresh_session(layout.source_root)
+    found, answer, read = _answer(session, target, request.names)
+    if session.changed(read):
+        # A module read for an earlier answer changed since: start afresh.
+        session = _fresh_session(layout.source_root)
+        found, answer, read = _answer(session, target, request.names)
+    # A module that was not found at all may appear later, so that "unknown" is not kept.
     if found:
-        session.answers[key] = answer
+        session.answers[key] = (answer, read)
+    return answer
+
+
+def _fresh_session(root: str) -> _Session:
+    global _SESSION
+    if _SESSION is not None:
+        _forget_inferences(_SESSION)
+    _SESSION = _Session(root)
+    return _SESSION
+
+
+def _answer(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool, ModuleBinding | None, frozenset[str]]:
+    """The answer, and the files of every module looked up to work it out."""
+    session.touched = set()
+    try:
+        found, answer = _find(session, target, names)
+    finally:
+        read, session.touched = session.touched, None
     if answer is not None:
         session.signatures.setdefault(answer.path, _signature(answer.path))
-    return answer
+        read.add(answer.path)
+    return found, answer, frozenset(read)
 
 
 def _find(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool, ModuleBinding | None]:

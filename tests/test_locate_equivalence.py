@@ -1,11 +1,10 @@
-"""The locator's walk finds what the walk it replaced found, call for call.
+"""Recognition of our calls from the index finds what a walk of the scopes finds.
 
-The walk tests a node's lines before pushing it and searches long statement lists by
-bisection; the reference below is the walk as it was (every node tested as it is
-popped, ``ast.iter_child_nodes`` for the children, the import statements found by a
-walk of every statement, the lines found by one regex). Both run, with and without
-the text, on the repository's Python files, on a sample of the standard library
-whose common names are renamed to the API's, and on hand-written corner cases.
+The reference below is the recognizer as it was before the index: one walk of every
+node carrying the chain of enclosing scopes, bindings recorded per scope as Python
+scopes them, each candidate call judged by the bindings of its name. Both run on the
+repository's Python files, on a sample of the standard library whose common names are
+renamed to the API's, and on hand-written corner cases, with two settings.
 """
 
 from __future__ import annotations
@@ -13,100 +12,219 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import locate
-from semantics_lint.lint.locate import (
-    _COMPREHENSIONS,
-    _FUNCTIONS,
-    LocatedCall,
-    _bind,
-    _bind_import,
-    _Binding,
-    _judge,
-    _Scope,
-    _touches_api,
-    is_api_module,
-    locate_calls,
-)
+from semantics_lint import vocabulary
+from semantics_lint.lint.index import build_index
+from semantics_lint.lint.locate import LocatedCall, locate_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# -- the reference: the locator before the speed changes ---------------------------------
+# -- the reference: recognition by a walk of every node ---------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Reference:
+    node: ast.Call
+    kind: str
+    spelled: str
+    function: ast.AST | None
 
 
-def _reference_word_lines(text: str, names: set[str]) -> list[int]:
-    wanted = sorted(names)
-    if not wanted:
-        return []
-    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, wanted)) + r")(?![\w])")
-    found: list[int] = []
-    line = 1
-    position = 0
-    for match in pattern.finditer(text):
-        chunk = text[position : match.start()]
-        line += chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
-        position = match.start()
-        if not found or found[-1] != line:
-            found.append(line)
-    return found
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _reference_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
+# The API names a binding may stand for, mapped to the call kind they make.
+_KIND_OF_NAME: dict[str, str] = {name: "described_result" for name in vocabulary.DESCRIBED_RESULT_NAMES}
+_KIND_OF_NAME.update({name: name for name in vocabulary.API_FUNCTIONS})
+
+
+@dataclass(frozen=True, slots=True)
+class _Binding:
+    """How a name got bound: ``kind`` is "module", "from" or "other"."""
+
+    kind: str
+    module: str = ""
+    attr: str = ""
+
+
+@dataclass(eq=False)
+class _Scope:
+    node: ast.AST
+    bindings: dict[str, list[_Binding]] = field(default_factory=dict)
+    declared_global: set[str] = field(default_factory=set)
+    declared_nonlocal: set[str] = field(default_factory=set)
+
+    def bind(self, name: str, binding: _Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+
+# Every binding other than an import is the same value; one shared instance.
+_OTHER = _Binding("other")
+
+
+
+def is_api_module(module: str, api_modules: Sequence[str]) -> bool:
+    """True for an API module or a submodule of one."""
+    return any(module == api or module.startswith(api + ".") for api in api_modules)
+
+
+
+def _bind(chain: tuple[_Scope, ...], name: str, binding: _Binding) -> None:
+    scope = chain[-1]
+    if name in scope.declared_global:
+        chain[0].bind(name, binding)
+    elif name in scope.declared_nonlocal:
+        # Rare in tool code; whatever it rebinds is no longer provably ours.
+        for outer in reversed(chain[:-1]):
+            if isinstance(outer.node, _FUNCTIONS):
+                outer.bind(name, _OTHER)
+                break
+        scope.bind(name, _OTHER)
+    else:
+        scope.bind(name, binding)
+
+
+def _bind_import(chain: tuple[_Scope, ...], node: ast.Import | ast.ImportFrom) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                _bind(chain, alias.asname, _Binding("module", alias.name))
+            else:
+                head = alias.name.split(".", 1)[0]
+                _bind(chain, head, _Binding("module", head))
+        return
+    module = node.module or ""
+    for alias in node.names:
+        if alias.name == "*":
+            continue  # names from a star import are never provably ours
+        name = alias.asname or alias.name
+        if node.level:
+            _bind(chain, name, _OTHER)
+        else:
+            _bind(chain, name, _Binding("from", module, alias.name))
+
+
+def _lookup(name: str, chain: tuple[_Scope, ...]) -> list[_Binding] | None:
+    """The bindings of ``name`` in the scope Python would look it up in, or None."""
+    innermost = len(chain) - 1
+    for index in range(innermost, -1, -1):
+        scope = chain[index]
+        # Class bodies are visible only to code directly inside them.
+        if isinstance(scope.node, ast.ClassDef) and index != innermost:
             continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            children = getattr(node, name, None)
-            if isinstance(children, list):
-                stack.extend(children)
+        if name in scope.bindings:
+            return scope.bindings[name]
+        if name in scope.declared_global and index != 0:
+            return chain[0].bindings.get(name)
+    return None
 
 
-def _reference_lines(tree: ast.Module, text: str, call_names: Sequence[str], api_modules: Sequence[str]) -> list[int]:
-    names = set(call_names)
-    for node in _reference_imports(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if _touches_api(alias.name, api_modules):
-                    names.add(alias.asname or alias.name.split(".", 1)[0])
-        elif not node.level and node.module:
-            for alias in node.names:
-                full = f"{node.module}.{alias.name}"
-                if is_api_module(node.module, api_modules) or _touches_api(full, api_modules):
-                    names.add(alias.asname or alias.name)
-    names.discard("*")
-    return _reference_word_lines(text, names)
+def _dotted(expr: ast.expr) -> list[str] | None:
+    """``a.b.c`` as ``["a", "b", "c"]``; None for anything that is not a plain chain."""
+    names: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        names.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    names.append(expr.id)
+    names.reverse()
+    return names
 
 
-def _reference_locate(
-    tree: ast.Module, call_names: Sequence[str], api_modules: Sequence[str], text: str | None
-) -> list[LocatedCall]:
-    lines: list[int] | None = None
-    if text is not None:
-        lines = _reference_lines(tree, text, call_names, api_modules)
-        if not lines:
-            return []
+def _api_name_of(bindings: list[_Binding], api_modules: Sequence[str]) -> str | None:
+    """The API function every binding imports, when they all agree; else None."""
+    meant: set[str] = set()
+    for binding in bindings:
+        if binding.kind != "from" or not is_api_module(binding.module, api_modules):
+            return None
+        meant.add(binding.attr)
+    if len(meant) != 1:
+        return None
+    (name,) = meant
+    return name
+
+
+def _module_path(bindings: list[_Binding]) -> str | None:
+    """The module every binding of a name refers to, when they agree; else None."""
+    paths: set[str] = set()
+    for binding in bindings:
+        if binding.kind == "module":
+            paths.add(binding.module)
+        elif binding.kind == "from":
+            # ``from semantics_lint import runtime`` binds a module (or an attribute;
+            # the API-module check below decides whether that matters).
+            paths.add(f"{binding.module}.{binding.attr}")
+        else:
+            return None
+    if len(paths) != 1:
+        return None
+    (path,) = paths
+    return path
+
+
+def _judge(
+    call: ast.Call,
+    chain: tuple[_Scope, ...],
+    call_names: Sequence[str],
+    api_modules: Sequence[str],
+) -> _Reference | None:
+    function = _enclosing_function(chain)
+    func = call.func
+    if isinstance(func, ast.Name):
+        if func.id in call_names:
+            return _Reference(call, "described_result", func.id, function)
+        bindings = _lookup(func.id, chain)
+        if not bindings:
+            return None
+        meant = _api_name_of(bindings, api_modules)
+        kind = _KIND_OF_NAME.get(meant) if meant is not None else None
+        if kind is None:
+            return None
+        return _Reference(call, kind, func.id, function)
+    names = _dotted(func)
+    if names is None or len(names) < 2:
+        return None
+    attr = names[-1]
+    kind = _KIND_OF_NAME.get(attr)
+    if kind is None and attr in call_names:
+        kind = "described_result"
+    if kind is None:
+        return None
+    bindings = _lookup(names[0], chain)
+    if not bindings:
+        return None
+    base = _module_path(bindings)
+    if base is None:
+        return None
+    module = ".".join([base, *names[1:-1]])
+    if not is_api_module(module, api_modules):
+        return None
+    return _Reference(call, kind, ".".join(names), function)
+
+
+def _enclosing_function(
+    chain: tuple[_Scope, ...],
+) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+    for scope in reversed(chain):
+        if isinstance(scope.node, _FUNCTIONS):
+            return scope.node
+    return None
+
+
+
+
+def _reference_locate(tree: ast.Module, call_names: Sequence[str], api_modules: Sequence[str]) -> list[_Reference]:
     candidates: list[tuple[ast.Call, tuple[_Scope, ...]]] = []
     module_scope = _Scope(tree)
     stack: list[tuple[ast.AST, tuple[_Scope, ...]]] = [(tree, (module_scope,))]
     while stack:
         node, chain = stack.pop()
-        if lines is not None:
-            first = getattr(node, "lineno", None)
-            decorators = getattr(node, "decorator_list", None)
-            if decorators:
-                first = decorators[0].lineno  # a decorated def starts at its decorator
-            if first is not None:
-                index = bisect_left(lines, first)
-                if index == len(lines) or lines[index] > (node.end_lineno or first):  # type: ignore[attr-defined]
-                    continue
         scope = chain[-1]
         if isinstance(node, ast.Call):
             if isinstance(node.func, (ast.Name, ast.Attribute)):
@@ -171,7 +289,7 @@ def _reference_locate(
                 _bind(chain, node.rest, _Binding("other"))
         for child in reversed(list(ast.iter_child_nodes(node))):
             stack.append((child, chain))
-    found: list[LocatedCall] = []
+    found: list[_Reference] = []
     for call, chain in candidates:
         located = _judge(call, chain, call_names, api_modules)
         if located is not None:
@@ -255,52 +373,31 @@ SETTINGS = [
 ]
 
 
-def _shape(calls: list[LocatedCall]) -> list[tuple[int, str, str, int]]:
+def _shape(calls: list[LocatedCall] | list[_Reference]) -> list[tuple[int, str, str, int]]:
     return [(id(c.node), c.kind, c.spelled, id(c.function)) for c in calls]
 
 
+def _located(tree: ast.Module, call_names: tuple[str, ...], api_modules: tuple[str, ...]) -> list[LocatedCall]:
+    index = build_index(tree, (*call_names, "absent", "coverage", "define_tool"))
+    return locate_calls(index, call_names, api_modules)
+
+
 @pytest.mark.parametrize(("label", "text"), CASES, ids=[label for label, _ in CASES])
-def test_locator_agrees_with_the_walk_it_replaced(label: str, text: str) -> None:
+def test_recognition_from_the_index_agrees_with_a_scope_walk(label: str, text: str) -> None:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         pytest.skip("not valid Python")
     for call_names, api_modules in SETTINGS:
-        for given in (text, None):
-            expected = _shape(_reference_locate(tree, call_names, api_modules, given))
-            assert _shape(locate_calls(tree, call_names, api_modules, given)) == expected, (call_names, given is None)
+        expected = _shape(_reference_locate(tree, call_names, api_modules))
+        assert _shape(_located(tree, call_names, api_modules)) == expected, call_names
 
 
 def test_corner_cases_hold_calls() -> None:
-    # The inputs exercise the walk: calls found through every kind of binding, and
+    # The inputs exercise recognition: calls found through every kind of binding, and
     # none in the two cases whose names are rebound (global, match patterns).
-    settings = SETTINGS[0]
-    found = [len(locate_calls(ast.parse(text), *settings, text)) for text in CORNERS]
+    found = [len(_located(ast.parse(text), *SETTINGS[0])) for text in CORNERS]
     assert found == [2, 0, 4, 0, 5, 5, 40]
-
-
-def test_long_statement_lists_are_searched_as_a_walk_tests_them() -> None:
-    # Bodies longer than the short-list limit take the bisection; statements share
-    # lines after ';' and span lines; every line of the text, each alone, as the
-    # lines that matter.
-    parts = []
-    for i in range(3 * locate._SHORT_LIST):
-        parts.append(f"a{i} = (1,\n  2); b{i} = 3; c{i} = [\n4]\n" if i % 3 else f"@d\ndef f{i}(): pass\n")
-    text = "".join(parts)
-    body = ast.parse(text).body
-    assert len(body) > locate._SHORT_LIST
-    last = text.count("\n") + 1
-    def start(s: ast.stmt) -> int:
-        decorators = getattr(s, "decorator_list", None)
-        return decorators[0].lineno if decorators else s.lineno
-
-    for line in range(1, last + 1):
-        expected = [s for s in body if start(s) <= line <= (s.end_lineno or s.lineno)]
-        assert locate._statements_holding(body, [line]) == expected, line
-    for step in (2, 3, 5):
-        lines = list(range(1, last + 1, step))
-        expected = [s for s in body if any(start(s) <= n <= (s.end_lineno or s.lineno) for n in lines)]
-        assert locate._statements_holding(body, lines) == expected, step
 
 
 DECORATED = """\
@@ -318,13 +415,8 @@ class Tools:
 """
 
 
-@pytest.mark.parametrize("size", [1, 3 * locate._SHORT_LIST])
-def test_a_call_in_a_decorator_is_found_with_the_text_too(size: int) -> None:
-    # A decorated def's ``lineno`` is its ``def`` line; its decorators sit above, and a
-    # call there is found whether or not the walk is limited to the lines that matter
-    # (short statement lists and bisected long ones alike).
-    text = DECORATED + "".join(f"x{i} = {i}\n" for i in range(size))
-    tree = ast.parse(text)
-    found = locate_calls(tree, *SETTINGS[0], text)
+def test_a_call_in_a_decorator_is_found() -> None:
+    # A decorated def's ``lineno`` is its ``def`` line; its decorators sit above, and
+    # run in the scope around it.
+    found = _located(ast.parse(DECORATED), *SETTINGS[0])
     assert [(c.kind, c.node.lineno) for c in found] == [("absent", 3), ("described_result", 8)]
-    assert _shape(found) == _shape(locate_calls(tree, *SETTINGS[0], None))

@@ -1,0 +1,624 @@
+"""One module's names, read in one walk of its ``ast`` tree: the per-file index.
+
+Every question of the form "what binds this name here?" is answered from a
+:class:`FileIndex`: recognizing our calls (``locate``), the declaration's cheap looks,
+following a name to its value (``resolve``), the qualified names of callees and the
+tool rules. It is built once per module (the linted file, and each project module a
+name is followed into) and lives as long as that module's reading; nothing about a file
+outlives its lint.
+
+What one walk records, the way Python scopes names:
+
+* **scopes**: the module, every ``def``/``async def``, ``lambda``, class body and
+  comprehension, each with its parent;
+* **bindings** of every name in every scope, in the order the walk meets them:
+  assignments (``x = v``, ``x: T = v``, ``x += v``, a walrus, which binds in the nearest
+  scope that is not a comprehension), loop, ``with`` and comprehension targets,
+  parameters, ``def`` and ``class`` names, imports, ``except ... as`` and ``match``
+  captures, ``del``, and ``global``/``nonlocal`` declarations (a name declared
+  ``global`` is bound in the module; ``nonlocal``, in the nearest enclosing function).
+  Decorators, defaults, annotations, class bases and a comprehension's first iterable
+  are read in the scope around the ``def``/``class``/comprehension, as Python runs them;
+* for a plain ``name = value`` (one target) or ``name: T = value`` written directly in
+  the body of the module or a function, the **value** node itself (rules judge the tree
+  the parser made; nothing is parsed again from text);
+* the **uses** of every name and dotted name (``prov``, ``constants.GRAIN``), loads and
+  deletions, and which of them are arguments of a declaration call (``described_result(
+  provenance=prov)``, through containers written in the call): a mutable value whose
+  every use is such an argument provably keeps what it was bound to;
+* the **calls** whose callee is a name or a dotted name, with their scope.
+
+The walk is iterative (a file of thousands of chained operations would overflow a
+recursive visitor) and visits each node once.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+
+from semantics_lint.lint.syntax import dotted_name
+
+__all__ = [
+    "Binding",
+    "FileIndex",
+    "Scope",
+    "build_index",
+    "dotted_name",
+]
+
+# Kinds of scope.
+MODULE = "module"
+FUNCTION = "function"
+LAMBDA = "lambda"
+CLASS = "class"
+COMPREHENSION = "comprehension"
+
+# Kinds of binding.
+ASSIGN = "assign"  # a Name written as a whole target of ``=`` (``x = v``, ``x = y = v``)
+ANNOTATED = "annotated"  # ``x: T = v`` or ``x: T``
+AUGMENTED = "augmented"  # ``x += v``
+WALRUS = "walrus"  # ``(x := v)``
+STORE = "store"  # any other Name stored to: loop, with and comprehension targets, unpacking
+DELETE = "delete"  # ``del x``
+PARAMETER = "parameter"
+DEF = "def"
+CLASS_DEF = "class"
+IMPORT = "import"  # ``import a.b`` (binds ``a``) or ``import a.b as c``
+IMPORT_FROM = "import-from"
+EXCEPT = "except"  # ``except E as x``
+MATCH = "match"  # ``case x``, ``case [*x]``, ``case {**x}``
+GLOBAL = "global"
+NONLOCAL = "nonlocal"
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class Scope:
+    """A scope of names: the module, a function, a lambda, a class body or a
+    comprehension. ``bindings`` maps each name bound here to how, in walk order."""
+
+    __slots__ = ("bindings", "declared_global", "declared_nonlocal", "kind", "node", "parent")
+
+    def __init__(self, node: ast.AST, kind: str, parent: Scope | None) -> None:
+        self.node = node
+        self.kind = kind
+        self.parent = parent
+        self.bindings: dict[str, list[Binding]] = {}
+        self.declared_global: set[str] | None = None
+        self.declared_nonlocal: set[str] | None = None
+
+    def __repr__(self) -> str:
+        line = getattr(self.node, "lineno", 0)
+        return f"Scope({self.kind}, line {line})"
+
+    @property
+    def function(self) -> Scope | None:
+        """The innermost function or lambda scope this scope is in (itself included)."""
+        scope: Scope | None = self
+        while scope is not None and scope.kind not in (FUNCTION, LAMBDA):
+            scope = scope.parent
+        return scope
+
+    def chain(self) -> Iterator[Scope]:
+        """This scope, then each enclosing one, out to the module."""
+        scope: Scope | None = self
+        while scope is not None:
+            yield scope
+            scope = scope.parent
+
+    def is_within(self, other: Scope) -> bool:
+        """True when ``other`` is this scope or encloses it."""
+        return any(scope is other for scope in self.chain())
+
+
+class Binding:
+    """One way a name gets bound in a scope.
+
+    ``node`` is what binds (an ``ast.Name``, ``ast.arg``, ``ast.alias``, the ``def`` or
+    ``class``, the ``except`` handler, the ``match`` pattern, the ``global`` statement);
+    ``statement`` the statement it is written in, when it is an assignment or an import
+    (for a walrus, the ``ast.NamedExpr``);
+    ``value`` the assigned expression for a plain ``name = value`` (one target) or
+    ``name: T = value`` written directly in the body of the module or a function, else
+    None.
+    """
+
+    __slots__ = ("kind", "node", "statement", "value")
+
+    def __init__(self, kind: str, node: ast.AST, statement: ast.AST | None = None, value: ast.expr | None = None) -> None:
+        self.kind = kind
+        self.node = node
+        self.statement = statement
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Binding({self.kind}, line {getattr(self.node, 'lineno', getattr(self.statement, 'lineno', 0))})"
+
+    @property
+    def is_import(self) -> bool:
+        return self.kind in (IMPORT, IMPORT_FROM)
+
+
+class FileIndex:
+    """The names of one module, from one walk (see the module docstring)."""
+
+    __slots__ = (
+        "api_read",
+        "calls",
+        "imports",
+        "module",
+        "scope_of_name",
+        "scopes",
+        "star_import",
+        "tree",
+        "unstable",
+        "uses",
+        "_memo",
+        "_only_read",
+    )
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.module = Scope(tree, MODULE, None)
+        self.scopes: dict[int, Scope] = {id(tree): self.module}
+        """The scope each scope-making node opens (module, def, lambda, class, comprehension)."""
+        self.scope_of_name: dict[int, Scope] = {}
+        """The scope each ``ast.Name`` of the tree is read or bound in, by the node's id."""
+        self.uses: dict[str, list[ast.expr]] = {}
+        """Loads and deletions of each name, and every attribute read of each dotted name."""
+        self.api_read: set[int] = set()
+        """ids of the uses that are arguments of a declaration call."""
+        self.calls: dict[str, list[tuple[ast.Call, Scope]]] = {}
+        """Every call whose callee is a name or a dotted name, with the scope it is in, by
+        the callee's last name (``described_result`` for ``api.described_result(...)``)."""
+        self.imports: list[tuple[str, Binding]] = []
+        """Every name an import binds, anywhere, with its binding."""
+        self.unstable: set[str] = set()
+        """Names declared ``global`` or ``nonlocal`` or deleted anywhere: never provable."""
+        self.star_import = False
+        """Whether a ``from m import *`` appears anywhere."""
+        self._memo: dict[object, object] = {}
+        self._only_read: dict[str, bool] = {}
+
+    # -- questions -------------------------------------------------------------------
+
+    def scope_of(self, node: ast.AST) -> Scope | None:
+        """The scope a name (or a dotted name, by its first name) is written in; None
+        for a node of another tree."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return self.scope_of_name.get(id(node))
+
+    def scope_at(self, node: ast.AST) -> Scope | None:
+        """The scope a scope-making node opens (a def, lambda, class, comprehension)."""
+        return self.scopes.get(id(node))
+
+    def lookup(self, name: str, scope: Scope) -> tuple[Scope, list[Binding]] | None:
+        """Where Python finds ``name`` read in ``scope``, and what binds it there.
+
+        The innermost scope that binds it, class bodies skipped unless the name is read
+        directly in one (methods do not see their class's names); a name declared
+        ``global`` is looked up in the module, one declared ``nonlocal`` in the
+        enclosing functions. None when nothing in the file binds it (a builtin, an
+        undefined name).
+        """
+        first = True
+        current: Scope | None = scope
+        module = self.module
+        while current is not None:
+            if current.kind == CLASS and not first:
+                current = current.parent
+                continue
+            found = current.bindings.get(name)
+            if found:
+                return current, found
+            if current is not module:
+                if current.declared_global and name in current.declared_global:
+                    found = module.bindings.get(name)
+                    return (module, found) if found else None
+            first = False
+            current = current.parent
+        return None
+
+    def bindings_anywhere(self, name: str) -> list[Binding]:
+        """Every binding of ``name`` in every scope of the module."""
+        return [binding for scope in self.scopes.values() for binding in scope.bindings.get(name, ())]
+
+    def only_read_by_declarations(self, spelled: str) -> bool:
+        """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) anywhere in
+        the module is an argument of a declaration call: nothing can have changed the
+        value it names (``prov["source"] = s``, ``prov.update(...)``, ``helper(prov)`` are
+        other uses). By spelling, whatever the scope: stricter than the binding's own
+        uses, never looser."""
+        known = self._only_read.get(spelled)
+        if known is None:
+            read = self.api_read
+            known = self._only_read[spelled] = all(id(use) in read for use in self.uses.get(spelled, ()))
+        return known
+
+    def memo(self, key: object) -> object:
+        """A value another layer keeps about this module (None when not yet kept)."""
+        return self._memo.get(key)
+
+    def remember(self, key: object, value: object) -> None:
+        self._memo[key] = value
+
+
+# -- the walk ------------------------------------------------------------------------------
+
+# Fields that never hold a node worth visiting (identifiers, numbers, contexts and
+# operators). Not "name": the Name a 3.12 type alias binds is there.
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "kind",
+     "conversion", "is_async", "simple", "tag", "type_comment", "kwd_attrs", "type_ignores"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(
+            name for name in reversed(getattr(kind, "_fields", ())) if name not in _LEAF_FIELDS
+        )
+    return fields
+
+
+# What the walk does with a node, by its exact type (anything else: push its children).
+(
+    _NAME, _ATTRIBUTE, _CALL, _CONSTANT, _ASSIGN, _ANN_ASSIGN, _AUG_ASSIGN, _WALRUS, _IMPORT,
+    _IMPORT_FROM, _FUNCTION, _LAMBDA, _CLASS, _COMPREHENSION, _GLOBAL, _NONLOCAL, _EXCEPT,
+    _MATCH_NAME, _MATCH_MAPPING,
+) = range(19)
+_ACTION: dict[type, int] = {
+    ast.Name: _NAME,
+    ast.Attribute: _ATTRIBUTE,
+    ast.Call: _CALL,
+    ast.Constant: _CONSTANT,
+    ast.Assign: _ASSIGN,
+    ast.AnnAssign: _ANN_ASSIGN,
+    ast.AugAssign: _AUG_ASSIGN,
+    ast.NamedExpr: _WALRUS,
+    ast.Import: _IMPORT,
+    ast.ImportFrom: _IMPORT_FROM,
+    ast.FunctionDef: _FUNCTION,
+    ast.AsyncFunctionDef: _FUNCTION,
+    ast.Lambda: _LAMBDA,
+    ast.ClassDef: _CLASS,
+    ast.ListComp: _COMPREHENSION,
+    ast.SetComp: _COMPREHENSION,
+    ast.DictComp: _COMPREHENSION,
+    ast.GeneratorExp: _COMPREHENSION,
+    ast.Global: _GLOBAL,
+    ast.Nonlocal: _NONLOCAL,
+    ast.ExceptHandler: _EXCEPT,
+    ast.MatchAs: _MATCH_NAME,
+    ast.MatchStar: _MATCH_NAME,
+    ast.MatchMapping: _MATCH_MAPPING,
+}
+# Containers through which an argument of a declaration call is still that argument.
+_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.Starred)
+
+
+class _Exit:
+    """Pushed below a scope's own nodes: popping it goes back to the enclosing scope."""
+
+    __slots__ = ("scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+
+def build_index(tree: ast.Module, declaration_names: Iterable[str] = ()) -> FileIndex:
+    """Index ``tree`` in one walk. ``declaration_names`` are the callee names (the last
+    name of a dotted callee) whose arguments count as read by a declaration."""
+    index = FileIndex(tree)
+    _walk(index, frozenset(declaration_names))
+    return index
+
+
+def _bind(index: FileIndex, scope: Scope, name: str, binding: Binding) -> None:
+    """Record ``binding`` of ``name`` written in ``scope``, where Python binds it."""
+    if scope.kind != MODULE:
+        if scope.declared_global and name in scope.declared_global:
+            scope = index.module
+        elif scope.declared_nonlocal and name in scope.declared_nonlocal:
+            outer = scope.parent
+            while outer is not None and outer.kind not in (FUNCTION, LAMBDA):
+                outer = outer.parent
+            scope = outer or index.module
+    found = scope.bindings.get(name)
+    if found is None:
+        scope.bindings[name] = [binding]
+    else:
+        found.append(binding)
+
+
+def _mark_read(index: FileIndex, call: ast.Call) -> None:
+    """The uses written as arguments of a declaration call (through containers)."""
+    read = index.api_read
+    pending: list[ast.expr] = [*call.args, *(keyword.value for keyword in call.keywords)]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is ast.Name or kind is ast.Attribute:
+            read.add(id(node))
+        elif kind is ast.Starred:
+            pending.append(node.value)  # type: ignore[attr-defined]
+        elif kind in _CONTAINERS:
+            pending.extend(node.elts)  # type: ignore[attr-defined]
+        elif kind is ast.Dict:
+            pending.extend(node.values)  # type: ignore[attr-defined]
+
+
+def _parameters(index: FileIndex, scope: Scope, arguments: ast.arguments) -> None:
+    for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
+        if arg is not None:
+            _bind(index, scope, arg.arg, Binding(PARAMETER, arg))
+
+
+def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa: C901 - one loop, on purpose
+    """The one walk that fills ``index``: each node is popped once; names and constants
+    are handled where their parent is, without being pushed."""
+    tree = index.tree
+    module = index.module
+    scope = module
+    stack: list[object] = list(reversed(tree.body))
+    push = stack.append
+    pop = stack.pop
+    action_of = _ACTION.get
+    fields_of = _CHILD_FIELDS.get
+    scope_of_name = index.scope_of_name
+    uses: defaultdict[str, list[ast.expr]] = defaultdict(list)
+    calls: defaultdict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
+    imports = index.imports
+    unstable = index.unstable
+    scopes = index.scopes
+    # Statements written directly in the body of the module or of a function: only
+    # their plain assignments carry a value.
+    top: set[int] = {id(statement) for statement in tree.body}
+    Name, Constant, Load, Store, Attribute = ast.Name, ast.Constant, ast.Load, ast.Store, ast.Attribute
+
+    def name(node: ast.Name) -> None:
+        """A Name stored to or deleted (reads are handled inline)."""
+        scope_of_name[id(node)] = scope
+        if type(node.ctx) is Store:
+            _bind(index, scope, node.id, Binding(STORE, node))
+        else:
+            unstable.add(node.id)
+            uses[node.id].append(node)
+            _bind(index, scope, node.id, Binding(DELETE, node))
+
+    def open_scope(node: ast.AST, kind: str) -> Scope:
+        inner = Scope(node, kind, scope)
+        scopes[id(node)] = inner
+        push(_Exit(scope))
+        return inner
+
+    while stack:
+        node = pop()
+        kind = type(node)
+        action = action_of(kind)
+        if action is None:
+            if kind is _Exit:
+                scope = node.scope  # type: ignore[attr-defined]
+                continue
+            fields = fields_of(kind)
+            if fields is None:
+                fields = _child_fields(kind)
+            for field in fields:
+                value = getattr(node, field, None)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    for item in reversed(value):
+                        item_kind = type(item)
+                        if item_kind is Name:
+                            if type(item.ctx) is Load:
+                                scope_of_name[id(item)] = scope
+                                uses[item.id].append(item)
+                            else:
+                                name(item)
+                        elif item_kind is not Constant and item is not None and not isinstance(item, str):
+                            push(item)
+                elif type(value) is Name:
+                    if type(value.ctx) is Load:
+                        scope_of_name[id(value)] = scope
+                        uses[value.id].append(value)
+                    else:
+                        name(value)
+                elif type(value) is not Constant and isinstance(value, ast.AST):
+                    push(value)
+            continue
+        if action == _NAME:
+            if type(node.ctx) is Load:  # type: ignore[attr-defined]
+                scope_of_name[id(node)] = scope
+                uses[node.id].append(node)  # type: ignore[attr-defined]
+            else:
+                name(node)  # type: ignore[arg-type]
+        elif action == _CONSTANT:
+            continue
+        elif action == _ATTRIBUTE:
+            # A chain ``a.b.c`` read from the top: every prefix is a use of its spelling.
+            chain = [node]
+            base = node.value  # type: ignore[attr-defined]
+            while type(base) is Attribute:
+                chain.append(base)
+                base = base.value
+            if type(base) is Name:
+                scope_of_name[id(base)] = scope
+                spelled = base.id
+                uses[spelled].append(base)
+                for link in reversed(chain):
+                    spelled = f"{spelled}.{link.attr}"  # type: ignore[attr-defined]
+                    uses[spelled].append(link)  # type: ignore[arg-type]
+            elif type(base) is not Constant:
+                push(base)
+        elif action == _CALL:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is Name:
+                calls[func.id].append((node, scope))  # type: ignore[arg-type]
+                if func.id in declaration_names:
+                    _mark_read(index, node)  # type: ignore[arg-type]
+                scope_of_name[id(func)] = scope
+                uses[func.id].append(func)
+            else:
+                if type(func) is Attribute:
+                    calls[func.attr].append((node, scope))  # type: ignore[arg-type]
+                    if func.attr in declaration_names:
+                        _mark_read(index, node)  # type: ignore[arg-type]
+                push(func)
+            for keyword in reversed(node.keywords):  # type: ignore[attr-defined]
+                value = keyword.value
+                if type(value) is Name:
+                    scope_of_name[id(value)] = scope
+                    uses[value.id].append(value)
+                elif type(value) is not Constant:
+                    push(value)
+            for value in reversed(node.args):  # type: ignore[attr-defined]
+                if type(value) is Name:
+                    scope_of_name[id(value)] = scope
+                    uses[value.id].append(value)
+                elif type(value) is not Constant:
+                    push(value)
+        elif action == _ASSIGN:
+            targets = node.targets  # type: ignore[attr-defined]
+            value = node.value  # type: ignore[attr-defined]
+            plain = len(targets) == 1 and id(node) in top
+            for target in targets:
+                if type(target) is Name:
+                    scope_of_name[id(target)] = scope
+                    _bind(index, scope, target.id, Binding(ASSIGN, target, node, value if plain else None))  # type: ignore[arg-type]
+                else:
+                    push(target)
+            push(value)
+        elif action == _ANN_ASSIGN:
+            target = node.target  # type: ignore[attr-defined]
+            value = node.value  # type: ignore[attr-defined]
+            if value is not None:
+                push(value)
+            push(node.annotation)  # type: ignore[attr-defined]
+            if type(target) is Name:
+                scope_of_name[id(target)] = scope
+                carried = value if id(node) in top else None
+                _bind(index, scope, target.id, Binding(ANNOTATED, target, node, carried))  # type: ignore[arg-type]
+            else:
+                push(target)
+        elif action == _AUG_ASSIGN:
+            target = node.target  # type: ignore[attr-defined]
+            push(node.value)  # type: ignore[attr-defined]
+            if type(target) is Name:
+                scope_of_name[id(target)] = scope
+                _bind(index, scope, target.id, Binding(AUGMENTED, target, node))  # type: ignore[arg-type]
+            else:
+                push(target)
+        elif action == _WALRUS:
+            target = node.target  # type: ignore[attr-defined]
+            # Binds in the nearest scope that is not a comprehension (PEP 572); the
+            # value is read where it is written.
+            home = scope
+            while home.kind == COMPREHENSION and home.parent is not None:
+                home = home.parent
+            scope_of_name[id(target)] = home
+            _bind(index, home, target.id, Binding(WALRUS, target, node))  # type: ignore[arg-type]
+            push(node.value)  # type: ignore[attr-defined]
+        elif action == _IMPORT:
+            for alias in node.names:  # type: ignore[attr-defined]
+                bound = alias.asname or alias.name.split(".", 1)[0]
+                binding = Binding(IMPORT, alias, node)  # type: ignore[arg-type]
+                _bind(index, scope, bound, binding)
+                imports.append((bound, binding))
+        elif action == _IMPORT_FROM:
+            for alias in node.names:  # type: ignore[attr-defined]
+                if alias.name == "*":
+                    index.star_import = True
+                else:
+                    bound = alias.asname or alias.name
+                    binding = Binding(IMPORT_FROM, alias, node)  # type: ignore[arg-type]
+                    _bind(index, scope, bound, binding)
+                    imports.append((bound, binding))
+        elif action == _FUNCTION:
+            _bind(index, scope, node.name, Binding(DEF, node))  # type: ignore[attr-defined]
+            arguments = node.args  # type: ignore[attr-defined]
+            # Decorators, annotations and defaults run in the enclosing scope.
+            for expr in node.decorator_list:  # type: ignore[attr-defined]
+                push(expr)
+            if node.returns is not None:  # type: ignore[attr-defined]
+                push(node.returns)  # type: ignore[attr-defined]
+            for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
+                if arg is not None and arg.annotation is not None:
+                    push(arg.annotation)
+            for default in (*arguments.defaults, *arguments.kw_defaults):
+                if default is not None:
+                    push(default)
+            scope = open_scope(node, FUNCTION)  # type: ignore[arg-type]
+            _parameters(index, scope, arguments)
+            body = node.body  # type: ignore[attr-defined]
+            top.update(map(id, body))
+            stack.extend(reversed(body))
+        elif action == _LAMBDA:
+            arguments = node.args  # type: ignore[attr-defined]
+            for default in (*arguments.defaults, *arguments.kw_defaults):
+                if default is not None:
+                    push(default)
+            scope = open_scope(node, LAMBDA)  # type: ignore[arg-type]
+            _parameters(index, scope, arguments)
+            push(node.body)  # type: ignore[attr-defined]
+        elif action == _CLASS:
+            _bind(index, scope, node.name, Binding(CLASS_DEF, node))  # type: ignore[attr-defined]
+            for expr in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):  # type: ignore[attr-defined]
+                push(expr)
+            scope = open_scope(node, CLASS)  # type: ignore[arg-type]
+            stack.extend(reversed(node.body))  # type: ignore[attr-defined]
+        elif action == _COMPREHENSION:
+            generators = node.generators  # type: ignore[attr-defined]
+            # The first iterable runs in the enclosing scope; the rest in the
+            # comprehension's own.
+            push(generators[0].iter)
+            scope = open_scope(node, COMPREHENSION)  # type: ignore[arg-type]
+            if kind is ast.DictComp:
+                push(node.value)  # type: ignore[attr-defined]
+                push(node.key)  # type: ignore[attr-defined]
+            else:
+                push(node.elt)  # type: ignore[attr-defined]
+            for number in range(len(generators) - 1, -1, -1):
+                generator = generators[number]
+                stack.extend(reversed(generator.ifs))
+                if number:
+                    push(generator.iter)
+                push(generator.target)
+        elif action == _GLOBAL or action == _NONLOCAL:
+            declared = node.names  # type: ignore[attr-defined]
+            unstable.update(declared)
+            if action == _GLOBAL:
+                if scope.declared_global is None:
+                    scope.declared_global = set()
+                scope.declared_global.update(declared)
+                binding_kind = GLOBAL
+            else:
+                if scope.declared_nonlocal is None:
+                    scope.declared_nonlocal = set()
+                scope.declared_nonlocal.update(declared)
+                binding_kind = NONLOCAL
+            for declared_name in declared:
+                found = scope.bindings.get(declared_name)
+                if found is None:
+                    scope.bindings[declared_name] = [Binding(binding_kind, node)]  # type: ignore[arg-type]
+                else:
+                    found.append(Binding(binding_kind, node))  # type: ignore[arg-type]
+        else:
+            # An except handler, a match capture: bind, then their children as usual.
+            bound = node.rest if action == _MATCH_MAPPING else node.name  # type: ignore[attr-defined]
+            if bound:
+                _bind(index, scope, bound, Binding(EXCEPT if action == _EXCEPT else MATCH, node))  # type: ignore[arg-type]
+            for field in _child_fields(kind):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack.extend(reversed(value))
+                elif isinstance(value, ast.AST):
+                    push(value)
+    index.uses = dict(uses)
+    index.calls = dict(calls)

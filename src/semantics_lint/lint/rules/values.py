@@ -1,0 +1,494 @@
+"""The value library every rule family shares: what an expression provably is.
+
+Following a name to the value it is bound to (:func:`follow`, through the file's
+resolver), telling what kind of literal an expression is (:func:`literal_kind`,
+:func:`text_of`...), what a callee stands for by the file's imports
+(:func:`qualified_name`), and whether a ``measuredAt`` value is a date typed into the
+tool or a clock reading (:func:`time_source`). Every helper answers "unknown" (None)
+for what the source does not prove, and unknown is never a finding.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.context import CallSite, FileContext
+from semantics_lint.lint.declaration import Field, Part
+from semantics_lint.lint.index import (
+    ANNOTATED,
+    ASSIGN,
+    AUGMENTED,
+    CLASS_DEF,
+    DEF,
+    DELETE,
+    IMPORT,
+    PARAMETER,
+    STORE,
+    WALRUS,
+)
+
+if TYPE_CHECKING:
+    from semantics_lint.lint.resolve import Resolved
+
+__all__ = [
+    "LiteralKind",
+    "TimeSource",
+    "Value",
+    "data_field",
+    "follow",
+    "imports_of",
+    "is_blank_text",
+    "is_empty_sequence",
+    "keys_in_doubt",
+    "kind_word",
+    "literal_kind",
+    "looks_like_date",
+    "qualified_name",
+    "shown",
+    "text_of",
+    "time_source",
+]
+
+
+# -- following a name ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """What an expression of a call provably holds.
+
+    ``node`` is the expression itself, or, when the expression is a name the resolver
+    could follow, the expression it is bound to (an ``ast`` tree from the resolver's
+    ``value_ast``: it has no position in the call, so a finding about it is reported
+    at the use). ``via`` is the resolution then.
+    """
+
+    node: ast.expr
+    via: Resolved | None = None
+
+    @property
+    def bound(self) -> str:
+        """`` (EXPORT_DAY = '2024-05-01' (line 3))`` for a followed name; else empty."""
+        if self.via is None:
+            return ""
+        return f" ({self.via.describe()})"
+
+    @property
+    def same_file(self) -> bool:
+        """True unless the value was bound in another module: its callees then mean what
+        that module imports, which the resolver qualifies (``Resolver.qualified_name``)."""
+        return self.via is None or self.via.same_file
+
+
+def follow(call: CallSite, node: ast.expr, *, imports: bool = True) -> Value | None:
+    """The value ``node`` provably holds, or None.
+
+    ``node`` is an ``ast`` expression of ``call``, or of a value followed before (the
+    resolver keeps following names inside those). Anything but a name or
+    ``module.attr`` is its own value (judge only the node kinds you understand); a
+    name is asked of the file's resolver, never looked through here.
+
+    ``imports=False`` does not follow a name of the call bound by an import, for a
+    mistake too rare to read another module for (see the rule that asks).
+    """
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return Value(node)
+    if not imports and call.holds(node) and _imported_where_read(call, node):
+        return None
+    resolved = call.resolver.value_of(node)
+    if resolved is None:
+        return None
+    return Value(resolved.value, resolved)
+
+
+def _imported_where_read(call: CallSite, node: ast.expr) -> bool:
+    """True for a name (the first of a dotted one) that an import binds where it is read."""
+    base = node
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return False
+    if isinstance(node, ast.Attribute):
+        return True  # ``constants.SOURCE``: only a module has attributes worth following
+    index = call.context.index
+    scope = index.scope_of(base)
+    found = index.lookup(base.id, scope) if scope is not None else None
+    return found is not None and any(binding.is_import for binding in found[1])
+
+
+# -- literals ------------------------------------------------------------------------------
+
+
+LiteralKind = str
+"""``str``, ``bytes``, ``number``, ``bool``, ``none``, ``list``, ``tuple``, ``dict``,
+``set`` or ``generator``: the type a literal expression provably has."""
+
+
+def literal_kind(node: ast.expr) -> LiteralKind | None:
+    """The type ``node`` provably has when it is written out as a literal, else None.
+
+    Containers count by their brackets alone (``[x]`` is a list whatever ``x`` is), and
+    so do comprehensions; an f-string is a str.
+    """
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "bool"
+        if isinstance(value, (int, float, complex)):
+            return "number"
+        if isinstance(value, str):
+            return "str"
+        if isinstance(value, bytes):
+            return "bytes"
+        return None  # Ellipsis
+    if isinstance(node, ast.JoinedStr):
+        return "str"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = literal_kind(node.operand)
+        return "number" if inner in ("number", "bool") else None
+    if isinstance(node, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(node, ast.Tuple):
+        return "tuple"
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "set"
+    if isinstance(node, ast.GeneratorExp):
+        return "generator"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+        if node.func.id in ("list", "tuple") and not node.keywords:
+            return node.func.id
+        if node.func.id == "dict" and all(kw.arg is not None for kw in node.keywords):
+            return "dict"
+    return None
+
+
+_KIND_WORDS: Final = {
+    "str": "a string",
+    "bytes": "bytes",
+    "number": "a number",
+    "bool": "a bool",
+    "none": "None",
+    "list": "a list",
+    "tuple": "a tuple",
+    "dict": "a dict",
+    "set": "a set",
+    "generator": "a generator",
+}
+
+
+def kind_word(kind: LiteralKind) -> str:
+    """``a string``, ``None``...: how a message names a literal's type."""
+    return _KIND_WORDS.get(kind, kind)
+
+
+def text_of(node: ast.expr) -> str | None:
+    """The text of a string literal (not an f-string); None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def is_blank_text(node: ast.expr) -> bool:
+    """True for a string that is provably empty after JavaScript's trim (``""``, ``"  "``,
+    ``f""``); False for a non-empty one and for anything unknown."""
+    text = text_of(node)
+    if text is not None:
+        return vocabulary.js_trim(text) == ""
+    if isinstance(node, ast.JoinedStr):
+        # Only an f-string with no replacement field can be proved blank.
+        return all(
+            isinstance(part, ast.Constant) and vocabulary.js_trim(str(part.value)) == ""
+            for part in node.values
+        )
+    return False
+
+
+def is_empty_sequence(node: ast.expr) -> bool:
+    """``[]``, ``()``, ``list()`` or ``tuple()``."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not node.elts
+    return literal_kind(node) in ("list", "tuple") and isinstance(node, ast.Call)
+
+
+def shown(node: ast.expr) -> str:
+    """A short one-line rendering of an expression for a message."""
+    try:
+        text = " ".join(ast.unparse(node).split())
+    except (ValueError, RecursionError):  # unparse fails on odd trees; a message needs none
+        return "this value"
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
+# -- parts ---------------------------------------------------------------------------------
+
+
+def keys_in_doubt(part: Part) -> bool:
+    """True when a part may hold a field the model cannot see by its name.
+
+    A spread (``**extra``) hides keys; a misspelled key (SEM101) may be the field meant;
+    a derived or wire key (SEM103) says the dict is a hand-built envelope. A missing
+    field of such a part is never reported: that mistake is already reported, or not
+    provable.
+    """
+    return part.open or any(item.status in ("unknown", "derived") for item in part.fields)
+
+
+def data_field(field: Field) -> bool:
+    """True for a field spelled as a field of its part (camelCase or its wire spelling)."""
+    return field.status in ("field", "snake")
+
+
+# -- imports: the qualified name of a callee -----------------------------------------------
+
+# Bindings that make an imported name's meaning unprovable when the file also has one.
+_NOT_AN_IMPORT: Final = frozenset(
+    {ASSIGN, ANNOTATED, AUGMENTED, WALRUS, STORE, DELETE, PARAMETER, DEF, CLASS_DEF}
+)
+
+
+def imports_of(context: FileContext) -> Mapping[str, str]:
+    """Local name -> the module path it stands for, from the file's imports.
+
+    ``import datetime as dt`` gives ``dt -> datetime``; ``from datetime import
+    datetime`` gives ``datetime -> datetime.datetime``. A name imported twice as two
+    different things, or also bound otherwise anywhere in the file (assigned, a
+    parameter, a def), is left out: its meaning is not provable. Read from the index
+    once per file.
+    """
+    index = context.index
+    known = index.memo("imports")
+    if known is not None:
+        return known  # type: ignore[return-value]
+    found: dict[str, str] = {}
+    doubtful: set[str] = set()
+    for local, binding in index.imports:
+        alias = binding.node
+        statement = binding.statement
+        if binding.kind == IMPORT:
+            target = alias.name if alias.asname is not None else local  # type: ignore[attr-defined]
+        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+            target = f"{statement.module}.{alias.name}"  # type: ignore[attr-defined]
+        else:
+            continue
+        if found.get(local, target) != target:
+            doubtful.add(local)
+        found[local] = target
+    result = {
+        local: target
+        for local, target in found.items()
+        if local not in doubtful
+        and not any(binding.kind in _NOT_AN_IMPORT for binding in index.bindings_anywhere(local))
+    }
+    index.remember("imports", result)
+    return result
+
+
+def qualified_name(context: FileContext, node: ast.expr) -> str | None:
+    """``datetime.datetime.now`` for ``datetime.now`` after ``from datetime import
+    datetime``; None when the base name is not provably an import."""
+    attrs: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    base = imports_of(context).get(node.id)
+    if base is None:
+        return None
+    return ".".join([base, *reversed(attrs)])
+
+
+# -- dates and clocks ------------------------------------------------------------------
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_YEAR = r"(?:19|20|21)\d\d"
+# Each pattern is a whole date; numbers glued to other digits are not dates.
+_DATE_PATTERNS: Final = (
+    # 2024-05-01, 2024-05-01T10:00:00Z, 2024-05-01 10:00
+    re.compile(rf"(?<![\d.])({_YEAR})-(\d\d)-(\d\d)(?!\d|[.-]\d\d\b)"),
+    # 20240501T100000Z (ISO 8601 basic format, with a time so that it is not any number)
+    re.compile(rf"(?<![\d.])({_YEAR})(\d\d)(\d\d)T\d\d(?:\d\d)?"),
+    # 2024/05/01
+    re.compile(rf"(?<![\d.])({_YEAR})/(\d{{1,2}})/(\d{{1,2}})(?![\d/]|\.\d)"),
+    # 05/01/2024, 1.5.2024
+    re.compile(rf"(?<![\d./])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})(?!\d|[./]\d)"),
+    # 1 May 2024, 1st of May 2024, Wed, 01 May 2024 10:00:00 GMT
+    re.compile(rf"(?<![\w])\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
+    # May 1, 2024
+    re.compile(rf"(?<![\w]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
+)
+
+
+def _valid_month_day(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def looks_like_date(text: str) -> bool:
+    """True when ``text`` holds a calendar date: ISO (``2024-05-01``, with or without a
+    time), ``2024/05/01``, ``05/01/2024``, ``1.5.2024``, ``1 May 2024``, ``May 1, 2024``.
+
+    Conservative: the year is 1900–2199, months and days must be possible, and digits
+    glued to the match (a version ``1.2.2024.3``, an id ``120240501``) are not dates.
+    """
+    for index, pattern in enumerate(_DATE_PATTERNS):
+        for match in pattern.finditer(text):
+            if index in (0, 1, 2):
+                if _valid_month_day(int(match.group(2)), int(match.group(3))):
+                    return True
+            elif index == 3:
+                first, second = int(match.group(1)), int(match.group(3))
+                if _valid_month_day(first, second) or _valid_month_day(second, first):
+                    return True
+            else:
+                return True
+    return False
+
+
+# Callees whose result is a time read from the clock when the tool runs.
+_CLOCK_CALLS: Final = frozenset(
+    {
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+        "time.time",
+        "time.time_ns",
+        "time.gmtime",
+        "time.localtime",
+        "time.ctime",
+        "time.asctime",
+        "arrow.now",
+        "arrow.utcnow",
+        "pendulum.now",
+        "pendulum.today",
+        "pandas.Timestamp.now",
+        "pandas.Timestamp.utcnow",
+        "pandas.Timestamp.today",
+    }
+)
+# Callees that build a fixed time from literal arguments.
+_DATE_CONSTRUCTORS: Final = frozenset({"datetime.datetime", "datetime.date"})
+# Callees that parse a fixed time from a literal first argument.
+_DATE_PARSERS: Final = frozenset(
+    {
+        "datetime.datetime.fromisoformat",
+        "datetime.date.fromisoformat",
+        "datetime.datetime.strptime",
+        "datetime.datetime.fromtimestamp",
+        "datetime.datetime.utcfromtimestamp",
+        "datetime.date.fromtimestamp",
+    }
+)
+# Methods that keep the time they are called on (a string of it, the same instant in
+# another zone, its timestamp...).
+_TIME_KEEPING_METHODS: Final = frozenset(
+    {
+        "isoformat",
+        "strftime",
+        "timestamp",
+        "replace",
+        "astimezone",
+        "date",
+        "ctime",
+        "__str__",
+        "format",
+        "to_iso8601_string",
+    }
+)
+# Builtins that convert a time (or a timestamp) and keep what it is.
+_CONVERTERS: Final = frozenset({"str", "int", "float", "round", "repr"})
+# time.strftime(format, t?) reads the clock when given no time.
+_STRFTIME: Final = frozenset({"time.strftime"})
+
+
+@dataclass(frozen=True, slots=True)
+class TimeSource:
+    """Where a ``measuredAt`` value provably comes from: ``"date"`` (typed into the
+    source) or ``"clock"`` (read when the tool runs); ``what`` is the expression that
+    shows it, for the message."""
+
+    kind: str
+    what: str
+    bound: str = ""
+    """`` (DAY = '2024-05-01' (line 3))`` when a followed name holds it; else empty."""
+
+
+def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> TimeSource | None:
+    """Whether ``node`` is a hard-coded date or a clock reading, and through what value.
+
+    ``same_file`` is False inside a value bound in another module: the callees there
+    mean what that module imports, which is not read, so only literals are judged.
+    """
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        value = follow(call, node)
+        if value is None or value.via is None:
+            return None
+        found = _time_of(call, value.node, same_file=same_file and value.same_file)
+        if found is not None and not found.bound:
+            found = TimeSource(found.kind, found.what, value.bound)
+        return found
+    return _time_of(call, node, same_file=same_file)
+
+
+def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource | None:
+    context = call.context
+
+    def inner(expr: ast.expr) -> TimeSource | None:
+        return time_source(call, expr, same_file=same_file)
+
+    text = text_of(node)
+    if text is not None:
+        return TimeSource("date", repr(text)) if looks_like_date(text) else None
+    if isinstance(node, ast.JoinedStr):
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                if looks_like_date(part.value):
+                    return TimeSource("date", shown(node))
+            elif isinstance(part, ast.FormattedValue):
+                found = inner(part.value)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(node, ast.BinOp):
+        # A fixed or clock time shifted by a delta is still that time.
+        return inner(node.left) or inner(node.right)
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    # Names inside a value bound in another module mean what that module imports.
+    qualified = qualified_name(context, func) if same_file else call.resolver.qualified_name(func)
+    if qualified in _CLOCK_CALLS:
+        return TimeSource("clock", shown(node))
+    if qualified in _STRFTIME:
+        if len(node.args) >= 2:
+            return inner(node.args[1])
+        return TimeSource("clock", shown(node))
+    if qualified in _DATE_CONSTRUCTORS:
+        components = [*node.args, *(kw.value for kw in node.keywords if kw.arg not in ("tzinfo", "fold"))]
+        if components and all(literal_kind(arg) == "number" for arg in components):
+            return TimeSource("date", shown(node))
+        return None
+    if qualified in _DATE_PARSERS:
+        if node.args:
+            first = node.args[0]
+            if text_of(first) is not None or literal_kind(first) == "number":
+                return TimeSource("date", shown(node))
+            return inner(first)
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in _TIME_KEEPING_METHODS:
+        return inner(func.value)
+    if isinstance(func, ast.Name) and func.id in _CONVERTERS and len(node.args) == 1 and func.id not in imports_of(context):
+        return inner(node.args[0])
+    return None

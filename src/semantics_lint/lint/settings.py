@@ -1,0 +1,65 @@
+"""What the engine recognizes and which rules it runs, and the textual prefilter.
+
+The settings are plain data, made once per configuration (a run has one or a few); the
+prefilter's byte strings are worked out when they are made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from semantics_lint import vocabulary
+
+__all__ = ["DEFAULT_SETTINGS", "LintSettings", "might_contain_calls"]
+
+
+@dataclass(frozen=True, slots=True)
+class LintSettings:
+    """What the engine recognizes and which rules it runs.
+
+    ``api_modules``: modules whose ``absent``/``coverage``/``define_tool`` are ours.
+    ``call_names``: names recognized as ``described_result`` by name alone.
+    ``enabled``: codes to run; None runs every rule.
+    """
+
+    api_modules: tuple[str, ...] = vocabulary.DEFAULT_API_MODULES
+    call_names: tuple[str, ...] = vocabulary.DESCRIBED_RESULT_NAMES
+    enabled: frozenset[str] | None = None
+    _needles: tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        # The prefilter's byte strings: the names recognized alone; the API functions
+        # (and ``described_result`` when it is not among those names), recognized only
+        # through an import from an API module, so only beside the first component of
+        # such a module's name, which any such import spells.
+        names = tuple(w.encode("utf-8") for w in self.call_names)
+        imported = (*vocabulary.DESCRIBED_RESULT_NAMES, *vocabulary.API_FUNCTIONS)
+        functions = tuple(w.encode("utf-8") for w in imported if w not in self.call_names)
+        modules = tuple(dict.fromkeys(m.split(".", 1)[0].strip().encode("utf-8") for m in self.api_modules))
+        object.__setattr__(self, "_needles", (names, functions, modules))
+
+    def is_enabled(self, code: str) -> bool:
+        return self.enabled is None or code in self.enabled
+
+
+DEFAULT_SETTINGS = LintSettings()
+
+
+def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETTINGS) -> bool:
+    """False when ``text`` provably holds no call of ours.
+
+    True when a name recognized alone (``described_result``) occurs in it, or an API
+    function name (``absent``...; ``described_result`` too when it is not a name
+    recognized alone) together with the first component of an API module
+    (``semantics_lint``): those are recognized only when imported from an API module,
+    and that import spells the module. Plain substring searches: it may say True for
+    a file without calls (a comment, ``coverage`` in a word), never False for a file
+    with one.
+    """
+    data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    names, functions, modules = settings._needles
+    if any(name in data for name in names):
+        return True
+    return any(module in data for module in modules) and any(function in data for function in functions)

@@ -1,0 +1,238 @@
+"""The package's modules import in one direction: each layer only from the layers below.
+
+Every ``import`` and ``from ... import`` of ``src/semantics_lint`` is counted wherever it
+is written: at the top of a module, inside a function (a lazy import is still a
+dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.md):
+
+* no import cycle anywhere in the package;
+* the linter's core is ordered: vocabulary -> model, reading, settings, syntax -> source,
+  index -> the resolver package -> locate, context -> declaration -> the runtime door
+  (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> the rule families -> the
+  rule registry -> ``engine``; a module imports only from ranks below its own, and no
+  family imports another;
+* the core imports nothing above the engine (runner, CLI, output, cache, fixes...);
+* the two doors: the runtime never imports the linter, and the linter imports the
+  runtime only through ``lint.verdicts``;
+* LibCST and astroid are each imported by one module at most, lazily (inside a
+  function, or for types only): astroid by the resolver's bridge; LibCST by the
+  writing of fixes, which checks that a fixed file still parses.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = "semantics_lint"
+
+CORE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("semantics_lint.vocabulary",),
+    (
+        "semantics_lint.lint.model",
+        "semantics_lint.lint.reading",
+        "semantics_lint.lint.settings",
+        "semantics_lint.lint.syntax",
+    ),
+    ("semantics_lint.lint.source", "semantics_lint.lint.index"),
+    ("semantics_lint.lint.resolve.reading",),
+    ("semantics_lint.lint.resolve.project_modules",),
+    ("semantics_lint.lint.resolve.astroid_bridge",),
+    ("semantics_lint.lint.resolve.project",),
+    ("semantics_lint.lint.resolve",),
+    ("semantics_lint.lint.locate", "semantics_lint.lint.context"),
+    ("semantics_lint.lint.declaration",),
+    ("semantics_lint.lint.verdicts",),
+    ("semantics_lint.lint.rules.base",),
+    ("semantics_lint.lint.rules.values",),
+    (
+        "semantics_lint.lint.rules.sem0xx_noqa",
+        "semantics_lint.lint.rules.sem0xx_syntax",
+        "semantics_lint.lint.rules.sem1xx_keys",
+        "semantics_lint.lint.rules.sem2xx_provenance",
+        "semantics_lint.lint.rules.sem3xx_grain",
+        "semantics_lint.lint.rules.sem4xx_coverage",
+        "semantics_lint.lint.rules.sem5xx_clarify_render",
+        "semantics_lint.lint.rules.sem6xx_tools",
+    ),
+    ("semantics_lint.lint.rules",),
+    ("semantics_lint.lint.engine",),
+)
+RANK = {module: rank for rank, layer in enumerate(CORE_ORDER) for module in layer}
+THE_RUNTIME_DOOR = "semantics_lint.lint.verdicts"
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    lazy: bool  # inside a function, or under ``if TYPE_CHECKING``
+    line: int
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    found: dict[str, tuple[Path, bool]] = {}
+    for path in sorted((SRC / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        found[".".join(parts)] = (path, is_package)
+    return found
+
+
+MODULES = _modules()
+
+
+def _target(name: str) -> str:
+    """The module of the package ``name`` is (or the nearest package holding it)."""
+    while name not in MODULES and "." in name:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _imports_of(module: str) -> list[Import]:
+    """Every import a module writes, of the package or of anything else."""
+    path, is_package = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[Import] = []
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, lazy = stack.pop()
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append(Import(module, alias.name, lazy, node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                full = f"{source}.{alias.name}"
+                found.append(Import(module, full if full in MODULES else source, lazy, node.lineno))
+        inner = lazy or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or (
+            isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        )
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return found
+
+
+IMPORTS = [item for module in MODULES for item in _imports_of(module)]
+OURS = [
+    Import(item.importer, _target(item.imported), item.lazy, item.line)
+    for item in IMPORTS
+    if item.imported == PACKAGE or item.imported.startswith(PACKAGE + ".")
+]
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {module: set() for module in MODULES}
+    for item in OURS:
+        if item.imported != item.importer:
+            graph[item.importer].add(item.imported)
+    return graph
+
+
+def test_every_module_is_seen_with_its_lazy_and_typing_imports() -> None:
+    # The walk counts what a top-level-only reading would miss.
+    assert len(MODULES) > 60
+    assert any(item.lazy for item in OURS)
+    engine = {item.imported for item in OURS if item.importer == "semantics_lint.lint.engine"}
+    assert "semantics_lint.lint.rules" in engine  # imported inside a function
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = _graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = 0
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        nonlocal counter
+        index[node] = low[node] = counter
+        counter += 1
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    assert cycles == []
+
+
+@pytest.mark.parametrize("module", sorted(RANK), ids=lambda m: m.removeprefix("semantics_lint."))
+def test_the_core_imports_only_from_layers_below(module: str) -> None:
+    assert module in MODULES, f"{module} is in the layer table but not in the package"
+    wrong = [
+        f"line {item.line}: {item.imported}"
+        for item in OURS
+        if item.importer == module
+        and item.imported != module
+        and not item.imported.startswith("semantics_lint.runtime")
+        and (item.imported not in RANK or RANK[item.imported] >= RANK[module])
+    ]
+    assert wrong == []
+
+
+def test_every_core_module_has_a_layer() -> None:
+    core = {
+        module
+        for module in MODULES
+        if module.startswith(("semantics_lint.lint.rules", "semantics_lint.lint.resolve"))
+    }
+    assert core <= set(RANK)
+
+
+def test_the_runtime_never_imports_the_linter_and_the_linter_asks_it_through_one_door() -> None:
+    runtime_to_lint = [
+        item for item in OURS if item.importer.startswith("semantics_lint.runtime") and item.imported.startswith("semantics_lint.lint")
+    ]
+    assert runtime_to_lint == []
+    doors = {
+        item.importer
+        for item in OURS
+        if item.importer.startswith("semantics_lint.lint") and item.imported.startswith("semantics_lint.runtime")
+    }
+    assert doors == {THE_RUNTIME_DOOR}
+
+
+@pytest.mark.parametrize(("library", "allowed"), [("astroid", "semantics_lint.lint.resolve.astroid_bridge"), ("libcst", "semantics_lint.lint.fix")])
+def test_a_heavy_library_is_imported_lazily_at_one_boundary(library: str, allowed: str) -> None:
+    users = [item for item in IMPORTS if item.imported == library or item.imported.startswith(library + ".")]
+    assert {item.importer for item in users} <= {allowed}
+    assert all(item.lazy for item in users), [item for item in users if not item.lazy]
+
+
+def test_rule_families_are_imported_by_the_registry_only() -> None:
+    families = {module for module in MODULES if module.startswith("semantics_lint.lint.rules.sem")}
+    importers = {item.importer for item in OURS if item.imported in families}
+    assert importers == {"semantics_lint.lint.rules"}
+    # Within the core, only the engine imports the registry.
+    core_users = {
+        item.importer for item in OURS if item.imported == "semantics_lint.lint.rules" and item.importer in RANK
+    }
+    assert core_users <= {"semantics_lint.lint.engine"}
