@@ -7,10 +7,10 @@ call's arguments, read with ``ast.literal_eval`` (the module is never run). The
 static verdict (an E finding other than SEM203) must be the runtime verdict (a
 ``refused:`` error).
 
-``test_the_doors_agree`` is marked ``doors`` and left out of the default run until
-the linter asks the runtime's validators (``pytest -m doors`` runs it;
-``bench/doors_agreement.py`` measures the rate and lists what disagrees). The other
-tests here keep the harness honest and run by default.
+``test_the_doors_agree`` is marked ``doors`` (``pytest -m doors`` runs it alone,
+``-m 'not doors'`` leaves it out) and runs in the default suite with a few thousand
+examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
+disagrees. The other tests here keep the harness and SEM100 honest.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from semantics_lint.runtime.judge import refusal_of
+from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import REFUSAL_KINDS
 
 
@@ -145,3 +145,35 @@ def test_the_doors_agree(call: object) -> None:
         f"{found[0]}: {found[1]} (should be {found[2]})\n{judged.module}\n"
         f"refusal: {judged.refusal}\nfindings: {[(f.code, f.message) for f in judged.findings]}"
     )
+
+
+@_examples(300)
+@given(calls())
+def test_a_part_the_mint_refuses_alone_it_refuses_in_the_call(call: object) -> None:
+    """SEM100 judges the literal fields of a call that is not all literals one by one:
+    each refusal of a part alone must be a refusal of the whole call."""
+    try:
+        door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    except NotLiteral:
+        return
+    whole = refusal_of(door, args, kwargs)
+    for name, value in kwargs.items():
+        if name in DOOR_PARTS[door] and part_refusal(door, name, value) is not None:
+            assert whole is not None, (name, call.render())  # type: ignore[attr-defined]
+
+
+@_examples(300)
+@given(calls())
+def test_sem100_says_what_the_mint_says_and_no_specific_code_does(call: object) -> None:
+    try:
+        judged = judge(call)  # type: ignore[arg-type]
+    except NotLiteral:
+        return
+    own = [f for f in judged.findings if f.code == "SEM100"]
+    if not own:
+        return
+    assert judged.refusal is not None, judged.module
+    others = {(f.start, f.end) for f in judged.findings if f.code != "SEM100"}
+    for finding in own:
+        assert "refused:" in finding.message
+        assert (finding.start, finding.end) not in others, judged.module
