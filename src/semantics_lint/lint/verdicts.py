@@ -56,6 +56,14 @@ def instant(text: str) -> tuple[int, int] | None:
 _KEY_KINDS = frozenset({UNKNOWN_KEY, SNAKE_CASE_KEY, DERIVED_KEY})
 _DATA = frozenset({"series", "facts", "edges"})
 _LISTS = frozenset({"coverage", "checked", "notChecked", "cannotCover"})
+# The code that reports a nested part of described_result(...) that is not a dict.
+_PART_NOT_A_DICT = {
+    "grain": "SEM303",
+    "provenance": "SEM202",
+    "coverage": "SEM402",
+    "clarify": "SEM501",
+    "render": "SEM502",
+}
 
 
 def refusals(kind: str, call: ast.Call) -> Iterator[tuple[Refusal, ast.AST | None]]:
@@ -86,7 +94,7 @@ def refusals(kind: str, call: ast.Call) -> Iterator[tuple[Refusal, ast.AST | Non
         if refusal is None:
             return  # the mint accepts the call, so it accepts every part of it
         said.add(refusal.path)
-        yield refusal, _node_of(call, refusal)
+        yield refusal, _node_of(kind, call, refusal)
     judged = DOOR_PARTS[kind]
     for name, node in _literal_fields(kind, call):
         if name not in judged:
@@ -97,7 +105,7 @@ def refusals(kind: str, call: ast.Call) -> Iterator[tuple[Refusal, ast.AST | Non
         refusal = part_refusal(kind, name, value)
         if refusal is not None and refusal.path not in said:
             said.add(refusal.path)
-            yield refusal, _node_of(call, refusal)
+            yield refusal, _node_of(kind, call, refusal)
 
 
 def _all_literal(call: ast.Call, value_of: Callable[[ast.expr], object]) -> bool:
@@ -132,7 +140,7 @@ def _literal_fields(kind: str, call: ast.Call) -> Iterator[tuple[str, ast.expr]]
             yield keyword.arg, keyword.value
 
 
-def _node_of(call: ast.Call, refusal: Refusal) -> ast.AST | None:
+def _node_of(kind: str, call: ast.Call, refusal: Refusal) -> ast.AST | None:
     """The smallest node of ``call`` that ``refusal`` concerns: the longest prefix of its
     path found in the source (for a key written twice, the last), the key itself for a
     refused key; the positional argument at fault; else None (the call)."""
@@ -148,9 +156,10 @@ def _node_of(call: ast.Call, refusal: Refusal) -> ast.AST | None:
     for keyword in call.keywords:
         if keyword.arg == head:
             node, key_node = keyword.value, keyword
-    positional = [arg for arg in call.args if not isinstance(arg, ast.Starred)]
-    if node is None and positional:
-        holder = positional[-1]
+    positional = call.args
+    declaration_at = 1 if kind == "coverage" else 0  # coverage(result, declaration)
+    if node is None and len(positional) == declaration_at + 1:
+        holder = positional[declaration_at]
         if is_dict_form(holder):
             node, key_node = _entry(holder, head)
     if node is None:
@@ -186,12 +195,23 @@ def _entry(holder: ast.expr, key: object) -> tuple[ast.expr | None, ast.AST | No
     return found
 
 
-def specific_code(kind: str, refusal: Refusal) -> str | None:
+def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
     """The code other than SEM100 that says what ``refusal`` says (SPEC section 4's
-    table), or None when no specific code does: then SEM100 reports it."""
+    table), or None when no specific code does: then SEM100 reports it. ``call``, when
+    given, tells a call that declares nothing at all (``absent()``, ``coverage(r)``:
+    SEM404, SEM402) from one whose arguments are wrong."""
     fault, path = refusal.kind, refusal.path
     head = path[0] if path else None
     last = path[-1] if path else None
+    if (
+        fault == ARGUMENTS
+        and call is not None
+        and not path
+        and refusal.argument is None
+        and not call.keywords
+        and len(call.args) == (1 if kind == "coverage" else 0)
+    ):
+        return "SEM402" if kind == "coverage" else "SEM404"
     if fault == UNKNOWN_KEY:
         return "SEM101"
     if fault == SNAKE_CASE_KEY:
@@ -222,11 +242,11 @@ def specific_code(kind: str, refusal: Refusal) -> str | None:
         if head == "grain" and fault in (SAYS_NOTHING, EMPTY, WRONG_TYPE):
             return "SEM303"
         if head == "clarify" and last in ("question", "candidates"):
-            return "SEM501" if fault in (MISSING, EMPTY) or last == "candidates" else None
-        if head == "render" and (
-            (last == "default" and fault in (MISSING, EMPTY)) or (last == "columns" and fault == EMPTY)
-        ):
+            return "SEM501" if fault in (MISSING, EMPTY, WRONG_TYPE) or last == "candidates" else None
+        if head == "render" and len(path) == 2 and last in ("default", "columns"):
             return "SEM502"
+        if len(path) == 1 and fault == WRONG_TYPE and head in _PART_NOT_A_DICT:
+            return _PART_NOT_A_DICT[head]
     if head in _LISTS:
         if last == "why" and fault == MISSING and "cannotCover" in path:
             return "SEM401"
@@ -238,7 +258,7 @@ def specific_code(kind: str, refusal: Refusal) -> str | None:
         return "SEM402"
     if kind == "absent" and head in ("what", "checked") and len(path) == 1:
         return "SEM404"
-    if kind == "coverage" and head == "period" and fault in (BAD_VALUE, WRONG_TYPE, MISSING) and last in ("from", "to", "readAt"):
+    if kind == "coverage" and head == "period" and len(path) >= 2 and fault in (BAD_VALUE, WRONG_TYPE, MISSING):
         return "SEM406"
     if kind == "coverage" and path == ("checked",) and fault in (MISSING, EMPTY):
         return "SEM406"

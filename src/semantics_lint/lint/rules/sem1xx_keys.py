@@ -150,7 +150,7 @@ class RuntimeRefusesDeclaration(Rule):
         call = self.call
         kind = call.kind
         for refusal, node in refusals(kind, call.node):
-            if specific_code(kind, refusal) is not None:
+            if specific_code(kind, refusal, call.node) is not None:
                 continue
             where = node if node is not None else call.func_node
             self.report(where, f"{call.spelled}(...) is refused at run time: {refusal}")  # type: ignore[arg-type]
