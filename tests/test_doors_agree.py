@@ -25,6 +25,7 @@ from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 
+from semantics_lint.lint.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST, specific_code
 from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
 
@@ -180,3 +181,23 @@ def test_sem100_says_what_the_mint_says_and_no_specific_code_does(call: object) 
         assert "refused:" in finding.message
         if judged.refusal.kind != ARGUMENTS or not finding.message.endswith(str(judged.refusal)):
             assert (finding.start, finding.end) not in others, judged.module
+
+
+@_examples(300)
+@given(calls())
+def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_says(call: object) -> None:
+    """SEM100 does not judge alone a grain, nor a data field or coverage list written as
+    a list: every refusal of those has a specific code."""
+    try:
+        door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    except NotLiteral:
+        return
+    kind = "described_result" if door == "describedResult" else door
+    for name, value in kwargs.items():
+        skipped = name in _ALL_SPECIFIC.get(kind, ()) or (
+            name in _SPECIFIC_AS_LIST.get(kind, ()) and isinstance(value, (list, tuple))
+        )
+        if skipped:
+            refusal = part_refusal(kind, name, value)
+            if refusal is not None:
+                assert specific_code(kind, refusal) is not None, (refusal.kind, refusal.path, call.render())  # type: ignore[attr-defined]

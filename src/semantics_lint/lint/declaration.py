@@ -56,10 +56,10 @@ NESTED_PARTS: dict[str, dict[str, str]] = {
 # Parts whose coverage lists (checked, notChecked, cannotCover) hold coverage items.
 _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"})
 # Parts of items in a list, by the kind of part holding the list and the list's field.
-_ITEM_KINDS = {
-    **{(part, field): "coverage_item" for part in _ITEM_LIST_PARTS for field in vocabulary.COVERAGE_LIST_FIELDS},
-    ("coverage", "inProgress"): "in_progress_item",
+_ITEM_KINDS: dict[str, dict[str, str]] = {
+    part: {field: "coverage_item" for field in vocabulary.COVERAGE_LIST_FIELDS} for part in _ITEM_LIST_PARTS
 }
+_ITEM_KINDS["coverage"]["inProgress"] = "in_progress_item"
 # Parts whose keys are never derived fields: a key there is a field or unknown.
 _NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item"})
 # A key token the fix may respell: one plain string literal on one line.
@@ -81,6 +81,8 @@ class Field:
     status: FieldStatus
     key_ast: ast.keyword | ast.expr
     value_ast: ast.expr
+    key: object = None
+    """The key as Python holds it (the spelling, or a literal that is not a string)."""
 
     @property
     def path(self) -> str:
@@ -325,18 +327,22 @@ def build_declaration(call: CallSite) -> Declaration:
 
 
 def _read_keys(part: Part, node: ast.expr) -> None:
-    for item in last_wins(iter_dict_items(node)):
+    seen: set[object] = set()
+    for item in iter_dict_items(node):
         if item is None:
             part.open = True
         else:
             key, key_node, value = item
+            if key in seen:  # written twice: Python keeps the last
+                part.fields = [field for field in part.fields if field.key != key]
+            seen.add(key)
             if isinstance(key, str):
                 _add_field(part, key, key_node, value)  # type: ignore[arg-type]
             else:
                 # A literal key that is not a string (``{1: "y"}``) is no field of any
                 # part, and it hides none: the mint refuses it as an unknown key.
                 spelled = _spelling(key)
-                part.fields.append(Field(part, spelled, spelled, "unknown", key_node, value))  # type: ignore[arg-type]
+                part.fields.append(Field(part, spelled, spelled, "unknown", key_node, value, key))  # type: ignore[arg-type]
 
 
 def _spelling(key: object) -> str:
@@ -360,12 +366,13 @@ def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast
         name = vocabulary.SNAKE_TO_CAMEL[spelled]
     else:
         status = "unknown"
-    part.fields.append(Field(part, spelled, name, status, key, value))
+    part.fields.append(Field(part, spelled, name, status, key, value, spelled))
 
 
 def _descend(part: Part) -> None:
     declaration = part.declaration
     nested = NESTED_PARTS.get(part.kind, {})
+    items = _ITEM_KINDS.get(part.kind, {})
     for item in list(part.fields):
         if item.status not in ("field", "snake"):
             continue
@@ -376,8 +383,8 @@ def _descend(part: Part) -> None:
             _read_keys(child, item.value_ast)
             declaration.parts.append(child)
             _descend(child)
-        elif (part.kind, item.name) in _ITEM_KINDS:
-            _read_items(part, item, path, _ITEM_KINDS[part.kind, item.name])
+        elif item.name in items:
+            _read_items(part, item, path, items[item.name])
         elif part.kind == "described_result" and item.name in vocabulary.DATA_FIELDS:
             _read_rows(declaration, item)
 

@@ -7,7 +7,7 @@ the keys of a dict written in the source.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 __all__ = ["UNKNOWN", "dotted_name", "is_dict_form", "iter_dict_items", "last_wins", "literal_of", "literal_value"]
 
@@ -60,10 +60,6 @@ def literal_value(node: ast.expr) -> object:
 
 
 
-class _NotLiteral(Exception):
-    pass
-
-
 def literal_of(node: ast.expr) -> object:
     """The Python value of an expression written with literals only, at any depth, else
     UNKNOWN: what ``ast.literal_eval`` reads, and ``dict(key=value)`` (no positional
@@ -73,36 +69,55 @@ def literal_of(node: ast.expr) -> object:
     is UNKNOWN."""
     try:
         return _literal(node)
-    except (_NotLiteral, ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return UNKNOWN
 
 
 def _literal(node: ast.expr) -> object:
+    # UNKNOWN is handed up as a value rather than raised: most expressions in a tool
+    # module are not literals, and the first name met ends the reading cheaply.
     kind = type(node)
     if kind is ast.Constant:
         return node.value  # type: ignore[attr-defined]
-    if kind is ast.List:
-        return [_literal(element) for element in node.elts]  # type: ignore[attr-defined]
-    if kind is ast.Tuple:
-        return tuple(_literal(element) for element in node.elts)  # type: ignore[attr-defined]
-    if kind is ast.Set:
-        return {_literal(element) for element in node.elts}  # type: ignore[attr-defined]
+    if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
+        values = []
+        for element in node.elts:  # type: ignore[attr-defined]
+            value = _literal(element)
+            if value is UNKNOWN:
+                return UNKNOWN
+            values.append(value)
+        return values if kind is ast.List else tuple(values) if kind is ast.Tuple else set(values)
     if kind is ast.Dict:
-        if any(key is None for key in node.keys):  # type: ignore[attr-defined]
-            raise _NotLiteral
-        return {_literal(key): _literal(value) for key, value in zip(node.keys, node.values)}  # type: ignore[attr-defined, arg-type]
+        pairs = []
+        for key, item in zip(node.keys, node.values):  # type: ignore[attr-defined]
+            if key is None:
+                return UNKNOWN
+            key_value = _literal(key)
+            if key_value is UNKNOWN:
+                return UNKNOWN
+            value = _literal(item)
+            if value is UNKNOWN:
+                return UNKNOWN
+            pairs.append((key_value, value))
+        return dict(pairs)
     if kind is ast.Call:
         func = node.func  # type: ignore[attr-defined]
         if type(func) is not ast.Name or node.args:  # type: ignore[attr-defined]
-            raise _NotLiteral
+            return UNKNOWN
         if func.id == "dict" and all(keyword.arg is not None for keyword in node.keywords):  # type: ignore[attr-defined]
-            return {keyword.arg: _literal(keyword.value) for keyword in node.keywords}  # type: ignore[attr-defined]
+            fields = {}
+            for keyword in node.keywords:  # type: ignore[attr-defined]
+                value = _literal(keyword.value)
+                if value is UNKNOWN:
+                    return UNKNOWN
+                fields[keyword.arg] = value
+            return fields
         if not node.keywords and func.id in _EMPTY_CALLS:  # type: ignore[attr-defined]
             return _EMPTY_CALLS[func.id]()
-        raise _NotLiteral
-    if kind is ast.Starred or kind is ast.Name:
-        raise _NotLiteral
-    return ast.literal_eval(node)  # -1, 1e999, 1+2j
+        return UNKNOWN
+    if kind is ast.UnaryOp or kind is ast.BinOp:
+        return ast.literal_eval(node)  # -1, +1.5, 1+2j (ValueError for anything else)
+    return UNKNOWN
 
 
 _EMPTY_CALLS = {"list": list, "tuple": tuple, "set": set}
@@ -134,7 +149,7 @@ def iter_dict_items(node: ast.expr) -> Iterator[tuple[object, ast.AST, ast.expr]
             elif key is None:
                 yield None
             else:
-                literal = literal_value(key)
+                literal = literal_of(key)
                 yield (literal, key, value) if literal is not UNKNOWN and _hashable(literal) else None
     elif isinstance(node, ast.Call):
         for _ in node.args:
@@ -147,29 +162,19 @@ def iter_dict_items(node: ast.expr) -> Iterator[tuple[object, ast.AST, ast.expr]
 
 
 def last_wins(
-    items: Iterator[tuple[object, ast.AST, ast.expr] | None],
-) -> Iterator[tuple[object, ast.AST, ast.expr] | None]:
+    items: Iterable[tuple[object, ast.AST, ast.expr] | None],
+) -> list[tuple[object, ast.AST, ast.expr] | None]:
     """``items`` (from :func:`iter_dict_items`) with a key written twice kept once, as
     Python builds the dict: the last key node and value, where the last one stands."""
     entries = list(items)
-    last: dict[object, int] = {}
-    for position, entry in enumerate(entries):
-        if entry is not None:
-            try:
-                last[entry[0]] = position
-            except TypeError:  # unhashable inside a tuple: ``(1, [2])``
-                pass
-    for position, entry in enumerate(entries):
-        if entry is None:
-            yield None
-            continue
-        try:
-            if last.get(entry[0], position) != position:
-                continue
-        except TypeError:
-            yield None
-            continue
-        yield entry
+    keys = [entry[0] for entry in entries if entry is not None]
+    try:
+        if len(set(keys)) == len(keys):
+            return entries  # no key written twice: the usual case
+    except TypeError:  # unhashable inside a tuple: ``(1, [2])``
+        return [entry if entry is None or _hashable(entry[0]) else None for entry in entries]
+    last = {entry[0]: position for position, entry in enumerate(entries) if entry is not None}
+    return [entry for position, entry in enumerate(entries) if entry is None or last[entry[0]] == position]
 
 
 def _hashable(value: object) -> bool:

@@ -14,7 +14,8 @@ mints' validators (SEM100, the two doors agreeing) belongs here too.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Final
 
 from semantics_lint.vocabulary import SEMANTICS_MARKER
 from semantics_lint.lint.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
@@ -66,7 +67,7 @@ _PART_NOT_A_DICT = {
 }
 
 
-def refusals(kind: str, call: ast.Call) -> Iterator[tuple[Refusal, ast.AST | None]]:
+def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
     """What the mint ``kind`` refuses in ``call``, judged by the mint itself on the
     literal values the source spells, each with the smallest node of ``call`` it
     concerns (None: the call as a whole).
@@ -75,69 +76,97 @@ def refusals(kind: str, call: ast.Call) -> Iterator[tuple[Refusal, ast.AST | Non
     refusal; none when it accepts). Each top-level field written as a literal is also
     judged alone, with the function the mint runs on it (``part_refusal``): a keyword,
     or a key of the positional dict when no ``**spread`` may replace it; and
-    ``coverage()``'s result when it is a literal. A refusal is given once. Nothing here
+    ``coverage()``'s result when it is a literal. A part whose every refusal a specific
+    code reports is not judged alone: ``described_result``'s grain, and a data field
+    or coverage list written as a list display. A refusal is given once. Nothing here
     runs the linted code: the values are read from the ``ast`` (``literal_of``).
     """
-    said: set[tuple[object, ...]] = set()
-    read: dict[int, object] = {}  # each value is read once, by its node
-
-    def value_of(node: ast.expr) -> object:
-        key = id(node)
-        if key not in read:
-            read[key] = literal_of(node)
-        return read[key]
-
-    if _all_literal(call, value_of):
-        args = tuple(value_of(arg) for arg in call.args)
-        kwargs = {keyword.arg: value_of(keyword.value) for keyword in call.keywords}
-        refusal = refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
-        if refusal is None:
-            return  # the mint accepts the call, so it accepts every part of it
-        said.add(refusal.path)
-        yield refusal, _node_of(kind, call, refusal)
-    judged = DOOR_PARTS[kind]
-    for name, node in _literal_fields(kind, call):
-        if name not in judged:
+    found: list[tuple[Refusal, ast.AST | None]] = []
+    positional = call.args
+    keywords = call.keywords
+    # The whole call, read until the first value that is not a literal: most calls
+    # stop at their first argument (``facts=[... for r in rows]``).
+    read: list[object] = []
+    for node in positional:
+        value = UNKNOWN if type(node) is ast.Starred else literal_of(node)
+        read.append(value)
+        if value is UNKNOWN:
+            break
+    else:
+        for keyword in keywords:
+            value = UNKNOWN if keyword.arg is None else literal_of(keyword.value)
+            read.append(value)
+            if value is UNKNOWN:
+                break
+        else:
+            args = tuple(read[: len(positional)])
+            kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :])}
+            refusal = refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
+            if refusal is None:
+                return found  # the mint accepts the call, so it accepts every part of it
+            found.append((refusal, _node_of(kind, call, refusal)))
+    judged = _JUDGED_ALONE[kind]
+    as_list = _SPECIFIC_AS_LIST.get(kind, _NOTHING)
+    said = {refusal.path for refusal, _ in found}
+    fields: list[tuple[str, ast.expr, object]] = []
+    if positional:
+        fields.extend((name, node, _UNREAD) for name, node in _positional_fields(kind, positional))
+    offset = len(positional)
+    for index, keyword in enumerate(keywords):
+        name = keyword.arg
+        if name is not None:
+            known = read[offset + index] if offset + index < len(read) else _UNREAD
+            fields.append((name, keyword.value, known))
+    for name, node, known in fields:
+        if name not in judged or (name in as_list and type(node) in _LIST_DISPLAYS):
             continue
-        value = value_of(node)
+        value = literal_of(node) if known is _UNREAD else known
         if value is UNKNOWN:
             continue
         refusal = part_refusal(kind, name, value)
         if refusal is not None and refusal.path not in said:
             said.add(refusal.path)
-            yield refusal, _node_of(kind, call, refusal)
+            found.append((refusal, _node_of(kind, call, refusal)))
+    return found
 
 
-def _all_literal(call: ast.Call, value_of: Callable[[ast.expr], object]) -> bool:
-    """True when every argument of ``call`` is a literal (read lazily: the first value
-    that is not stops the reading)."""
-    for arg in call.args:
-        if isinstance(arg, ast.Starred) or value_of(arg) is UNKNOWN:
-            return False
-    for keyword in call.keywords:
-        if keyword.arg is None or value_of(keyword.value) is UNKNOWN:
-            return False
-    return True
+# Parts whose every refusal a specific code reports (see specific_code): never judged
+# alone for SEM100. A grain's refusals are SEM101-SEM103, SEM302 or SEM303.
+_ALL_SPECIFIC: Final = {"described_result": frozenset({"grain"})}
+# Fields that, written as a list display, can only be refused for their items (rows:
+# SEM106; coverage items: SEM401, SEM405) or for being empty (SEM105, SEM402, SEM404).
+_SPECIFIC_AS_LIST: Final = {
+    "described_result": frozenset({"series", "facts", "edges"}),
+    "absent": frozenset({"checked", "notChecked", "cannotCover"}),
+    "coverage": frozenset({"checked", "notChecked", "cannotCover"}),
+}
+_LIST_DISPLAYS: Final = (ast.List, ast.Tuple)
+_JUDGED_ALONE: Final = {
+    door: frozenset(parts) - _ALL_SPECIFIC.get(door, frozenset()) for door, parts in DOOR_PARTS.items()
+}
 
 
-def _literal_fields(kind: str, call: ast.Call) -> Iterator[tuple[str, ast.expr]]:
-    """The top-level fields whose value the call provably passes, and their nodes."""
-    positional = list(call.args)
-    if any(isinstance(arg, ast.Starred) for arg in positional):
+_UNREAD: Final = object()
+_NOTHING: Final = frozenset[str]()
+
+
+def _positional_fields(kind: str, positional: list[ast.expr]) -> Iterator[tuple[str, ast.expr]]:
+    """The top-level fields the positional arguments provably pass, and their nodes:
+    ``coverage()``'s result, and the keys of a dict display no later ``**spread`` may
+    replace."""
+    if any(type(arg) is ast.Starred for arg in positional):
         return  # the indexes of the positional arguments are unknown
-    if kind == "coverage" and positional:
-        yield "content", positional.pop(0)
-    if len(positional) == 1 and is_dict_form(positional[0]):
-        entries = list(last_wins(iter_dict_items(positional[0])))
+    rest = list(positional)
+    if kind == "coverage":
+        yield "content", rest.pop(0)
+    if len(rest) == 1 and is_dict_form(rest[0]):
+        entries = last_wins(iter_dict_items(rest[0]))
         spread_after = False
         for entry in reversed(entries):  # a ``**spread`` may replace the keys before it
             if entry is None:
                 spread_after = True
             elif not spread_after and isinstance(entry[0], str):
                 yield entry[0], entry[2]
-    for keyword in call.keywords:
-        if keyword.arg is not None:
-            yield keyword.arg, keyword.value
 
 
 def _node_of(kind: str, call: ast.Call, refusal: Refusal) -> ast.AST | None:
@@ -239,8 +268,8 @@ def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> 
             return "SEM301"
         if fault == COUNTER_UNSTATED:
             return "SEM302"
-        if head == "grain" and fault in (SAYS_NOTHING, EMPTY, WRONG_TYPE):
-            return "SEM303"
+        if head == "grain":
+            return "SEM303"  # says nothing, an empty or non-string text, a non-bool isCounter
         if head == "clarify" and last in ("question", "candidates"):
             return "SEM501" if fault in (MISSING, EMPTY, WRONG_TYPE) or last == "candidates" else None
         if head == "render" and len(path) == 2 and last in ("default", "columns"):

@@ -34,7 +34,7 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, last_wins
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items
 from semantics_lint.lint.verdicts import instant, wraps_described_result
 
 if TYPE_CHECKING:
@@ -57,11 +57,11 @@ def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bo
         return None
     keys: dict[str, tuple[ast.AST, ast.expr]] = {}
     hidden = False
-    for item in last_wins(iter_dict_items(node)):
+    for item in iter_dict_items(node):
         if item is None:
             hidden = True
         elif isinstance(item[0], str):
-            keys[item[0]] = (item[1], item[2])
+            keys[item[0]] = (item[1], item[2])  # a key written twice: the last
     return keys, hidden
 
 
