@@ -75,6 +75,12 @@ class RuntimeRefusesDeclaration(Rule):
     VALID = (
         Valid(
             """
+            def tool(export):
+                return described_result(facts=export.rows, edges=[{"from": "a", "to": "b", "kind": "srdf"}], provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
             from semantics_lint.runtime import absent, coverage
 
             def tool(vm, verdict, rows):
