@@ -300,7 +300,10 @@ def test_locate(tmp_path: Path, files: dict[str, str], name: str, expected: str 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_is_neither_located_nor_waited_on(tmp_path: Path) -> None:
     from semantics_lint.lint.resolve.project_modules import locate, read_source
+    from semantics_lint.lint.resolve.reading import read_module
 
     os.mkfifo(tmp_path / "consts.py")  # opening it to read would wait for a writer
     assert locate(str(tmp_path), "consts") is None
     assert read_source(str(tmp_path / "consts.py")) is None
+    # Put in place of a module after it was located: the resolver's reading refuses it too.
+    assert read_module(str(tmp_path / "consts.py"), 0, frozenset()) is None
