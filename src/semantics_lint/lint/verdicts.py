@@ -7,8 +7,10 @@ text is an ISO 8601 instant with a zone (the mint refuses a period that is not; 
 reports it). The rules ask here, and only here does the linter import the runtime: the
 dependency runs one way, from the static door to the runtime's pure functions, never the
 other way (the runtime imports the vocabulary and nothing of the linter). A test holds
-both directions (``tests/test_layers.py``). Judging a whole literal declaration with the
-mints' validators (SEM100, the two doors agreeing) belongs here too.
+both directions (``tests/test_layers.py``). SEM100 asks here what the mint refuses in a
+declaration's literal values (:func:`refusals`: the mint itself judges them, through
+``runtime.judge``) and which refusals a specific code already says
+(:func:`specific_code`), so the two doors agree on every literal declaration.
 """
 
 from __future__ import annotations
