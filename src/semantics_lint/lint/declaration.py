@@ -415,8 +415,8 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
         if is_dict_form(value.elt):
             declaration.rows.append(_row(data_field, None, value.elt))
         return
-    if not isinstance(value, (ast.List, ast.Tuple)):
-        return
+    if not isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return  # a set's items are rows too, for the mint (indexes as written)
     for index, element in enumerate(value.elts):
         if isinstance(element, ast.Starred):
             return  # rows after a spread have unknown indexes

@@ -109,25 +109,25 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
             found.append((refusal, _node_of(kind, call, refusal)))
     judged = _JUDGED_ALONE[kind]
     as_list = _SPECIFIC_AS_LIST.get(kind, _NOTHING)
-    said = {refusal.path for refusal, _ in found}
-    fields: list[tuple[str, ast.expr, object]] = []
+    parts: list[tuple[str, object]] = []
     if positional:
-        fields.extend((name, node, _UNREAD) for name, node in _positional_fields(kind, positional))
+        for name, node in _positional_fields(kind, positional):
+            if name in judged and not (name in as_list and type(node) in _LIST_DISPLAYS):
+                parts.append((name, literal_of(node)))
     offset = len(positional)
-    for index, keyword in enumerate(keywords):
+    for index, keyword in enumerate(keywords, offset):
         name = keyword.arg
-        if name is not None:
-            known = read[offset + index] if offset + index < len(read) else _UNREAD
-            fields.append((name, keyword.value, known))
-    for name, node, known in fields:
-        if name not in judged or (name in as_list and type(node) in _LIST_DISPLAYS):
+        if name is None or name not in judged:
             continue
-        value = literal_of(node) if known is _UNREAD else known
+        node = keyword.value
+        if name in as_list and type(node) in _LIST_DISPLAYS:
+            continue
+        parts.append((name, read[index] if index < len(read) else literal_of(node)))
+    for name, value in parts:
         if value is UNKNOWN:
             continue
         refusal = part_refusal(kind, name, value)
-        if refusal is not None and refusal.path not in said:
-            said.add(refusal.path)
+        if refusal is not None and all(refusal.path != known.path for known, _ in found):
             found.append((refusal, _node_of(kind, call, refusal)))
     return found
 
@@ -148,7 +148,6 @@ _JUDGED_ALONE: Final = {
 }
 
 
-_UNREAD: Final = object()
 _NOTHING: Final = frozenset[str]()
 
 
