@@ -21,7 +21,6 @@ github format's own.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -58,8 +57,8 @@ def readable(findings: Iterable[Finding]) -> list[Finding]:
         if fix is not None:
             fix_message = printable(fix.message)
             if fix_message != fix.message:
-                fix = dataclasses.replace(fix, message=fix_message)
+                fix = fix._replace(message=fix_message)
         if filename != finding.filename or message != finding.message or fix is not finding.fix:
-            finding = dataclasses.replace(finding, filename=filename, message=message, fix=fix)
+            finding = finding._replace(filename=filename, message=message, fix=fix)
         out.append(finding)
     return out
