@@ -70,7 +70,12 @@ class Fix(NamedTuple):
 
 
 class Finding(NamedTuple):
-    """One reported mistake in one file."""
+    """One reported mistake in one file.
+
+    ``message`` says what is wrong, naming the field, in a line; ``help``, when given,
+    says why it matters and what to write instead (ruff's ``help:``): every format
+    that shows one line per finding shows the message alone.
+    """
 
     code: str
     message: str
@@ -80,6 +85,7 @@ class Finding(NamedTuple):
     end: Position
     fix: Fix | None = None
     url: str | None = None
+    help: str | None = None
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:
@@ -96,4 +102,5 @@ class Finding(NamedTuple):
             "end_location": self.end.to_json(),
             "fix": self.fix.to_json() if self.fix is not None else None,
             "url": self.url,
+            "help": self.help,
         }

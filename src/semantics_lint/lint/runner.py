@@ -316,8 +316,8 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     return ResultCache(options.cache_dir)
 
 
-def _order(finding: Finding) -> tuple[str, int, int, str, str]:
-    return (*finding.sort_key, finding.message)
+def _order(finding: Finding) -> tuple[str, int, int, str, str, str]:
+    return (*finding.sort_key, finding.message, finding.help or "")
 
 
 def _collect(

@@ -25,9 +25,13 @@ rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds t
 the name in the call, with where the dict was bound appended to the message (a rule
 whose messages say that themselves sets ``named_part_note = False``).
 
-A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
-a part or row, or an ``ast`` node of the file. A rule reads the declaration, the file's
-index and the value library (``rules.values``), nothing else.
+A finding is one ``self.report(where, message, help=..., fix=...)`` call: at a field
+(its key), a part or row, or an ``ast`` node of the file. ``message`` says in a line
+what is wrong, naming the field as spelled (`` `provenance.measuredAt` is read from
+the clock``); ``help`` says why it matters and what to write instead, and ends with
+where a followed name was bound. The one-line formats show the message alone. A rule
+reads the declaration, the file's index and the value library (``rules.values``),
+nothing else.
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
@@ -224,14 +228,22 @@ class Rule:
 
     # -- reporting ------------------------------------------------------------------
 
-    def report(self, where: Field | Part | Row | ast.expr, message: str, *, fix: Fix | None = None) -> None:
-        """Report ``message`` at ``where``: a :class:`Field` (its key), a :class:`Part`
-        or :class:`Row` (the dict; a part given as a name: that name), or an ``ast``
-        expression of the file."""
+    def report(
+        self,
+        where: Field | Part | Row | ast.expr,
+        message: str,
+        *,
+        help: str | None = None,
+        fix: Fix | None = None,
+    ) -> None:
+        """Report ``message`` (and ``help``) at ``where``: a :class:`Field` (its key), a
+        :class:`Part` or :class:`Row` (the dict; a part given as a name: that name), or
+        an ``ast`` expression of the file."""
         if self._anchor is not None and self._anchor[1] is not None:
             anchor, part = self._anchor
             start, end = self.context.ast_range(anchor)
-            self._emit(f"{message} (`{part.path}` is {part.via.describe()})", start, end, None)  # type: ignore[union-attr]
+            bound = f"`{part.path}` is {part.via.describe()}"  # type: ignore[union-attr]
+            self._emit(message, f"{help} ({bound})" if help else bound, start, end, None)
             return
         if isinstance(where, Field):
             start, end = where.range
@@ -241,14 +253,16 @@ class Rule:
             start, end = self.context.ast_range(where.node)
         else:
             start, end = self.context.ast_range(where)
-        self._emit(message, start, end, fix)
+        self._emit(message, help, start, end, fix)
 
-    def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
+    def report_ast(self, node: ast.expr | ast.stmt, message: str, *, help: str | None = None) -> None:
         """Report at an ``ast`` node of the file (for module-level rules)."""
         start, end = self.context.ast_range(node)
-        self._emit(message, start, end, None)
+        self._emit(message, help, start, end, None)
 
-    def _emit(self, message: str, start: Position, end: Position, fix: Fix | None) -> None:
+    def _emit(
+        self, message: str, help: str | None, start: Position, end: Position, fix: Fix | None
+    ) -> None:
         self._sink.append(
             Finding(
                 code=self.code,
@@ -258,6 +272,7 @@ class Rule:
                 start=start,
                 end=end,
                 fix=fix,
+                help=help,
             )
         )
 
