@@ -654,3 +654,20 @@ def test_no_python_files_is_a_warning_not_an_error(tmp_path: Path) -> None:
     result = check(".", cwd=tmp_path)
     assert result.code == 0
     assert "warning: no Python files found" in result.err
+
+
+def test_stderr_is_flushed_as_it_is_written(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A buffered stderr that nobody flushes (click 8.1's CliRunner, a redirected file
+    # read before exit) still holds the summary once the run returns.
+    import io
+
+    from semantics_lint.lint.cli import main as lint_main
+
+    buffer = io.BytesIO()
+    stderr = io.TextIOWrapper(buffer, encoding="utf-8", write_through=False)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    monkeypatch.chdir(project)
+    with pytest.raises(SystemExit):
+        lint_main(["check", "--no-cache", "tools"])
+    assert b"Found 2 errors." in buffer.getvalue()

@@ -71,6 +71,10 @@ def write(stream: TextIO, text: str) -> None:
     except UnicodeEncodeError:
         encoding = getattr(stream, "encoding", None) or "utf-8"
         stream.write(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
+    if stream is sys.stderr:
+        # Messages reach the reader in order with the findings, whatever buffers the
+        # stream (a test harness's, a redirected file's).
+        stream.flush()
 
 
 class Console:
