@@ -29,7 +29,8 @@ A finding is one ``self.report(where, message, help=..., fix=...)`` call: at a f
 (its key), a part or row, or an ``ast`` node of the file. ``message`` says in a line
 what is wrong, naming the field as spelled (`` `provenance.measuredAt` is read from
 the clock``); ``help`` says why it matters and what to write instead, and ends with
-where a followed name was bound. The one-line formats show the message alone. A rule
+where a followed name was bound and (added by ``report``) the call the field is in.
+The one-line formats show the message alone. A rule
 reads the declaration, the file's index and the value library (``rules.values``),
 nothing else.
 
@@ -238,12 +239,17 @@ class Rule:
     ) -> None:
         """Report ``message`` (and ``help``) at ``where``: a :class:`Field` (its key), a
         :class:`Part` or :class:`Row` (the dict; a part given as a name: that name), or
-        an ``ast`` expression of the file."""
+        an ``ast`` expression of the file.
+
+        A message names the field, not the call around it; the help then ends by
+        naming the call (``(in described_result(...))``), so that the finding still
+        says which declaration it is about."""
         if self._anchor is not None and self._anchor[1] is not None:
             anchor, part = self._anchor
             start, end = self.context.ast_range(anchor)
             bound = f"`{part.path}` is {part.via.describe()}"  # type: ignore[union-attr]
-            self._emit(message, f"{help} ({bound})" if help else bound, start, end, None)
+            help = f"{help} ({bound})" if help else bound
+            self._emit(message, self._naming_the_call(message, help), start, end, None)
             return
         if isinstance(where, Field):
             start, end = where.range
@@ -253,7 +259,14 @@ class Rule:
             start, end = self.context.ast_range(where.node)
         else:
             start, end = self.context.ast_range(where)
-        self._emit(message, help, start, end, fix)
+        self._emit(message, self._naming_the_call(message, help), start, end, fix)
+
+    def _naming_the_call(self, message: str, help: str | None) -> str | None:
+        """``help``, ending with the call when neither it nor ``message`` names it."""
+        call = f"{self.call.spelled}(...)"
+        if call in message or (help is not None and call in help):
+            return help
+        return f"{help} (in {call})" if help else f"in {call}"
 
     def report_ast(self, node: ast.expr | ast.stmt, message: str, *, help: str | None = None) -> None:
         """Report at an ``ast`` node of the file (for module-level rules)."""

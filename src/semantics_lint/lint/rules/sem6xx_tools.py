@@ -672,7 +672,7 @@ class DataFromVariableWithoutAbsent(Rule):
             value,
             f"{data_field} is the variable {value.id!r} in a function with no absent() branch",
             help=f"when it is empty the result is refused; return absent(what=..., checked=[...]) "
-            f"when {value.id} is empty",
+            f"when {value.id} is empty (in {site.spelled}(...))",
         )
 
 
