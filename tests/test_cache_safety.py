@@ -168,7 +168,7 @@ def test_a_cache_made_before_the_tag_is_still_ours(tmp_path: Path) -> None:
 
 
 def _row(**changes: Any) -> list[Any]:
-    row: list[Any] = ["SEM102", "a message", Severity.ERROR.value, [3, 8, 3, 21], None, None]
+    row: list[Any] = ["SEM102", "a message", Severity.ERROR.value, [3, 8, 3, 21], None, None, "a help"]
     for index, value in changes.items():
         row[int(index[1:])] = value
     return row
@@ -187,6 +187,7 @@ DAMAGED_ROWS = {
     "fix is text": _row(i4="rename it"),
     "edit of the wrong shape": _row(i4=["safe", "rename", [["'x'", 3, 8]]]),
     "url is a list": _row(i5=["https://example.invalid"]),
+    "help is a number": _row(i6=3),
     "row too long": [*_row(), "extra"],
     "row is a dict": {"code": "SEM102"},
 }
@@ -196,7 +197,9 @@ DAMAGED_ROWS = {
 def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> None:
     tool = tmp_path / "tool.py"
     tool.write_bytes(SNAKE.encode())
-    finding = Finding("SEM102", "a message", Severity.ERROR, "tool.py", Position(3, 8), Position(3, 21))
+    finding = Finding(
+        "SEM102", "a message", Severity.ERROR, "tool.py", Position(3, 8), Position(3, 21), help="a help"
+    )
     cache = ResultCache(tmp_path, "f1")
     cache.put(tool, "tool.py", SNAKE.encode(), LintSettings(), [finding])
     cache.save()

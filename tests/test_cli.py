@@ -218,7 +218,7 @@ def test_json_is_ruffs_shape(project: Path) -> None:
     data = json.loads(result.out)
     assert isinstance(data, list) and len(data) == 2
     for item in data:
-        assert set(item) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url"}
+        assert set(item) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url", "help"}
         assert set(item["location"]) == {"row", "column"}
     snake = next(item for item in data if item["code"] == "SEM102")
     assert snake["filename"] == "tools/snake.py"

@@ -126,7 +126,9 @@ def test_unsaved_buffer_gets_the_findings_of_its_text_not_of_the_file(
     for diagnostic, finding in zip(diagnostics, expected):
         assert diagnostic["source"] == "semantics-lint"
         assert diagnostic["severity"] == 1  # Error
-        assert diagnostic["message"] == finding["message"]
+        # What the line says, then its help under it (editors show both).
+        assert finding["help"]
+        assert diagnostic["message"] == f"{finding['message']}\n{finding['help']}"
         # The CLI's 1-based rows and columns are the server's 0-based ones, plus one.
         assert diagnostic["range"] == {
             "start": {"line": finding["location"]["row"] - 1, "character": finding["location"]["column"] - 1},

@@ -77,6 +77,7 @@ def snake(
         Position(line, 20),
         Position(line, 33),
         Fix(fix, "Rename to `measuredAt`", edits) if fix is not None else None,
+        help="rename it to `measuredAt`: declaration fields are camelCase",
     )
 
 
@@ -160,12 +161,16 @@ def test_full_shows_the_line_a_caret_and_the_fix() -> None:
     assert numbered == ['3 |         provenance={"measured_at": export.at, "source": "x"},']
     caret = lines[lines.index(numbered[0]) + 1]
     assert caret == "  | " + " " * 20 + "^" * 13 + " SEM102"
-    assert "help: Rename to `measuredAt` (safe fix, applied by --fix)" in text
+    assert "  help: rename it to `measuredAt`: declaration fields are camelCase" in lines
+    assert "  fix: Rename to `measuredAt` (safe fix, applied by --fix)" in lines
+    assert lines.index("  help: rename it to `measuredAt`: declaration fields are camelCase") < lines.index(
+        "  fix: Rename to `measuredAt` (safe fix, applied by --fix)"
+    )
     assert '    -         provenance={"measured_at": export.at, "source": "x"},' in lines
     assert '    +         provenance={"measuredAt": export.at, "source": "x"},' in lines
-    # Without the source, the finding line and the fix's help remain.
+    # Without the source, the finding line, its help and the fix remain.
     bare = output.format_findings([snake()], "full")
-    assert bare.splitlines()[0] == lines[0] and "help:" in bare and "|" not in bare
+    assert bare.splitlines()[0] == lines[0] and "help:" in bare and "fix:" in bare and "|" not in bare
 
 
 def test_full_caret_keeps_tabs_under_tabs() -> None:
@@ -203,7 +208,7 @@ def test_pylint_layout() -> None:
 def test_json_is_a_list_of_ruff_shaped_findings_with_the_rule_url() -> None:
     data = json.loads(output.format_findings([snake()], "json"))
     assert len(data) == 1
-    assert set(data[0]) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url"}
+    assert set(data[0]) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url", "help"}
     assert data[0]["location"] == {"row": 3, "column": 21}
     url = data[0]["url"]
     assert url.endswith("#sem102-snake-case-declaration-key")
@@ -281,6 +286,22 @@ def test_gitlab_code_quality_has_the_required_fields(
     assert len({issue["fingerprint"] for issue in report}) == 3
     moved = json.loads(output.format_findings([snake(inside, line=9)], "gitlab"))
     assert moved[0]["fingerprint"] == report[0]["fingerprint"]
+    # The help is the issue's details; the description stays the short line.
+    assert report[0]["content"] == {"body": snake().help}
+    assert report[0]["description"] == f"SEM102: {snake().message}"
+    assert "content" not in report[2]  # no help, no details
+
+
+def test_the_one_line_formats_show_the_message_and_not_the_help() -> None:
+    finding = snake()
+    assert finding.help and finding.help not in finding.message
+    for name in ("concise", "grouped", "pylint", "github"):
+        text = output.format_findings([finding], name)
+        assert finding.message in text and finding.help not in text, name
+    json_row = json.loads(output.format_findings([finding], "json"))[0]
+    assert (json_row["message"], json_row["help"]) == (finding.message, finding.help)
+    line_row = json.loads(output.format_findings([finding], "json-lines"))
+    assert line_row["help"] == finding.help
 
 
 def test_junit_parses_as_ci_readers_parse_it() -> None:
@@ -293,6 +314,8 @@ def test_junit_parses_as_ci_readers_parse_it() -> None:
     cases = suites[0].findall("testcase")
     assert [case.get("name") for case in cases] == ["SEM102 3:21", "SEM102 5:21"]
     failure = cases[0].find("failure")
+    assert failure is not None and failure.get("message") == snake().message
+    assert (failure.text or "").endswith(f"\nhelp: {snake().help}")
     assert failure is not None and failure.get("message", "").startswith("`provenance.measured_at`")
     assert suites[1].find("testcase/failure").get("type") == "warning"  # type: ignore[union-attr]
 
@@ -350,6 +373,12 @@ def test_sarif_validates_against_the_schema_and_lists_rules_and_results() -> Non
     replacement = first["fixes"][0]["artifactChanges"][0]["replacements"][0]
     assert replacement["insertedContent"]["text"] == '"measuredAt"'
     assert "fixes" not in second
+    # The result's text is the finding's line; its Markdown adds the help below it.
+    assert first["message"] == {
+        "text": snake().message,
+        "markdown": f"{snake().message}\n\n{snake().help}",
+    }
+    assert second["message"] == {"text": clock().message}  # no help: text alone
 
 
 def test_sarif_information_uri_comes_from_the_metadata_or_is_left_out(

@@ -116,3 +116,15 @@ def test_the_flake8_plugin_escapes_its_messages(tmp_path: Path) -> None:
     text = done.stdout.decode("utf-8")
     _assert_no_forged_line(text)
     assert text.count("\n") == 1 and SHOWN in text, text
+
+
+def test_a_help_that_quotes_the_source_is_escaped_too() -> None:
+    """The help quotes the source as the message does (a bound value, a name)."""
+    finding = Finding(
+        "SEM203", "`provenance.measuredAt` is a date", Severity.ERROR, "t.py", Position(1, 0),
+        Position(1, 4), help=f"take the time from the data ({KEY} = '2024-05-01' (line 1))",
+    )
+    for name in ("full", "junit"):
+        text = output.format_findings([finding], name)
+        _assert_no_forged_line(text)
+        assert SHOWN in text, name

@@ -295,10 +295,10 @@ def test_a_reading_cut_short_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> N
     def failing(call: object, field: declaration_module.Field) -> Iterator[coverage_rules.ItemProblem]:
         nonlocal calls
         calls += 1
-        yield coverage_rules.ItemProblem("SEM401", field.value_ast, f"first, reading {calls}")
+        yield coverage_rules.ItemProblem("SEM401", field.value_ast, f"first, reading {calls}", "help")
         if calls == 1:
             raise RecursionError
-        yield coverage_rules.ItemProblem("SEM405", field.value_ast, f"second, reading {calls}")
+        yield coverage_rules.ItemProblem("SEM405", field.value_ast, f"second, reading {calls}", "help")
 
     monkeypatch.setattr(coverage_rules, "item_problems", failing)
     findings = lint_source(text.encode("utf-8"), "tool.py")

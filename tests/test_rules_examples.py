@@ -3,7 +3,7 @@
 Valid: the rule reports nothing. Invalid: the linter reports exactly the listed codes
 among the codes of the rule's family and the listed ones (an example need not satisfy
 rules of other families, which may be added at any time); the first finding of the
-rule sits where the example says and names the field;
+rule sits where the example says and names the field (in its message or its help);
 and a fix, when shown, yields exactly the fixed text, which parses, re-lints clean of
 the rule's code, and does not change when fixed again.
 """
@@ -11,6 +11,7 @@ the rule's code, and does not change when fixed again.
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
@@ -54,9 +55,13 @@ def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
         assert first.start.line == case.line, first
     if case.column is not None:
         assert first.start.column == case.column, first
+    said = f"{first.message}\n{first.help or ''}"
     if case.field is not None:
-        assert case.field in first.message, first.message
+        assert case.field in said, first
+    if not rule.code.startswith("SEM0"):  # a declaration's finding names its call (SPEC 4)
+        assert re.search(r"\b\w+\(\.\.\.\)", said), first
     assert first.message and first.code not in first.message
+    assert first.help is None or (first.help and first.code not in first.help), first
     assert first.severity == rule.severity
 
     if case.fixed is None:

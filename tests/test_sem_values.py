@@ -163,7 +163,7 @@ def test_a_date_through_a_name_in_an_fstring_names_the_binding() -> None:
     )
     findings = lint_source(source.encode("utf-8"), "example.py")
     assert [f.code for f in findings] == ["SEM203"]
-    assert "DAY = " in findings[0].message and "(line 1)" in findings[0].message
+    assert "DAY = " in (findings[0].help or "") and "(line 1)" in (findings[0].help or "")
     assert findings[0].start.line == 3
 
 

@@ -130,8 +130,8 @@ def test_the_class_through_a_name_and_through_an_import(tmp_path: Path) -> None:
         ("SEM602", 5, 11),
         ("SEM601", 8, 42),
     ]
-    assert "ODD = 'report'" in findings[1].message.replace('"', "'")
-    assert "fleet/classes.py:2" in findings[1].message
+    assert "ODD = 'report'" in (findings[1].help or "").replace('"', "'")
+    assert "fleet/classes.py:2" in (findings[1].help or "")
 
 
 @pytest.mark.parametrize(

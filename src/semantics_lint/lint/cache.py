@@ -413,12 +413,13 @@ def _row(finding: Finding) -> list[Any]:
             ],
         ],
         finding.url,
+        finding.help,
     ]
 
 
 def _finding(display: str, row: Any) -> Finding:
     """The finding a stored row holds; ``ValueError`` for a row of any other shape."""
-    code, message, severity, span, fix, url = _shaped(row, 6)
+    code, message, severity, span, fix, url, help = _shaped(row, 7)
     line, column, end_line, end_column = (_count(n) for n in _shaped(span, 4))
     made_fix = None
     if fix is not None:
@@ -439,6 +440,7 @@ def _finding(display: str, row: Any) -> Finding:
         end=Position(end_line, end_column),
         fix=made_fix,
         url=None if url is None else _text(url),
+        help=None if help is None else _text(help),
     )
 
 

@@ -684,14 +684,12 @@ def _add_noqa(
     namespace: argparse.Namespace, options: RunOptions, console: Console, paths: Sequence[str]
 ) -> int:
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
-    import dataclasses
-
     from semantics_lint.lint import write as writing
     from semantics_lint.lint.output.overview import plural
     from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
     from semantics_lint.lint.suppress import add_noqa
 
-    lint_options = dataclasses.replace(options, fix=False, diff=False, cache_dir=None)
+    lint_options = options._replace(fix=False, diff=False, cache_dir=None)
     result, sources = _lint(paths, lint_options)
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)

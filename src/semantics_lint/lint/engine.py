@@ -355,12 +355,15 @@ class Batch:
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
-    """Findings in a stable order: position, then code, then message; duplicates dropped."""
+    """Findings in a stable order: position, then code, then message and help; duplicates
+    dropped."""
     unique: dict[tuple[object, ...], Finding] = {}
     for finding in findings:
-        key = (finding.start, finding.end, finding.code, finding.message)
+        key = (finding.start, finding.end, finding.code, finding.message, finding.help)
         unique.setdefault(key, finding)
-    return sorted(unique.values(), key=lambda f: (f.start.line, f.start.column, f.code, f.message))
+    return sorted(
+        unique.values(), key=lambda f: (f.start.line, f.start.column, f.code, f.message, f.help or "")
+    )
 
 
 def _only_if_enabled(settings: LintSettings, finding: Finding) -> list[Finding]:
@@ -379,13 +382,4 @@ def _syntax_error_finding(filename: str, exc: SyntaxError, text: str) -> Finding
 
 
 def _rename(finding: Finding, filename: str) -> Finding:
-    return Finding(
-        code=finding.code,
-        message=finding.message,
-        severity=finding.severity,
-        filename=filename,
-        start=finding.start,
-        end=finding.end,
-        fix=finding.fix,
-        url=finding.url,
-    )
+    return finding._replace(filename=filename)

@@ -12,47 +12,64 @@ file (an exception in a rule) becomes a SEM001 finding for it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from semantics_lint.lint.config import known_codes
 from semantics_lint.lint.model import Finding, Position, Severity
 from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
-from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
-from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
+from semantics_lint.lint.settings import might_contain_calls
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.settings import LintSettings
 
 Mode = Literal["lint", "fix", "diff"]
 """What a job does: report findings, fix and report what remains, or fix for a diff."""
 CRASH_CODE = "SEM001"
 
 
-@dataclass(slots=True)
 class FileOutcome:
-    """What happened to one file."""
+    """What happened to one file (filled in as the job goes; picklable).
 
-    display: str
-    findings: list[Finding] = field(default_factory=list)
-    applied: int = 0
-    fixed_source: bytes | None = None
-    original: bytes | None = None
-    fix_error: str | None = None
-    internal_error: bool = False
-    linted: bool = True
-    """False when the file was not linted: it could not be read, or the prefilter found
-    no call of ours in it."""
-    self_contained: bool = False
-    """True when the findings came from the file alone: linted (not fixed), without a
-    failure, and without asking about any other module. Only such findings are cached."""
-    read_error: str | None = None
-    """Why the file could not be read (it was not linted), or None."""
+    ``linted``: False when the file was not linted: it could not be read, or the
+    prefilter found no call of ours in it. ``self_contained``: True when the findings
+    came from the file alone: linted (not fixed), without a failure, and without
+    asking about any other module; only such findings are cached. ``read_error``: why
+    the file could not be read (it was not linted), or None.
+    """
+
+    __slots__ = (
+        "display", "findings", "applied", "fixed_source", "original", "fix_error",
+        "internal_error", "linted", "self_contained", "read_error",
+    )
+
+    def __init__(
+        self,
+        display: str,
+        findings: list[Finding] | None = None,
+        *,
+        applied: int = 0,
+        fixed_source: bytes | None = None,
+        original: bytes | None = None,
+        fix_error: str | None = None,
+        internal_error: bool = False,
+        linted: bool = True,
+        self_contained: bool = False,
+        read_error: str | None = None,
+    ) -> None:
+        self.display = display
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.applied = applied
+        self.fixed_source = fixed_source
+        self.original = original
+        self.fix_error = fix_error
+        self.internal_error = internal_error
+        self.linted = linted
+        self.self_contained = self_contained
+        self.read_error = read_error
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(NamedTuple):
     """One file's work, sent to a worker: everything is picklable.
 
     ``source`` None means the file has not been read yet: whoever runs the job reads
@@ -72,6 +89,8 @@ def _filtered_linter(
 ) -> Callable[[bytes, str, LintSettings | None], list[Finding]]:
     """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
+    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
@@ -94,7 +113,12 @@ def _may_list_our_codes(source: bytes) -> bool:
 
 def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list[Finding]:
     """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
-    if UNUSED_NOQA_CODE not in codes or not _may_list_our_codes(source):
+    if not _may_list_our_codes(source):
+        return []  # the usual case: ``# noqa`` handling (and tokenize) is not imported
+    from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa
+    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
+
+    if UNUSED_NOQA_CODE not in codes:
         return []
     return apply_noqa(decode_for_noqa(source), [], codes, display)
 
@@ -145,15 +169,13 @@ def load(job: Job) -> Job | FileOutcome:
     unreadable file is the engine's SEM001 for it (when selected), a file the
     prefilter rules out (or one with no code selected) has no findings.
     """
-    from semantics_lint.lint import engine
-
     assert job.path is not None, "a job without source names its file"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
     data = _read(Path(job.path))
     if isinstance(data, str):
         findings = [unreadable_finding(job.display, data)] if CRASH_CODE in codes else []
         return FileOutcome(job.display, findings, linted=False, read_error=data)
-    if not codes or not engine.might_contain_calls(data, job.settings):
+    if not codes or not might_contain_calls(data, job.settings):
         return FileOutcome(job.display, unused_noqa_only(data, job.display, frozenset(codes)), linted=False)
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 

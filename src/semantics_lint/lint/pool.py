@@ -121,6 +121,7 @@ def chunk_size(work: int, workers: int) -> int:
 POOL_IMPORTS: tuple[str, ...] = (
     "semantics_lint.lint.cache",
     "semantics_lint.lint.engine",
+    "semantics_lint.lint.suppress",
     "semantics_lint.lint.locate",
     "semantics_lint.lint.context",
     "semantics_lint.lint.declaration",

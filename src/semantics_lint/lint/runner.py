@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint.lint.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.discovery import (
@@ -74,8 +73,7 @@ STDIN_DISPLAY = "-"
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RunOptions:
+class RunOptions(NamedTuple):
     """What the command line asked for. Selectors are checked by :func:`check_options`."""
 
     select: tuple[str, ...] | None = None
@@ -92,29 +90,38 @@ class RunOptions:
     """Where the results cache lives; None lints every file afresh."""
 
 
-@dataclass(slots=True)
 class RunResult:
-    """Everything the CLI prints or decides the exit code from."""
+    """Everything the CLI prints or decides the exit code from (filled in as the run goes).
 
-    findings: list[Finding]
-    files: int
-    linted: int
-    fixed: int = 0
-    diffs: list[str] = field(default_factory=list)
-    messages: list[str] = field(default_factory=list)
-    changed_files: int = 0
-    internal_error: bool = False
-    used_pool: bool = False
-    fixed_stdin: bytes | None = None
-    cached: int = 0
-    """Files whose findings came from the results cache."""
-    fixed_files: dict[str, int] = field(default_factory=dict)
-    """How many findings the fixes applied (or, with ``--diff``, would apply) per file."""
-    excluded: bool = False
-    """Standard input stood for a file the configuration excludes (``force_exclude``)."""
-    file_errors: int = 0
-    """Files that could not be read (when SEM001 is not selected to say so) or whose
-    fix could not be written; each has a message in ``messages``."""
+    ``cached``: files whose findings came from the results cache. ``fixed_files``: how
+    many findings the fixes applied (or, with ``--diff``, would apply) per file.
+    ``excluded``: standard input stood for a file the configuration excludes
+    (``force_exclude``). ``file_errors``: files that could not be read (when SEM001 is
+    not selected to say so) or whose fix could not be written; each has a message in
+    ``messages``.
+    """
+
+    __slots__ = (
+        "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
+        "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
+        "file_errors",
+    )
+
+    def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:
+        self.findings: list[Finding] = []
+        self.files = files
+        self.linted = linted
+        self.fixed = 0
+        self.diffs: list[str] = []
+        self.messages: list[str] = []
+        self.changed_files = 0
+        self.internal_error = False
+        self.used_pool = False
+        self.fixed_stdin: bytes | None = None
+        self.cached = 0
+        self.fixed_files: dict[str, int] = {}
+        self.excluded = excluded
+        self.file_errors = 0
 
     @property
     def failed(self) -> bool:
@@ -226,7 +233,7 @@ def run_sources(
     caching = options.cache_dir is not None and mode == "lint"
     cache: ResultCache | None = None
     cached: list[list[Finding]] = []
-    result = RunResult(findings=[], files=len(sources), linted=0)
+    result = RunResult(files=len(sources))
     # Files are read here until enough pass the prefilter for a pool to start; the
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
@@ -269,7 +276,9 @@ def run_sources(
         targets.append((index, source))
 
     workers = pool_size(jobs_wanted, len(jobs))
-    outcomes = run_jobs(jobs, workers, progress)
+    # No file left to lint (every one ruled out by the prefilter, most pre-commit
+    # runs): the engine is never imported.
+    outcomes = run_jobs(jobs, workers, progress) if jobs else []
 
     result.used_pool = workers > 0
     linted = {
@@ -307,8 +316,8 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     return ResultCache(options.cache_dir)
 
 
-def _order(finding: Finding) -> tuple[str, int, int, str, str]:
-    return (*finding.sort_key, finding.message)
+def _order(finding: Finding) -> tuple[str, int, int, str, str, str]:
+    return (*finding.sort_key, finding.message, finding.help or "")
 
 
 def _collect(
@@ -424,9 +433,9 @@ def run_stdin(
         and stdin_filename is not None
         and excluded_by_config(path, config, whole=True)
     ):
-        result = RunResult(findings=[], files=0, linted=0, excluded=True)
+        result = RunResult(files=0, excluded=True)
     else:
-        result = RunResult(findings=[], files=1, linted=0)
+        result = RunResult(files=1)
         _lint_stdin(result, source, display, options, config, path, complete, size)
     add_path_problems(result, config_problems(resolver))
     return result

@@ -9,10 +9,8 @@ configuration (API modules, call names), becomes the engine's ``LintSettings``
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from semantics_lint.lint.config import (
     ALL_SELECTOR,
@@ -23,7 +21,9 @@ from semantics_lint.lint.config import (
 from semantics_lint.lint.discovery import matches_any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.engine import LintSettings
+    from pathlib import Path
+
+    from semantics_lint.lint.settings import LintSettings
 
 
 class CommandLineCodes(Protocol):
@@ -39,8 +39,7 @@ class CommandLineCodes(Protocol):
     def ignore(self) -> tuple[str, ...]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Layer:
+class _Layer(NamedTuple):
     select: tuple[str, ...] | None
     extend_select: tuple[str, ...]
     ignore: tuple[str, ...]
@@ -126,7 +125,7 @@ def codes_for_file(config: Config, options: CommandLineCodes, path: Path) -> fro
 
 def settings_for(config: Config, codes: frozenset[str]) -> LintSettings:
     """The engine's settings for a file: its configuration and its codes."""
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.settings import LintSettings
 
     values: dict[str, Any] = {"enabled": codes}
     if config.api_modules is not None:

@@ -1,20 +1,20 @@
 """What the engine recognizes and which rules it runs, and the textual prefilter.
 
 The settings are plain data, made once per configuration (a run has one or a few); the
-prefilter's byte strings are worked out when they are made.
+prefilter's byte strings are worked out once per set of names and modules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 from semantics_lint import vocabulary
 
 __all__ = ["DEFAULT_SETTINGS", "LintSettings", "might_contain_calls"]
 
 
-@dataclass(frozen=True, slots=True)
-class LintSettings:
+class LintSettings(NamedTuple):
     """What the engine recognizes and which rules it runs.
 
     ``api_modules``: modules whose ``absent``/``coverage``/``define_tool`` are ours.
@@ -25,23 +25,27 @@ class LintSettings:
     api_modules: tuple[str, ...] = vocabulary.DEFAULT_API_MODULES
     call_names: tuple[str, ...] = vocabulary.DESCRIBED_RESULT_NAMES
     enabled: frozenset[str] | None = None
-    _needles: tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]] = field(
-        init=False, repr=False, compare=False, hash=False
-    )
-
-    def __post_init__(self) -> None:
-        # The prefilter's byte strings: the names recognized alone; the API functions
-        # (and ``described_result`` when it is not among those names), recognized only
-        # through an import from an API module, so only beside the first component of
-        # such a module's name, which any such import spells.
-        names = tuple(w.encode("utf-8") for w in self.call_names)
-        imported = (*vocabulary.DESCRIBED_RESULT_NAMES, *vocabulary.API_FUNCTIONS)
-        functions = tuple(w.encode("utf-8") for w in imported if w not in self.call_names)
-        modules = tuple(dict.fromkeys(m.split(".", 1)[0].strip().encode("utf-8") for m in self.api_modules))
-        object.__setattr__(self, "_needles", (names, functions, modules))
 
     def is_enabled(self, code: str) -> bool:
         return self.enabled is None or code in self.enabled
+
+
+@lru_cache(maxsize=64)
+def _needles(
+    call_names: tuple[str, ...], api_modules: tuple[str, ...]
+) -> tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]]:
+    """The prefilter's byte strings for these names and modules, worked out once.
+
+    The names recognized alone; the API functions (and ``described_result`` when it
+    is not among those names), recognized only through an import from an API module,
+    so only beside the first component of such a module's name, which any such
+    import spells.
+    """
+    names = tuple(w.encode("utf-8") for w in call_names)
+    imported = (*vocabulary.DESCRIBED_RESULT_NAMES, *vocabulary.API_FUNCTIONS)
+    functions = tuple(w.encode("utf-8") for w in imported if w not in call_names)
+    modules = tuple(dict.fromkeys(m.split(".", 1)[0].strip().encode("utf-8") for m in api_modules))
+    return names, functions, modules
 
 
 DEFAULT_SETTINGS = LintSettings()
@@ -59,7 +63,7 @@ def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETT
     with one.
     """
     data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-    names, functions, modules = settings._needles
+    names, functions, modules = _needles(settings.call_names, settings.api_modules)
     if any(name in data for name in names):
         return True
     return any(module in data for module in modules) and any(function in data for function in functions)

@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint import user_key
-from semantics_lint.lint.jobs import decode_for_noqa
 from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
+from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 from semantics_lint.lint.suppress import physical_lines
 
 if TYPE_CHECKING:  # pragma: no cover - typing only

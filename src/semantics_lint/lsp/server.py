@@ -4,7 +4,8 @@ Built on pygls 2 and lsprotocol. What it does:
 
 * **diagnostics** on the buffer's text (unsaved edits included) on open, change and
   save: one per finding, code ``SEMxxx``, source ``semantics-lint``, the message the
-  command line prints, a link to the rule's documentation;
+  command line prints with the finding's help on the next line, a link to the rule's
+  documentation;
 * **code actions**: a ``quickfix`` per fixable finding under the cursor (unsafe ones
   only with the initialization option ``unsafeFixes: true``, and titled as unsafe),
   and ``source.fixAll.semantics-lint``, which applies every safe fix as ``--fix`` does.
@@ -356,7 +357,9 @@ class SemanticsLintServer:
         url = lint_adapter.rule_url(finding.code)
         return types.Diagnostic(
             range=self._range(index, found.start, found.end),
-            message=finding.message,
+            # Editors show a diagnostic's text whole on hover and in their problem
+            # lists: the line that says what is wrong, then the help under it.
+            message=f"{finding.message}\n{finding.help}" if finding.help else finding.message,
             severity=(
                 types.DiagnosticSeverity.Warning
                 if finding.severity is Severity.WARNING

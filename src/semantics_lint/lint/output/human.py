@@ -4,7 +4,8 @@
   columns (flake8's and ruff's layout, which editors and terminals turn into links);
   ``[*]`` marks a finding the given flags would fix.
 * ``full``: the same line, then the source lines around the finding with a caret under
-  it, and what its fix does (``help:``) with the changed lines.
+  it, why it matters and what to write instead (``help:``), and what its fix does
+  (``fix:``) with the changed lines.
 * ``grouped``: one heading per file, then ``line:col CODE [*] message`` under it.
 * ``pylint``: ``path:line: [CODE] message``, the layout pylint's parseable output and
   the tools that read it expect.
@@ -142,6 +143,8 @@ def format_full(
         lines = cache[finding.filename]
         if lines is not None and 1 <= finding.start.line <= len(lines):
             out.append(_snippet(finding, lines, palette))
+        if finding.help:
+            out.append(f"  {palette.paint('help', BOLD, CYAN)}: {finding.help}\n")
         if finding.fix is not None:
             out.append(_fix_help(finding, unsafe, lines, palette))
         out.append("\n")
@@ -191,7 +194,7 @@ def _fix_help(finding: Finding, unsafe: bool, lines: list[str] | None, palette: 
         how = "unsafe fix, applied by --fix --unsafe-fixes"
     else:
         how = "unsafe fix: needs --fix --unsafe-fixes"
-    out = [f"  {palette.paint('help', BOLD, CYAN)}: {fix.message} ({how})\n"]
+    out = [f"  {palette.paint('fix', BOLD, CYAN)}: {fix.message} ({how})\n"]
     if lines is not None:
         out.extend(_changed_lines(fix.edits, lines, palette))
     return "".join(out)

@@ -115,23 +115,24 @@ def format_gitlab(findings: Sequence[Finding]) -> str:
         fingerprint = hashlib.sha256(
             "\0".join((*key, str(occurrence))).encode("utf-8", "surrogatepass")
         ).hexdigest()[:32]
-        issues.append(
-            {
-                "type": "issue",
-                "check_name": f.code,
-                "description": f"{f.code}: {f.message}",
-                "categories": ["Bug Risk"],
-                "severity": GITLAB_SEVERITY.get(f.severity, "major"),
-                "fingerprint": fingerprint,
-                "location": {
-                    "path": path,
-                    "positions": {
-                        "begin": {"line": f.start.line, "column": f.start.column + 1},
-                        "end": {"line": f.end.line, "column": f.end.column + 1},
-                    },
+        issue: dict[str, Any] = {
+            "type": "issue",
+            "check_name": f.code,
+            "description": f"{f.code}: {f.message}",
+            "categories": ["Bug Risk"],
+            "severity": GITLAB_SEVERITY.get(f.severity, "major"),
+            "fingerprint": fingerprint,
+            "location": {
+                "path": path,
+                "positions": {
+                    "begin": {"line": f.start.line, "column": f.start.column + 1},
+                    "end": {"line": f.end.line, "column": f.end.column + 1},
                 },
-            }
-        )
+            },
+        }
+        if f.help:
+            issue["content"] = {"body": f.help}  # the issue's details (Markdown)
+        issues.append(issue)
     return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -193,8 +194,7 @@ def format_junit(findings: Sequence[Finding]) -> str:
                 message=_xml_text(f.message),
                 type="warning" if f.severity is Severity.WARNING else "error",
             )
-            failure.text = _xml_text(
-                f"{filename}:{f.start.line}:{f.start.column + 1}: {f.code} {f.message}"
-            )
+            text = f"{filename}:{f.start.line}:{f.start.column + 1}: {f.code} {f.message}"
+            failure.text = _xml_text(f"{text}\nhelp: {f.help}" if f.help else text)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -21,7 +21,6 @@ github format's own.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -48,18 +47,24 @@ def printable(text: str, *, tabs: bool = False) -> str:
 
 
 def readable(findings: Iterable[Finding]) -> list[Finding]:
-    """``findings`` with their file name, message and fix message made :func:`printable`
-    (a finding with nothing to escape is kept as it is)."""
+    """``findings`` with their file name, message, help and fix message made
+    :func:`printable` (a finding with nothing to escape is kept as it is)."""
     out: list[Finding] = []
     for finding in findings:
         filename = printable(finding.filename)
         message = printable(finding.message)
+        help = printable(finding.help) if finding.help is not None else None
         fix = finding.fix
         if fix is not None:
             fix_message = printable(fix.message)
             if fix_message != fix.message:
-                fix = dataclasses.replace(fix, message=fix_message)
-        if filename != finding.filename or message != finding.message or fix is not finding.fix:
-            finding = dataclasses.replace(finding, filename=filename, message=message, fix=fix)
+                fix = fix._replace(message=fix_message)
+        if (
+            filename != finding.filename
+            or message != finding.message
+            or help != finding.help
+            or fix is not finding.fix
+        ):
+            finding = finding._replace(filename=filename, message=message, help=help, fix=fix)
         out.append(finding)
     return out

@@ -46,6 +46,14 @@ def _folder_uri(folder: str) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
+def _message(finding: Finding) -> dict[str, str]:
+    """The result's message: the finding's line as text (what code scanning lists);
+    with its help, the same line and the help as Markdown (what a result's page shows)."""
+    if not finding.help:
+        return {"text": finding.message}
+    return {"text": finding.message, "markdown": f"{finding.message}\n\n{finding.help}"}
+
+
 def _level(severity: Severity) -> str:
     return "warning" if severity is Severity.WARNING else "error"
 
@@ -91,7 +99,7 @@ def sarif_log(
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _level(f.severity),
-            "message": {"text": f.message},
+            "message": _message(f),
             "locations": [
                 {
                     "physicalLocation": {

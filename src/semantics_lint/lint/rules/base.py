@@ -25,9 +25,14 @@ rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds t
 the name in the call, with where the dict was bound appended to the message (a rule
 whose messages say that themselves sets ``named_part_note = False``).
 
-A finding is one ``self.report(where, message, fix=...)`` call: at a field (its key),
-a part or row, or an ``ast`` node of the file. A rule reads the declaration, the file's
-index and the value library (``rules.values``), nothing else.
+A finding is one ``self.report(where, message, help=..., fix=...)`` call: at a field
+(its key), a part or row, or an ``ast`` node of the file. ``message`` says in a line
+what is wrong, naming the field as spelled (`` `provenance.measuredAt` is read from
+the clock``); ``help`` says why it matters and what to write instead, and ends with
+where a followed name was bound and (added by ``report``) the call the field is in.
+The one-line formats show the message alone. A rule
+reads the declaration, the file's index and the value library (``rules.values``),
+nothing else.
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
@@ -224,14 +229,27 @@ class Rule:
 
     # -- reporting ------------------------------------------------------------------
 
-    def report(self, where: Field | Part | Row | ast.expr, message: str, *, fix: Fix | None = None) -> None:
-        """Report ``message`` at ``where``: a :class:`Field` (its key), a :class:`Part`
-        or :class:`Row` (the dict; a part given as a name: that name), or an ``ast``
-        expression of the file."""
+    def report(
+        self,
+        where: Field | Part | Row | ast.expr,
+        message: str,
+        *,
+        help: str | None = None,
+        fix: Fix | None = None,
+    ) -> None:
+        """Report ``message`` (and ``help``) at ``where``: a :class:`Field` (its key), a
+        :class:`Part` or :class:`Row` (the dict; a part given as a name: that name), or
+        an ``ast`` expression of the file.
+
+        A message names the field, not the call around it; the help then ends by
+        naming the call (``(in described_result(...))``), so that the finding still
+        says which declaration it is about."""
         if self._anchor is not None and self._anchor[1] is not None:
             anchor, part = self._anchor
             start, end = self.context.ast_range(anchor)
-            self._emit(f"{message} (`{part.path}` is {part.via.describe()})", start, end, None)  # type: ignore[union-attr]
+            bound = f"`{part.path}` is {part.via.describe()}"  # type: ignore[union-attr]
+            help = f"{help} ({bound})" if help else bound
+            self._emit(message, self._naming_the_call(message, help), start, end, None)
             return
         if isinstance(where, Field):
             start, end = where.range
@@ -241,14 +259,23 @@ class Rule:
             start, end = self.context.ast_range(where.node)
         else:
             start, end = self.context.ast_range(where)
-        self._emit(message, start, end, fix)
+        self._emit(message, self._naming_the_call(message, help), start, end, fix)
 
-    def report_ast(self, node: ast.expr | ast.stmt, message: str) -> None:
+    def _naming_the_call(self, message: str, help: str | None) -> str | None:
+        """``help``, ending with the call when neither it nor ``message`` names it."""
+        call = f"{self.call.spelled}(...)"
+        if call in message or (help is not None and call in help):
+            return help
+        return f"{help} (in {call})" if help else f"in {call}"
+
+    def report_ast(self, node: ast.expr | ast.stmt, message: str, *, help: str | None = None) -> None:
         """Report at an ``ast`` node of the file (for module-level rules)."""
         start, end = self.context.ast_range(node)
-        self._emit(message, start, end, None)
+        self._emit(message, help, start, end, None)
 
-    def _emit(self, message: str, start: Position, end: Position, fix: Fix | None) -> None:
+    def _emit(
+        self, message: str, help: str | None, start: Position, end: Position, fix: Fix | None
+    ) -> None:
         self._sink.append(
             Finding(
                 code=self.code,
@@ -258,6 +285,7 @@ class Rule:
                 start=start,
                 end=end,
                 fix=fix,
+                help=help,
             )
         )
 

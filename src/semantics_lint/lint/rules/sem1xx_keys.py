@@ -340,11 +340,11 @@ class UnknownDeclarationKey(KeyRule):
             advice = f"`{vocabulary.to_declaration(field.spelled)}` belongs in `{home}`"
         else:
             advice = f"the fields are {_fields_list(allowed)}"
-        message = f"`{field.path}` is not a field of {part.title}{part.bound}; {advice}"
+        message = f"`{field.path}` is not a field of {f'`{part.path}`' if part.path else part.title}"
         fix = None
         if meant is not None and part.spelled(meant) is None:
             fix = self.rename_key_fix(field, meant, f"Rename `{field.spelled}` to `{meant}`")
-        self.report(field, message, fix=fix)
+        self.report(field, message, help=f"{advice}{part.bound}", fix=fix)
 
 
 class SnakeCaseDeclarationKey(KeyRule):
@@ -527,16 +527,18 @@ class SnakeCaseDeclarationKey(KeyRule):
         if part.spelled(camel) is not None:
             self.report(
                 field,
-                f"`{field.path}` in {self.call.spelled}(...){part.bound} repeats `{camel}` in its "
-                "wire spelling; remove it",
+                f"`{field.path}` repeats `{camel}` in its wire spelling",
+                help=f"remove it{part.bound}",
             )
             return
-        message = (
-            f"`{field.path}` in {self.call.spelled}(...){part.bound} is the wire (snake_case) "
-            f"spelling; the declaration field is `{camel}`"
-        )
+        message = f"`{field.path}` is the wire (snake_case) spelling of `{camel}`"
         fix = self.rename_key_fix(field, camel, f"Rename `{field.spelled}` to `{camel}`")
-        self.report(field, message, fix=fix)
+        self.report(
+            field,
+            message,
+            help=f"rename it to `{camel}`: declaration fields are camelCase{part.bound}",
+            fix=fix,
+        )
 
 
 _DERIVED_WHY = {
@@ -605,9 +607,8 @@ class DerivedFieldDeclared(KeyRule):
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
         self.report(
             field,
-            f"`{field.path}` in {self.call.spelled}(...){field.part.bound} is derived and cannot be "
-            "declared: "
-            f"{why}; remove it",
+            f"`{field.path}` is derived and cannot be declared",
+            help=f"{why}; remove it{field.part.bound}",
         )
 
 
@@ -685,8 +686,9 @@ class EmptyDeclaration(Rule):
         said = " (clarify=None asks nothing)" if clarify is not None else ""
         self.report(
             declaration.call.func_node,
-            f"{top.title} declares nothing{said}: give it series, facts, edges or a clarify "
-            "question; if nothing matched, return absent(what=..., checked=...) instead",
+            f"{top.title} declares nothing{said}",
+            help="give it series, facts, edges or a clarify question; if nothing matched, "
+            "return absent(what=..., checked=...) instead",
         )
 
 
@@ -763,8 +765,9 @@ class EmptyDataLiteral(Rule):
             where = f" ({resolved.describe()})"
         self.report(
             field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) is empty{where}: an empty list is not "
-            '"nothing matched"; return absent(what=..., checked=...) instead',
+            f"`{field.path}` is empty",
+            help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
+            f"instead{where}",
         )
 
 
@@ -883,7 +886,7 @@ class UnhonourableRow(Rule):
         word = _ROW_WORD[row.data_field]
         if not row.mapping:
             if literal_value(row.node) is not UNKNOWN:
-                self.report(row, f"`{row.path}` in {self.call.spelled}(...) is not a row: {word} is a dict")
+                self.report(row, f"`{row.path}` is not a row", help=f"{word} is a dict")
             return
         problems: list[tuple[str, ast.expr | None]] = []
         required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
@@ -908,5 +911,8 @@ class UnhonourableRow(Rule):
         said = "; ".join(text for text, _ in problems)
         single = problems[0][1] if len(problems) == 1 else None
         needs = ", ".join(f"`{key}`" for key in required)
-        title = f"{self.call.spelled}(...)"
-        self.report(single if single is not None else row, f"`{row.path}` in {title} cannot be honoured: {said} ({word} needs {needs})")
+        self.report(
+            single if single is not None else row,
+            f"`{row.path}` cannot be honoured: {said}",
+            help=f"{word} needs {needs}",
+        )

@@ -154,8 +154,9 @@ class DataWithoutProvenance(Rule):
         spelled = " and ".join(f"`{top.get(name).spelled}`" for name in carried)  # type: ignore[union-attr]
         self.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) carries {spelled} with no `provenance`: add "
-            "provenance={'measuredAt': <when the data was measured>, 'source': <the system of record>}",
+            f"{self.call.spelled}(...) carries {spelled} with no `provenance`",
+            help="add provenance={'measuredAt': <when the data was measured>, "
+            "'source': <the system of record>}",
         )
 
 
@@ -317,9 +318,9 @@ class IncompleteProvenance(Rule):
             if kind is not None and kind != "dict":
                 self.report(
                     field.value_ast,
-                    f"`provenance` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: "
-                    "give a dict {'measuredAt': ..., 'source': ...}, or leave it out when the "
-                    "result carries no series or facts",
+                    f"`provenance` is {kind_word(kind)}",
+                    help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
+                    f"the result carries no series or facts{value.bound}",
                 )
             return
         # A blank source is too rare a mistake to read another module for.
@@ -336,7 +337,8 @@ class IncompleteProvenance(Rule):
         )
         self.report(
             field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) {problem}{value.bound}: it must say {meant}",
+            f"`{field.path}` {problem}",
+            help=f"it must say {meant}{value.bound}",
         )
 
     def visit_part(self, part: Part) -> None:
@@ -348,9 +350,9 @@ class IncompleteProvenance(Rule):
         said = " and ".join(f"`{name}`" for name in missing)
         self.report(
             part,
-            f"`provenance` in {self.call.spelled}(...) has no {said}: a reader needs "
-            "`measuredAt` (when the world was measured, from the data) and `source` "
-            "(the system of record)",
+            f"`provenance` has no {said}",
+            help="a reader needs `measuredAt` (when the world was measured, from the data) "
+            "and `source` (the system of record)",
         )
 
 
@@ -373,9 +375,9 @@ class TimeInMeasuredAt(Rule):
             return
         self.report(
             field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) {self.problem} "
-            f"({source.what}){source.bound}: {self.consequence}; take the time from the "
-            "data (the export's timestamp, the newest sample)",
+            f"`{field.path}` {self.problem} ({source.what})",
+            help=f"{self.consequence}; take the time from the data (the export's timestamp, "
+            f"the newest sample){source.bound}",
         )
 
 
@@ -842,8 +844,9 @@ class InvalidAgeSeconds(Rule):
         problem, value = found
         self.report(
             field.value_ast,
-            f"`{field.path}` in {self.call.spelled}(...) {problem}{value.bound}: it must be a "
-            "finite number of seconds >= 0 (how old the data was when read), or left out",
+            f"`{field.path}` {problem}",
+            help="it must be a finite number of seconds >= 0 (how old the data was when read), "
+            f"or left out{value.bound}",
         )
 
 

@@ -105,9 +105,9 @@ class SeriesWithoutGrain(Rule):
             return
         self.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) carries `{series.spelled}` with no `grain`: add "
-            "grain={'interval': ..., 'aggregation': ..., 'isCounter': ...} so a reader knows "
-            "what one value means and whether it may be summed",
+            f"{self.call.spelled}(...) carries `{series.spelled}` with no `grain`",
+            help="add grain={'interval': ..., 'aggregation': ..., 'isCounter': ...} so a reader "
+            "knows what one value means and whether it may be summed",
         )
 
 
@@ -266,9 +266,9 @@ class CounterAggregationUnstated(Rule):
             return
         self.report(
             aggregation.value_ast,
-            f"`{aggregation.path}` in {self.call.spelled}(...) is {vocabulary.js_trim(text)!r}"
-            f"{bound}, which reads like a counter, and `grain.isCounter` is not stated: "
-            "summing counters double-counts; state isCounter=True or False",
+            f"`{aggregation.path}` is {vocabulary.js_trim(text)!r} and `grain.isCounter` is not stated",
+            help=f"{vocabulary.js_trim(text)!r} reads like a counter, and summing counters "
+            f"double-counts; state isCounter=True or False{bound}",
         )
 
 
@@ -383,8 +383,8 @@ class GrainSaysNothing(Rule):
         if part.kind == "grain" and not part.fields and not part.open:
             self.report(
                 part,
-                f"`grain` in {self.call.spelled}(...) says nothing: state interval, "
-                "aggregation, isCounter or collapsed, or leave grain out",
+                "`grain` says nothing",
+                help="state interval, aggregation, isCounter or collapsed, or leave grain out",
             )
 
     def visit_field(self, field: Field) -> None:
@@ -394,9 +394,9 @@ class GrainSaysNothing(Rule):
             if value is not None and kind is not None and kind != "dict":
                 self.report(
                     field.value_ast,
-                    f"`grain` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}, "
-                    "which says nothing: give a dict of interval, aggregation, isCounter, "
-                    "collapsed, or leave grain out",
+                    f"`grain` is {kind_word(kind)}, which says nothing",
+                    help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
+                    f"grain out{value.bound}",
                 )
             return
         value = follow(self.call, field.value_ast)
@@ -405,13 +405,13 @@ class GrainSaysNothing(Rule):
         kind = literal_kind(value.node)
         if kind is None:
             return
-        where = f"`{field.path}` in {self.call.spelled}(...)"
+        where = f"`{field.path}`"
         if field.name == "isCounter":
             if kind != "bool":
                 self.report(
                     field.value_ast,
-                    f"{where} is {kind_word(kind)}{value.bound}, not a bool: state True or "
-                    "False (stated means a bool, never prose)",
+                    f"{where} is {kind_word(kind)}, not a bool",
+                    help=f"state True or False (stated means a bool, never prose){value.bound}",
                 )
             return
         if field.name not in _GRAIN_TEXT_FIELDS:
@@ -419,12 +419,14 @@ class GrainSaysNothing(Rule):
         if kind != "str":
             self.report(
                 field.value_ast,
-                f"{where} is {kind_word(kind)}{value.bound}: it must be a non-empty string, or left out",
+                f"{where} is {kind_word(kind)}",
+                help=f"it must be a non-empty string, or left out{value.bound}",
             )
         elif is_blank_text(value.node):
             self.report(
                 field.value_ast,
-                f"{where} is empty{value.bound}: say it (e.g. 'daily', 'mean'), or leave it out",
+                f"{where} is empty",
+                help=f"say it (e.g. 'daily', 'mean'), or leave it out{value.bound}",
             )
 
 

@@ -67,11 +67,13 @@ def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bo
 
 @dataclass(frozen=True, slots=True)
 class ItemProblem:
-    """One coverage item's first mistake: the code, where to report it, and what to say."""
+    """One coverage item's first mistake: the code, where to report it, and what to say
+    (what is wrong, and the help: why, and what to write instead)."""
 
     code: str
     node: ast.expr
     message: str
+    help: str
 
 
 def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
@@ -80,7 +82,6 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
     if holder is None or not isinstance(holder.node, (ast.List, ast.Tuple)):
         return
     in_call = holder.via is None
-    where = f"{call.spelled}(...)"
     for index, element in enumerate(holder.node.elts):
         if isinstance(element, ast.Starred):
             return  # later items have unknown indexes
@@ -100,8 +101,9 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 yield ItemProblem(
                     "SEM405",
                     report_at,
-                    f"`{at}` in {where} is empty{bound}: an item names its ground (which "
-                    "source, window or population); remove it or say what it is",
+                    f"`{at}` is empty",
+                    "an item names its ground (which source, window or population); remove it "
+                    f"or say what it is{bound}",
                 )
             elif field.name == _WHY_REQUIRED:
                 text = text_of(node)
@@ -109,9 +111,9 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 yield ItemProblem(
                     "SEM401",
                     report_at,
-                    f"`{at}`{said} in {where} has no `why`{bound}: a blind spot the tool can "
-                    "never see needs a reason; write {'what': ..., 'why': ...}, or move it to "
-                    "notChecked if a wider call could reach it",
+                    f"`{at}`{said} has no `why`",
+                    "a blind spot the tool can never see needs a reason; write {'what': ..., "
+                    f"'why': ...}}, or move it to notChecked if a wider call could reach it{bound}",
                 )
             continue
         found = _dict_items(node)
@@ -120,8 +122,8 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 yield ItemProblem(
                     "SEM405",
                     report_at,
-                    f"`{at}` in {where} is {kind_word(kind)}{bound}, which names no ground: "
-                    "an item is a non-empty string or {'what': ..., 'why': ...}",
+                    f"`{at}` is {kind_word(kind)}, which names no ground",
+                    "an item is a non-empty string or {'what': ..., 'why': ...}" + bound,
                 )
             continue
         keys, hidden = found
@@ -137,8 +139,8 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 yield ItemProblem(
                     "SEM405",
                     report_at,
-                    f"`{at}` in {where} has no `what`{bound}: say which source, window or "
-                    "population the item is about",
+                    f"`{at}` has no `what`",
+                    f"say which source, window or population the item is about{bound}",
                 )
             continue
         what_value = follow(call, what[1])
@@ -146,8 +148,9 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
             yield ItemProblem(
                 "SEM405",
                 what[1] if inside else report_at,
-                f"`{at}.what` in {where} {_nothing(what_value.node)}{bound or what_value.bound}: "
-                "say which source, window or population the item is about",
+                f"`{at}.what` {_nothing(what_value.node)}",
+                "say which source, window or population the item is about"
+                f"{bound or what_value.bound}",
             )
             continue
         why = keys.get("why")
@@ -157,17 +160,17 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 yield ItemProblem(
                     "SEM405",
                     why[1] if inside else report_at,
-                    f"`{at}.why` in {where} {_nothing(why_value.node)}"
-                    f"{bound or why_value.bound}: give a reason, or leave `why` out",
+                    f"`{at}.why` {_nothing(why_value.node)}",
+                    f"give a reason, or leave `why` out{bound or why_value.bound}",
                 )
             continue
         if field.name == _WHY_REQUIRED and not doubt:
             yield ItemProblem(
                 "SEM401",
                 report_at,
-                f"`{at}` in {where} has no `why`{bound}: a blind spot the tool can never see "
-                "needs a reason; add 'why', or move the item to notChecked if a wider call "
-                "could reach it",
+                f"`{at}` has no `why`",
+                "a blind spot the tool can never see needs a reason; add 'why', or move the "
+                f"item to notChecked if a wider call could reach it{bound}",
             )
 
 
@@ -315,7 +318,7 @@ class CannotCoverWithoutWhy(Rule):
     def visit_field(self, field: Field) -> None:
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
-                self.report(problem.node, problem.message)
+                self.report(problem.node, problem.message, help=problem.help)
 
 
 class ItemNamesNoGround(Rule):
@@ -401,7 +404,7 @@ class ItemNamesNoGround(Rule):
     def visit_field(self, field: Field) -> None:
         for problem in shared_item_problems(self.call, field):
             if problem.code == self.code:
-                self.report(problem.node, problem.message)
+                self.report(problem.node, problem.message, help=problem.help)
 
 
 def _no_ground(call: CallSite, field: Field) -> bool:
@@ -513,9 +516,10 @@ class CoverageNamesNoGround(Rule):
                 return
         self.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) names no ground at all: every list is missing or empty "
-            "and there is no period or inProgress; name what was checked, what was skipped "
-            "or what can never be seen, or return the result bare",
+            f"{self.call.spelled}(...) names no ground at all",
+            help="every list is missing or empty and there is no period or inProgress; name "
+            "what was checked, what was skipped or what can never be seen, or return the "
+            "result bare",
         )
 
     def visit_part(self, part: Part) -> None:
@@ -526,8 +530,8 @@ class CoverageNamesNoGround(Rule):
                 return
         self.report(
             part,
-            f"`coverage` in {self.call.spelled}(...) names no ground at all: declare at least "
-            f"one item in {_LIST_SHAPE}, or leave coverage out",
+            "`coverage` names no ground at all",
+            help=f"declare at least one item in {_LIST_SHAPE}, or leave coverage out",
         )
 
     def visit_field(self, field: Field) -> None:
@@ -539,8 +543,8 @@ class CoverageNamesNoGround(Rule):
             return
         self.report(
             field.value_ast,
-            f"`coverage` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}, which "
-            f"names no ground: give {_LIST_SHAPE}, or leave coverage out",
+            f"`coverage` is {kind_word(kind)}, which names no ground",
+            help=f"give {_LIST_SHAPE}, or leave coverage out{value.bound}",
         )
 
 
@@ -653,9 +657,9 @@ class DescribedResultInCoverage(Rule):
             bound = value.bound
         self.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) wraps a described result{bound}, which carries its own "
-            "coverage: declare the lists in described_result(..., coverage="
-            f"{_LIST_SHAPE}) and return it bare",
+            f"{self.call.spelled}(...) wraps a described result",
+            help="a described result carries its own coverage: declare the lists in "
+            f"described_result(..., coverage={_LIST_SHAPE}) and return it bare{bound}",
         )
 
 
@@ -758,23 +762,25 @@ class AbsentWithoutWhatOrChecked(Rule):
             if not doubt:
                 self.report(
                     declaration.call.func_node,
-                    f"{where} has no `what`: say what was looked for (e.g. 'FLOGI entries on fc1/3')",
+                    f"{where} has no `what`",
+                    help="say what was looked for (e.g. 'FLOGI entries on fc1/3')",
                 )
         else:
             value = follow(self.call, what.value_ast)
             if value is not None and _says_nothing(value.node):
                 self.report(
                     what.value_ast,
-                    f"`{what.path}` in {where} {_nothing(value.node)}{value.bound}: say what was "
-                    "looked for (e.g. 'FLOGI entries on fc1/3')",
+                    f"`{what.path}` {_nothing(value.node)}",
+                    help=f"say what was looked for (e.g. 'FLOGI entries on fc1/3'){value.bound}",
                 )
         checked = top.get("checked")
         if checked is None:
             if not doubt:
                 self.report(
                     declaration.call.func_node,
-                    f"{where} has no `checked`: name at least one source, window or population "
-                    "that WAS searched; if the tool could not look, raise an error instead",
+                    f"{where} has no `checked`",
+                    help="name at least one source, window or population that WAS searched; "
+                    "if the tool could not look, raise an error instead",
                 )
             return
         value = follow(self.call, checked.value_ast)
@@ -791,8 +797,8 @@ class AbsentWithoutWhatOrChecked(Rule):
             problem = f"is {kind_word(kind)}, not a list"
         self.report(
             checked.value_ast,
-            f"`{checked.path}` in {where} {problem}{value.bound}: name at least one source, "
-            "window or population that WAS searched",
+            f"`{checked.path}` {problem}",
+            help=f"name at least one source, window or population that WAS searched{value.bound}",
         )
 
 
@@ -930,16 +936,15 @@ class BadPeriodOrInProgress(Rule):
     def visit_part(self, part: Part) -> None:
         if part.kind != "period":
             return
-        where = f"{self.call.spelled}(...)"
         if not keys_in_doubt(part):
             missing = [name for name in ("queried", "held") if not part.has(name)]
             if missing:
                 said = " and ".join(f"`{name}`" for name in missing)
                 self.report(
                     part,
-                    f"`period` in {where} has no {said}: a period says what the read asked for "
-                    "(queried: {'from', 'to'}) and what the store holds (held: a span, or "
-                    "'unknown')",
+                    f"`period` has no {said}",
+                    help="a period says what the read asked for (queried: {'from', 'to'}) and "
+                    "what the store holds (held: a span, or 'unknown')",
                 )
         for field in part.fields:
             if not data_field(field):
@@ -959,8 +964,8 @@ class BadPeriodOrInProgress(Rule):
             problem, value = found
             self.report(
                 node,
-                f"`{path}` in {self.call.spelled}(...) {problem}{value.bound}: write an ISO 8601 "
-                f"instant with a zone, {_INSTANT_EXAMPLE}",
+                f"`{path}` {problem}",
+                help=f"write an ISO 8601 instant with a zone, {_INSTANT_EXAMPLE}{value.bound}",
             )
             return None
         value = follow(self.call, node)
@@ -968,7 +973,7 @@ class BadPeriodOrInProgress(Rule):
         return instant(text) if text is not None else None
 
     def _span(self, field: Field) -> None:
-        where = f"`{field.path}` in {self.call.spelled}(...)"
+        where = f"`{field.path}`"
         value = follow(self.call, field.value_ast)
         if value is None:
             return
@@ -979,16 +984,19 @@ class BadPeriodOrInProgress(Rule):
             if text_of(value.node) != vocabulary.PERIOD_HELD_UNKNOWN:
                 self.report(
                     field.value_ast,
-                    f"{where} is a string{value.bound}: it must be a span "
-                    "{'from': ..., 'to': ...} or the literal 'unknown'",
+                    f"{where} is a string",
+                    help="it must be a span {'from': ..., 'to': ...} or the literal 'unknown'"
+                    + value.bound,
                 )
             return
         found = _dict_items(value.node)
         if found is None:
             self.report(
                 field.value_ast,
-                f"{where} is {kind_word(kind)}{value.bound}: it must be a span {{'from': ..., 'to': ...}} "
-                "of two instants" + (" or the literal 'unknown'" if field.name == "held" else ""),
+                f"{where} is {kind_word(kind)}",
+                help="it must be a span {'from': ..., 'to': ...} of two instants"
+                + (" or the literal 'unknown'" if field.name == "held" else "")
+                + value.bound,
             )
             return
         if value.via is not None:
@@ -1005,15 +1013,16 @@ class BadPeriodOrInProgress(Rule):
         if missing and not hidden:
             self.report(
                 field.value_ast,
-                f"{where} has no {' and no '.join(f'`{name}`' for name in missing)}: a span is "
-                "{'from': ..., 'to': ...}, two instants",
+                f"{where} has no {' and no '.join(f'`{name}`' for name in missing)}",
+                help="a span is {'from': ..., 'to': ...}, two instants",
             )
             return
         start, end = instants.get("from"), instants.get("to")
         if start is not None and end is not None and start > end:
             self.report(
                 field.value_ast,
-                f"{where} runs backward: `from` is after `to`",
+                f"{where} runs backward",
+                help="`from` is after `to`",
             )
 
     def visit_declaration(self, declaration: Declaration) -> None:
@@ -1031,8 +1040,9 @@ class BadPeriodOrInProgress(Rule):
             return
         self.report(
             progress,
-            f"`{progress.path}` in {self.call.spelled}(...) has no `checked` beside it: an item "
-            "still running is ground the call read, so name what the read covered in `checked`",
+            f"`{progress.path}` has no `checked` beside it",
+            help="an item still running is ground the call read, so name what the read "
+            "covered in `checked`",
         )
 
 

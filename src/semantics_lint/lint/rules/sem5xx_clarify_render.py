@@ -117,8 +117,8 @@ class ClarifyWithoutQuestion(Rule):
             return
         self.report(
             part,
-            f"`clarify` in {self.call.spelled}(...) has no `question`: say what to ask the "
-            "user (e.g. 'Which host did you mean?'), or pass clarify=None",
+            "`clarify` has no `question`",
+            help="say what to ask the user (e.g. 'Which host did you mean?'), or pass clarify=None",
         )
 
     def visit_field(self, field: Field) -> None:
@@ -128,8 +128,9 @@ class ClarifyWithoutQuestion(Rule):
             if value is not None and kind is not None and kind not in ("dict", "none"):
                 self.report(
                     field.value_ast,
-                    f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
-                    "{'question': ..., 'candidates': [...]}, or None when nothing is ambiguous",
+                    f"`{field.path}` is {kind_word(kind)}",
+                    help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
+                    f"ambiguous{value.bound}",
                 )
             return
         value = follow(self.call, field.value_ast)
@@ -138,24 +139,26 @@ class ClarifyWithoutQuestion(Rule):
         kind = literal_kind(value.node)
         if kind is None:
             return
-        where = f"`{field.path}` in {self.call.spelled}(...)"
+        where = f"`{field.path}`"
         if field.name == "question":
             if kind != "str":
                 self.report(
                     field.value_ast,
-                    f"{where} is {kind_word(kind)}{value.bound}: it must be the question to "
-                    "ask, as a non-empty string",
+                    f"{where} is {kind_word(kind)}",
+                    help=f"it must be the question to ask, as a non-empty string{value.bound}",
                 )
             elif is_blank_text(value.node):
                 self.report(
                     field.value_ast,
-                    f"{where} is empty{value.bound}: say what to ask the user",
+                    f"{where} is empty",
+                    help=f"say what to ask the user{value.bound}",
                 )
         elif field.name == "candidates" and kind not in _CANDIDATE_KINDS:
             self.report(
                 field.value_ast,
-                f"{where} is {kind_word(kind)}{value.bound}, not a list: give the choices "
-                "as a list (an empty list is fine: an open question is still a question)",
+                f"{where} is {kind_word(kind)}, not a list",
+                help="give the choices as a list (an empty list is fine: an open question is "
+                f"still a question){value.bound}",
             )
 
 
@@ -306,8 +309,8 @@ class RenderWithoutDefault(Rule):
             return
         self.report(
             part,
-            f"`render` in {self.call.spelled}(...) has no `default`: name the default "
-            "presentation ('table', 'chart', 'prose', ...)",
+            "`render` has no `default`",
+            help="name the default presentation ('table', 'chart', 'prose', ...)",
         )
 
     def visit_field(self, field: Field) -> None:
@@ -317,14 +320,15 @@ class RenderWithoutDefault(Rule):
             if value is not None and kind is not None and kind != "dict":
                 self.report(
                     field.value_ast,
-                    f"`{field.path}` in {self.call.spelled}(...) is {kind_word(kind)}{value.bound}: give "
-                    "{'default': 'table', 'columns': [...]}, or leave render out",
+                    f"`{field.path}` is {kind_word(kind)}",
+                    help="give {'default': 'table', 'columns': [...]}, or leave render out"
+                    + value.bound,
                 )
             return
         value = follow(self.call, field.value_ast)
         if value is None:
             return
-        where = f"`{field.path}` in {self.call.spelled}(...)"
+        where = f"`{field.path}`"
         if field.name == "default":
             kind = literal_kind(value.node)
             if kind is None:
@@ -337,16 +341,17 @@ class RenderWithoutDefault(Rule):
                 return
             self.report(
                 field.value_ast,
-                f"{where} {problem}{value.bound}: name the default presentation "
-                "('table', 'chart', 'prose', ...)",
+                f"{where} {problem}",
+                help=f"name the default presentation ('table', 'chart', 'prose', ...){value.bound}",
             )
             return
         problem = _column_problem(value.node)
         if problem is not None:
             self.report(
                 field.value_ast,
-                f"{where} {problem}{value.bound}: give a non-empty list of column names, or "
-                "leave columns out to show every column",
+                f"{where} {problem}",
+                help="give a non-empty list of column names, or leave columns out to show every "
+                f"column{value.bound}",
             )
 
 

@@ -311,7 +311,7 @@ class UnknownResultClass(_ModuleRule):
             """,
             line=8,
             column=58,
-            field='resultClass is KIND = "Triage" (line 3)',
+            field='KIND = "Triage" (line 3)',
         ),
         Invalid(
             """
@@ -336,12 +336,11 @@ class UnknownResultClass(_ModuleRule):
                 continue
             if isinstance(value, str) and value in vocabulary.RESULT_CLASSES:
                 continue
-            described = tool.class_resolved.describe() if tool.class_resolved else ""
-            spelled = f"is {described}, which" if described else f"{value!r}"
+            described = f" ({tool.class_resolved.describe()})" if tool.class_resolved else ""
             self.report_ast(
                 tool.class_node,
-                f"define_tool(...) resultClass {spelled} is not a result class: use one of "
-                f"{_CLASSES}, or leave resultClass out when neither fits",
+                f"define_tool(...) resultClass {value!r} is not a result class",
+                help=f"use one of {_CLASSES}, or leave resultClass out when neither fits{described}",
             )
 
 
@@ -446,9 +445,10 @@ class ClassedResultWithoutCoverage(_ModuleRule):
                 self.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the {tool.result_class} "
-                    f"{_tool_label(tool)} declares no coverage: a {tool.result_class} result "
-                    "must say what it checked and what it could not; add "
-                    "coverage={'checked': [...]} (or return absent(...) when nothing matched)",
+                    f"{_tool_label(tool)} declares no coverage",
+                    help=f"a {tool.result_class} result must say what it checked and what it could "
+                    "not; add coverage={'checked': [...]} (or return absent(...) when nothing "
+                    "matched)",
                 )
 
 
@@ -555,8 +555,9 @@ class InventoryFactsWithoutRender(_ModuleRule):
                 self.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the inventory {_tool_label(tool)} has "
-                    "facts but no render hint; add render={'default': 'table', 'columns': "
-                    "[...]} so every reader shows the table you meant",
+                    "facts but no render hint",
+                    help="add render={'default': 'table', 'columns': [...]} so every reader shows "
+                    "the table you meant",
                 )
 
 
@@ -683,9 +684,9 @@ class DataFromVariableWithoutAbsent(Rule):
             return  # empty: SEM105's finding; not empty: nothing to say
         self.report_ast(
             value,
-            f"{data_field} in {site.spelled}(...) is the variable {value.id!r}, and this "
-            "function has no absent() branch: when it is empty the result is refused; "
-            f"return absent(what=..., checked=[...]) when {value.id} is empty",
+            f"{data_field} is the variable {value.id!r} in a function with no absent() branch",
+            help=f"when it is empty the result is refused; return absent(what=..., checked=[...]) "
+            f"when {value.id} is empty (in {site.spelled}(...))",
         )
 
 
