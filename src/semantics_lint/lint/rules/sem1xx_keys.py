@@ -159,7 +159,11 @@ class RuntimeRefusesDeclaration(Rule):
             if specific_code(kind, refusal, call.node) is not None:
                 continue
             where = node if node is not None else call.func_node
-            self.report(where, f"{call.spelled}(...) is refused at run time: {refusal}")  # type: ignore[arg-type]
+            self.report(
+                where,  # type: ignore[arg-type]
+                str(refusal),
+                help="the runtime mint raises this at the call site when the tool runs, and the tool answers nothing",
+            )
 
 
 class KeyRule(Rule):
