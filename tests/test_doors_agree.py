@@ -7,10 +7,10 @@ call's arguments, read with ``ast.literal_eval`` (the module is never run). The
 static verdict (an E finding other than SEM203) must be the runtime verdict (a
 ``refused:`` error).
 
-``test_the_doors_agree`` is marked ``doors`` and left out of the default run until
-the linter asks the runtime's validators (``pytest -m doors`` runs it;
-``bench/doors_agreement.py`` measures the rate and lists what disagrees). The other
-tests here keep the harness honest and run by default.
+``test_the_doors_agree`` is marked ``doors`` (``pytest -m doors`` runs it alone,
+``-m 'not doors'`` leaves it out) and runs in the default suite with a few thousand
+examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
+disagrees. The other tests here keep the harness and SEM100 honest.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from semantics_lint.runtime.judge import refusal_of
-from semantics_lint.runtime.refusal import REFUSAL_KINDS
+from semantics_lint.lint.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST, specific_code
+from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
+from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
 
 
 # A generated example may hold a 4,000-digit number or a value nested 150 deep.
@@ -145,3 +146,58 @@ def test_the_doors_agree(call: object) -> None:
         f"{found[0]}: {found[1]} (should be {found[2]})\n{judged.module}\n"
         f"refusal: {judged.refusal}\nfindings: {[(f.code, f.message) for f in judged.findings]}"
     )
+
+
+@_examples(300)
+@given(calls())
+def test_a_part_the_mint_refuses_alone_it_refuses_in_the_call(call: object) -> None:
+    """SEM100 judges the literal fields of a call that is not all literals one by one:
+    each refusal of a part alone must be a refusal of the whole call."""
+    try:
+        door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    except NotLiteral:
+        return
+    whole = refusal_of(door, args, kwargs)
+    for name, value in kwargs.items():
+        if name in DOOR_PARTS[door] and part_refusal(door, name, value) is not None:
+            assert whole is not None, (name, call.render())  # type: ignore[attr-defined]
+
+
+@_examples(300)
+@given(calls())
+def test_sem100_says_what_the_mint_says_and_no_specific_code_does(call: object) -> None:
+    try:
+        judged = judge(call)  # type: ignore[arg-type]
+    except NotLiteral:
+        return
+    own = [f for f in judged.findings if f.code == "SEM100"]
+    if not own:
+        return
+    assert judged.refusal is not None, judged.module
+    # A refusal of the arguments is SEM100's alone; any other is never reported where a
+    # specific code already reports (the same range).
+    others = {(f.start, f.end) for f in judged.findings if f.code != "SEM100"}
+    for finding in own:
+        assert "refused:" in finding.message
+        if judged.refusal.kind != ARGUMENTS or not finding.message.endswith(str(judged.refusal)):
+            assert (finding.start, finding.end) not in others, judged.module
+
+
+@_examples(300)
+@given(calls())
+def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_says(call: object) -> None:
+    """SEM100 does not judge alone a grain, nor a data field or coverage list written as
+    a list: every refusal of those has a specific code."""
+    try:
+        door, args, kwargs = call_arguments(call.module())  # type: ignore[attr-defined]
+    except NotLiteral:
+        return
+    kind = "described_result" if door == "describedResult" else door
+    for name, value in kwargs.items():
+        skipped = name in _ALL_SPECIFIC.get(kind, ()) or (
+            name in _SPECIFIC_AS_LIST.get(kind, ()) and isinstance(value, (list, tuple))
+        )
+        if skipped:
+            refusal = part_refusal(kind, name, value)
+            if refusal is not None:
+                assert specific_code(kind, refusal) is not None, (refusal.kind, refusal.path, call.render())  # type: ignore[attr-defined]

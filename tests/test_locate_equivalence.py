@@ -40,7 +40,7 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 # The API names a binding may stand for, mapped to the call kind they make.
 _KIND_OF_NAME: dict[str, str] = {name: "described_result" for name in vocabulary.DESCRIBED_RESULT_NAMES}
-_KIND_OF_NAME.update({name: name for name in vocabulary.API_FUNCTIONS})
+_KIND_OF_NAME.update(vocabulary.API_FUNCTION_KINDS)
 
 
 @dataclass(frozen=True, slots=True)

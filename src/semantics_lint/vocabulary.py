@@ -201,6 +201,8 @@ PART_FIELDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "render": RENDER_FIELDS,
         "period": PERIOD_FIELDS,
         "coverage_item": COVERAGE_ITEM_FIELDS,
+        "period_span": PERIOD_SPAN_FIELDS,
+        "in_progress_item": IN_PROGRESS_ITEM_FIELDS,
     }
 )
 """Declaration keys of every part, by part name."""
@@ -260,8 +262,13 @@ ABSENCE_OUTCOME: Final = "nothing_found"
 
 DESCRIBED_RESULT_NAMES: Final = ("described_result", "describedResult")
 """Recognized by name alone: the name is ours wherever it is written."""
-API_FUNCTIONS: Final = ("absent", "coverage", "define_tool")
+API_FUNCTIONS: Final = ("absent", "coverage", "define_tool", "defineTool")
 """Common words: ours only when the name resolves to an API module."""
+API_FUNCTION_KINDS: Final[Mapping[str, str]] = MappingProxyType(
+    {"absent": "absent", "coverage": "coverage", "define_tool": "define_tool", "defineTool": "define_tool"}
+)
+"""The call kind each of :data:`API_FUNCTIONS` makes (``defineTool``, the reference's
+spelling, is ``define_tool``)."""
 DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 
 # ---------------------------------------------------------------------------
@@ -274,6 +281,7 @@ DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 RULE_CODES: Final = (
     "SEM001",
     "SEM002",
+    "SEM100",
     "SEM101",
     "SEM102",
     "SEM103",

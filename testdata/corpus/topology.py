@@ -26,3 +26,13 @@ def isolated_arrays(site: str) -> dict[str, object]:
         facts=[{"entity": site, "links": len(links)}],
         provenance={"measuredAt": links[0]["read_at"], "source": "unisphere"},
     )
+
+
+def array_links(site: str) -> dict[str, object]:
+    links = load_rows(f"links_{site}")
+    return described_result(
+        facts=[{"entity": site, "links": len(links)}],
+        edges={"from": "array-a", "to": "array-b", "kind": "srdf"},  # expect: SEM100
+        provenance={"measuredAt": links[0]["read_at"], "source": "unisphere"},
+        render={"default": "table", "sort": None},  # expect: SEM100
+    )

@@ -17,20 +17,14 @@ from typing import Any
 from doors.gen import Call, NotLiteral, call_arguments
 
 from semantics_lint.lint.engine import lint_source
+from semantics_lint.lint.verdicts import specific_code
 from semantics_lint.lint.model import Finding, Severity
 from semantics_lint.runtime import absent, coverage, described_result
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
-    BAD_VALUE,
-    COUNTER_UNSTATED,
     DERIVED_KEY,
-    EMPTY,
-    MISSING,
-    SAYS_NOTHING,
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,
-    WRAPPED,
-    WRONG_TYPE,
     Refusal,
 )
 
@@ -194,76 +188,9 @@ def coarse(found: tuple[str, str, str]) -> tuple[str, str, str]:
 
 def expected_code(door: str, refusal: Refusal) -> str:
     """The static code that says what ``refusal`` says, by SPEC §4's table; SEM100 when
-    no specific code fits. This is the map the linter's half of SEM100 follows."""
-    kind, path = refusal.kind, refusal.path
-    head = path[0] if path else None
-    last = path[-1] if path else None
-    if kind == UNKNOWN_KEY:
-        return "SEM101"
-    if kind == SNAKE_CASE_KEY:
-        return "SEM102"
-    if kind == DERIVED_KEY:
-        return "SEM103"
-    if kind == WRAPPED:
-        return "SEM403"
-    if kind == ARGUMENTS:
-        return "SEM100"
-    if door in ("described_result", "describedResult"):
-        if kind == SAYS_NOTHING and not path:
-            return "SEM104"
-        if head in _DATA and len(path) == 1 and kind == EMPTY:
-            return "SEM105"
-        if head in _DATA and len(path) >= 2:
-            return "SEM106"
-        if path == ("provenance",) and kind == MISSING:
-            return "SEM201"
-        if head == "provenance" and last in ("measuredAt", "source"):
-            return "SEM202"
-        if path == ("provenance", "ageSeconds"):
-            return "SEM205"
-        if path == ("grain",) and kind == MISSING:
-            return "SEM301"
-        if kind == COUNTER_UNSTATED:
-            return "SEM302"
-        if head == "grain" and kind in (SAYS_NOTHING, EMPTY, WRONG_TYPE):
-            return "SEM303"
-        if head == "clarify" and (last == "question" or last == "candidates"):
-            return "SEM501" if kind in (MISSING, EMPTY) or last == "candidates" else "SEM100"
-        if head == "render" and (
-            (last == "default" and kind in (MISSING, EMPTY))
-            or (last == "columns" and kind == EMPTY)
-        ):
-            return "SEM502"
-    if head in ("coverage", "checked", "notChecked", "cannotCover"):
-        if last == "why" and kind == MISSING and "cannotCover" in path:
-            return "SEM401"
-        if kind == SAYS_NOTHING:
-            return "SEM402"
-        if (last in ("what", "why") or isinstance(last, int)) and kind in (
-            MISSING,
-            EMPTY,
-            WRONG_TYPE,
-        ):
-            return "SEM405"
-    if kind == SAYS_NOTHING and door == "coverage":
-        return "SEM402"
-    if door == "absent" and head in ("what", "checked") and len(path) == 1:
-        return "SEM404" if head == "what" or kind in (MISSING, EMPTY) else "SEM100"
-    if (
-        door == "coverage"
-        and head == "period"
-        and kind in (BAD_VALUE, WRONG_TYPE, MISSING)
-        and last
-        in (
-            "from",
-            "to",
-            "readAt",
-        )
-    ):
-        return "SEM406"
-    if door == "coverage" and path == ("checked",) and kind in (MISSING, EMPTY):
-        return "SEM406"
-    return "SEM100"
+    no specific code fits: the linter's own map (``lint.verdicts.specific_code``)."""
+    kind = "described_result" if door == "describedResult" else door
+    return specific_code(kind, refusal) or "SEM100"
 
 
 def runtime_verdict(

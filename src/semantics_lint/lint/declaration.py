@@ -7,13 +7,16 @@ same way (SPEC section 4, "How findings count"):
   one (``measured_at``), a ``derived`` field (``note``, ``notCovered``), or
   ``unknown``; :meth:`Part.get` finds a field by the camelCase name it means, so
   ``provenance={"measured_at": t}`` *has* ``measuredAt`` for every rule but SEM102;
-* a part that may hold keys the source does not show (``**spread``, a key that is
-  not a string literal, a positional that is not a dict literal) is ``open``: a rule
-  never reports a missing field of an open part;
+* a part that may hold keys the source does not show (``**spread``, a computed key,
+  a positional that is not a dict literal) is ``open``: a rule never reports a missing
+  field of an open part; a literal key that is not a string (``{1: "y"}``) is an
+  ``unknown`` key, spelled as ``str`` writes it, and hides nothing;
+* a key written twice is read as Python builds the dict: the last one;
 * parts are the call's top level (keywords, or one positional dict), and the dict
   literals or ``dict(...)`` calls under grain, provenance, coverage, clarify,
-  render, period, and the items of the coverage lists. Anything else is a value the
-  rules leave to the resolver.
+  render, period and its ``queried``/``held`` spans, and the dict items of the
+  coverage lists and of ``inProgress``. Anything else is a value the rules leave to
+  the resolver.
 
 The model is read from the ``ast`` tree the engine already has, which costs next to
 nothing; a field's value is :attr:`Field.value_ast` (:meth:`Field.literal` for its
@@ -31,7 +34,7 @@ from typing import TYPE_CHECKING, Literal
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite
 from semantics_lint.lint.model import Position
-from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, literal_value
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -48,9 +51,17 @@ NESTED_PARTS: dict[str, dict[str, str]] = {
         "render": "render",
     },
     "coverage": {"period": "period"},
+    "period": {"queried": "period_span", "held": "period_span"},
 }
 # Parts whose coverage lists (checked, notChecked, cannotCover) hold coverage items.
 _ITEM_LIST_PARTS = frozenset({"absent", "coverage", "described_result.coverage"})
+# Parts of items in a list, by the kind of part holding the list and the list's field.
+_ITEM_KINDS: dict[str, dict[str, str]] = {
+    part: {field: "coverage_item" for field in vocabulary.COVERAGE_LIST_FIELDS} for part in _ITEM_LIST_PARTS
+}
+_ITEM_KINDS["coverage"]["inProgress"] = "in_progress_item"
+# Parts whose keys are never derived fields: a key there is a field or unknown.
+_NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item"})
 # A key token the fix may respell: one plain string literal on one line.
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
 
@@ -70,6 +81,8 @@ class Field:
     status: FieldStatus
     key_ast: ast.keyword | ast.expr
     value_ast: ast.expr
+    key: object = None
+    """The key as Python holds it (the spelling, or a literal that is not a string)."""
 
     @property
     def path(self) -> str:
@@ -298,7 +311,9 @@ def build_declaration(call: CallSite) -> Declaration:
         top.open = True
     elif positional:
         holder = positional[0]
-        if is_dict_form(holder):
+        if call.kind == "described_result" and isinstance(holder, ast.Constant) and holder.value is None:
+            pass  # None is no declaration: the mint reads the keywords alone
+        elif is_dict_form(holder):
             _read_keys(top, holder)
         else:
             top.open = True
@@ -312,11 +327,30 @@ def build_declaration(call: CallSite) -> Declaration:
 
 
 def _read_keys(part: Part, node: ast.expr) -> None:
+    seen: set[object] = set()
     for item in iter_dict_items(node):
         if item is None:
             part.open = True
         else:
-            _add_field(part, *item)  # type: ignore[arg-type]
+            key, key_node, value = item
+            if key in seen:  # written twice: Python keeps the last
+                part.fields = [field for field in part.fields if field.key != key]
+            seen.add(key)
+            if isinstance(key, str):
+                _add_field(part, key, key_node, value)  # type: ignore[arg-type]
+            else:
+                # A literal key that is not a string (``{1: "y"}``) is no field of any
+                # part, and it hides none: the mint refuses it as an unknown key.
+                spelled = _spelling(key)
+                part.fields.append(Field(part, spelled, spelled, "unknown", key_node, value, key))  # type: ignore[arg-type]
+
+
+def _spelling(key: object) -> str:
+    """A key that is not a string, as ``str`` writes it (``1``, ``None``, ``(1, 2)``)."""
+    try:
+        return str(key)
+    except (ValueError, RecursionError):  # an integer past ``sys.get_int_max_str_digits()``
+        return "<a number too long to write>"
 
 
 def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast.expr) -> None:
@@ -325,19 +359,20 @@ def _add_field(part: Part, spelled: str, key: ast.keyword | ast.expr, value: ast
     name = spelled
     if spelled in allowed:
         status = "field"
-    elif spelled in vocabulary.DERIVED_FIELDS and part.kind != "coverage_item":
+    elif spelled in vocabulary.DERIVED_FIELDS and part.kind not in _NO_DERIVED:
         status = "derived"
     elif vocabulary.SNAKE_TO_CAMEL.get(spelled) in allowed:
         status = "snake"
         name = vocabulary.SNAKE_TO_CAMEL[spelled]
     else:
         status = "unknown"
-    part.fields.append(Field(part, spelled, name, status, key, value))
+    part.fields.append(Field(part, spelled, name, status, key, value, spelled))
 
 
 def _descend(part: Part) -> None:
     declaration = part.declaration
     nested = NESTED_PARTS.get(part.kind, {})
+    items = _ITEM_KINDS.get(part.kind, {})
     for item in list(part.fields):
         if item.status not in ("field", "snake"):
             continue
@@ -348,13 +383,13 @@ def _descend(part: Part) -> None:
             _read_keys(child, item.value_ast)
             declaration.parts.append(child)
             _descend(child)
-        elif part.kind in _ITEM_LIST_PARTS and item.name in vocabulary.COVERAGE_LIST_FIELDS:
-            _read_items(part, item, path)
+        elif item.name in items:
+            _read_items(part, item, path, items[item.name])
         elif part.kind == "described_result" and item.name in vocabulary.DATA_FIELDS:
             _read_rows(declaration, item)
 
 
-def _read_items(part: Part, holder: Field, path: str) -> None:
+def _read_items(part: Part, holder: Field, path: str, kind: str) -> None:
     value = holder.value_ast
     if not isinstance(value, (ast.List, ast.Tuple)):
         return
@@ -363,7 +398,7 @@ def _read_items(part: Part, holder: Field, path: str) -> None:
             return  # items after a spread have unknown indexes
         if is_dict_form(element):
             child = Part(
-                kind="coverage_item",
+                kind=kind,
                 path=f"{path}[{index}]",
                 node=element,
                 declaration=part.declaration,
@@ -380,8 +415,8 @@ def _read_rows(declaration: Declaration, holder: Field) -> None:
         if is_dict_form(value.elt):
             declaration.rows.append(_row(data_field, None, value.elt))
         return
-    if not isinstance(value, (ast.List, ast.Tuple)):
-        return
+    if not isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return  # a set's items are rows too, for the mint (indexes as written)
     for index, element in enumerate(value.elts):
         if isinstance(element, ast.Starred):
             return  # rows after a spread have unknown indexes
@@ -392,12 +427,13 @@ def _row(data_field: str, index: int | None, node: ast.expr) -> Row:
     if not is_dict_form(node):
         return Row(data_field, index, node, mapping=False)
     row = Row(data_field, index, node, mapping=True)
-    for item in iter_dict_items(node):
+    for item in last_wins(iter_dict_items(node)):
         if item is None:
             row.open = True
         else:
             text, key, value = item
-            row.keys.setdefault(text, (key, value))
+            if isinstance(text, str):
+                row.keys[text] = (key, value)
     return row
 
 

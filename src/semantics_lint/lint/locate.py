@@ -31,7 +31,7 @@ __all__ = ["LocatedCall", "is_api_module", "iter_kinds", "locate_calls"]
 
 # The API names a binding may stand for, mapped to the call kind they make.
 _KIND_OF_NAME: dict[str, str] = {name: "described_result" for name in vocabulary.DESCRIBED_RESULT_NAMES}
-_KIND_OF_NAME.update({name: name for name in vocabulary.API_FUNCTIONS})
+_KIND_OF_NAME.update(vocabulary.API_FUNCTION_KINDS)
 
 
 @dataclass(frozen=True, slots=True)

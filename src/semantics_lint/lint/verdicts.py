@@ -7,18 +7,39 @@ text is an ISO 8601 instant with a zone (the mint refuses a period that is not; 
 reports it). The rules ask here, and only here does the linter import the runtime: the
 dependency runs one way, from the static door to the runtime's pure functions, never the
 other way (the runtime imports the vocabulary and nothing of the linter). A test holds
-both directions (``tests/test_layers.py``). Judging a whole literal declaration with the
-mints' validators (SEM100, the two doors agreeing) belongs here too.
+both directions (``tests/test_layers.py``). SEM100 asks here what the mint refuses in a
+declaration's literal values (:func:`refusals`: the mint itself judges them, through
+``runtime.judge``) and which refusals a specific code already says
+(:func:`specific_code`), so the two doors agree on every literal declaration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import ast
+from collections.abc import Iterable, Iterator
+from typing import Final
 
+from semantics_lint.vocabulary import SEMANTICS_MARKER
+from semantics_lint.lint.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
+from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.mints import instant_of
-from semantics_lint.runtime.refusal import meant_key
+from semantics_lint.runtime.refusal import (
+    ARGUMENTS,
+    BAD_VALUE,
+    COUNTER_UNSTATED,
+    DERIVED_KEY,
+    EMPTY,
+    MISSING,
+    SAYS_NOTHING,
+    SNAKE_CASE_KEY,
+    UNKNOWN_KEY,
+    WRAPPED,
+    WRONG_TYPE,
+    Refusal,
+    meant_key,
+)
 
-__all__ = ["closest_field", "instant"]
+__all__ = ["Refusal", "closest_field", "instant", "refusals", "specific_code", "wraps_described_result"]
 
 
 def closest_field(key: str, fields: Iterable[str]) -> str | None:
@@ -31,3 +52,263 @@ def instant(text: str) -> tuple[int, int] | None:
     """``(seconds since the epoch, nanoseconds)`` of an ISO 8601 instant with a zone, as
     the mint reads one, or None when the mint would refuse it."""
     return instant_of(text)
+
+
+# -- the mint's verdict on a declaration's literal values (SEM100) ----------------------
+
+_KEY_KINDS = frozenset({UNKNOWN_KEY, SNAKE_CASE_KEY, DERIVED_KEY})
+_DATA = frozenset({"series", "facts", "edges"})
+_LISTS = frozenset({"coverage", "checked", "notChecked", "cannotCover"})
+# The code that reports a nested part of described_result(...) that is not a dict.
+_PART_NOT_A_DICT = {
+    "grain": "SEM303",
+    "provenance": "SEM202",
+    "coverage": "SEM402",
+    "clarify": "SEM501",
+    "render": "SEM502",
+}
+
+
+def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
+    """What the mint ``kind`` refuses in ``call``, judged by the mint itself on the
+    literal values the source spells, each with the smallest node of ``call`` it
+    concerns (None: the call as a whole).
+
+    When every argument is a literal, the mint judges the whole call (its first
+    refusal; none when it accepts). Each top-level field written as a literal is also
+    judged alone, with the function the mint runs on it (``part_refusal``): a keyword,
+    or a key of the positional dict when no ``**spread`` may replace it; and
+    ``coverage()``'s result when it is a literal. A part whose every refusal a specific
+    code reports is not judged alone: ``described_result``'s grain, and a data field
+    or coverage list written as a list display. A refusal is given once. Nothing here
+    runs the linted code: the values are read from the ``ast`` (``literal_of``).
+    """
+    found: list[tuple[Refusal, ast.AST | None]] = []
+    positional = call.args
+    keywords = call.keywords
+    # The whole call, read until the first value that is not a literal: most calls
+    # stop at their first argument (``facts=[... for r in rows]``).
+    read: list[object] = []
+    for node in positional:
+        value = UNKNOWN if type(node) is ast.Starred else literal_of(node)
+        read.append(value)
+        if value is UNKNOWN:
+            break
+    else:
+        for keyword in keywords:
+            value = UNKNOWN if keyword.arg is None else literal_of(keyword.value)
+            read.append(value)
+            if value is UNKNOWN:
+                break
+        else:
+            args = tuple(read[: len(positional)])
+            kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :])}
+            refusal = refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
+            if refusal is None:
+                return found  # the mint accepts the call, so it accepts every part of it
+            found.append((refusal, _node_of(kind, call, refusal)))
+    judged = _JUDGED_ALONE[kind]
+    as_list = _SPECIFIC_AS_LIST.get(kind, _NOTHING)
+    parts: list[tuple[str, object]] = []
+    if positional:
+        for name, node in _positional_fields(kind, positional):
+            if name in judged and not (name in as_list and type(node) in _LIST_DISPLAYS):
+                parts.append((name, literal_of(node)))
+    offset = len(positional)
+    for index, keyword in enumerate(keywords, offset):
+        name = keyword.arg
+        if name is None or name not in judged:
+            continue
+        node = keyword.value
+        if name in as_list and type(node) in _LIST_DISPLAYS:
+            continue
+        parts.append((name, read[index] if index < len(read) else literal_of(node)))
+    for name, value in parts:
+        if value is UNKNOWN:
+            continue
+        refusal = part_refusal(kind, name, value)
+        if refusal is not None and all(refusal.path != known.path for known, _ in found):
+            found.append((refusal, _node_of(kind, call, refusal)))
+    return found
+
+
+# Parts whose every refusal a specific code reports (see specific_code): never judged
+# alone for SEM100. A grain's refusals are SEM101-SEM103, SEM302 or SEM303.
+_ALL_SPECIFIC: Final = {"described_result": frozenset({"grain"})}
+# Fields that, written as a list display, can only be refused for their items (rows:
+# SEM106; coverage items: SEM401, SEM405) or for being empty (SEM105, SEM402, SEM404).
+_SPECIFIC_AS_LIST: Final = {
+    "described_result": frozenset({"series", "facts", "edges"}),
+    "absent": frozenset({"checked", "notChecked", "cannotCover"}),
+    "coverage": frozenset({"checked", "notChecked", "cannotCover"}),
+}
+_LIST_DISPLAYS: Final = (ast.List, ast.Tuple)
+_JUDGED_ALONE: Final = {
+    door: frozenset(parts) - _ALL_SPECIFIC.get(door, frozenset()) for door, parts in DOOR_PARTS.items()
+}
+
+
+_NOTHING: Final = frozenset[str]()
+
+
+def _positional_fields(kind: str, positional: list[ast.expr]) -> Iterator[tuple[str, ast.expr]]:
+    """The top-level fields the positional arguments provably pass, and their nodes:
+    ``coverage()``'s result, and the keys of a dict display no later ``**spread`` may
+    replace."""
+    if any(type(arg) is ast.Starred for arg in positional):
+        return  # the indexes of the positional arguments are unknown
+    rest = list(positional)
+    if kind == "coverage":
+        yield "content", rest.pop(0)
+    if len(rest) == 1 and is_dict_form(rest[0]):
+        entries = last_wins(iter_dict_items(rest[0]))
+        spread_after = False
+        for entry in reversed(entries):  # a ``**spread`` may replace the keys before it
+            if entry is None:
+                spread_after = True
+            elif not spread_after and isinstance(entry[0], str):
+                yield entry[0], entry[2]
+
+
+def _node_of(kind: str, call: ast.Call, refusal: Refusal) -> ast.AST | None:
+    """The smallest node of ``call`` that ``refusal`` concerns: the longest prefix of its
+    path found in the source (for a key written twice, the last), the key itself for a
+    refused key; the positional argument at fault; else None (the call)."""
+    path = refusal.path
+    if not path:
+        argument = refusal.argument
+        if argument is not None and 0 <= argument < len(call.args):
+            return call.args[argument]
+        return None
+    head = path[0]
+    node: ast.AST | None = None
+    key_node: ast.AST | None = None
+    for keyword in call.keywords:
+        if keyword.arg == head:
+            node, key_node = keyword.value, keyword
+    positional = call.args
+    declaration_at = 1 if kind == "coverage" else 0  # coverage(result, declaration)
+    if node is None and len(positional) == declaration_at + 1:
+        holder = positional[declaration_at]
+        if is_dict_form(holder):
+            node, key_node = _entry(holder, head)
+    if node is None:
+        return None
+    for segment in path[1:]:
+        if is_dict_form(node):  # type: ignore[arg-type]
+            value, key = _entry(node, segment)  # type: ignore[arg-type]
+            if value is None:
+                break
+            node, key_node = value, key
+        elif isinstance(node, (ast.List, ast.Tuple)) and isinstance(segment, int) and not isinstance(segment, bool):
+            elements = node.elts
+            if any(isinstance(element, ast.Starred) for element in elements) or not 0 <= segment < len(elements):
+                break
+            node, key_node = elements[segment], None
+        else:
+            break
+    else:
+        if refusal.kind in _KEY_KINDS and key_node is not None:
+            return key_node
+    return node
+
+
+def _entry(holder: ast.expr, key: object) -> tuple[ast.expr | None, ast.AST | None]:
+    found: tuple[ast.expr | None, ast.AST | None] = (None, None)
+    for entry in iter_dict_items(holder):
+        if entry is not None:
+            try:
+                if entry[0] == key and type(entry[0]) is type(key):
+                    found = (entry[2], entry[1])
+            except (TypeError, ValueError):
+                continue
+    return found
+
+
+def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
+    """The code other than SEM100 that says what ``refusal`` says (SPEC section 4's
+    table), or None when no specific code does: then SEM100 reports it. ``call``, when
+    given, tells a call that declares nothing at all (``absent()``, ``coverage(r)``:
+    SEM404, SEM402) from one whose arguments are wrong."""
+    fault, path = refusal.kind, refusal.path
+    head = path[0] if path else None
+    last = path[-1] if path else None
+    if (
+        fault == ARGUMENTS
+        and call is not None
+        and not path
+        and refusal.argument is None
+        and not call.keywords
+        and len(call.args) == (1 if kind == "coverage" else 0)
+    ):
+        return "SEM402" if kind == "coverage" else "SEM404"
+    if fault == UNKNOWN_KEY:
+        return "SEM101"
+    if fault == SNAKE_CASE_KEY:
+        return "SEM102"
+    if fault == DERIVED_KEY:
+        return "SEM103"
+    if fault == WRAPPED:
+        return "SEM403"
+    if fault == ARGUMENTS:
+        return None
+    if kind == "described_result":
+        if fault == SAYS_NOTHING and not path:
+            return "SEM104"
+        if head in _DATA and len(path) == 1 and fault == EMPTY:
+            return "SEM105"
+        if head in _DATA and len(path) >= 2:
+            return "SEM106"
+        if path == ("provenance",) and fault == MISSING:
+            return "SEM201"
+        if head == "provenance" and last in ("measuredAt", "source"):
+            return "SEM202"
+        if path == ("provenance", "ageSeconds"):
+            return "SEM205"
+        if path == ("grain",) and fault == MISSING:
+            return "SEM301"
+        if fault == COUNTER_UNSTATED:
+            return "SEM302"
+        if head == "grain":
+            return "SEM303"  # says nothing, an empty or non-string text, a non-bool isCounter
+        if head == "clarify" and last in ("question", "candidates"):
+            return "SEM501" if fault in (MISSING, EMPTY, WRONG_TYPE) or last == "candidates" else None
+        if head == "render" and len(path) == 2 and last in ("default", "columns"):
+            return "SEM502"
+        if len(path) == 1 and fault == WRONG_TYPE and head in _PART_NOT_A_DICT:
+            return _PART_NOT_A_DICT[head]
+    if head in _LISTS:
+        if last == "why" and fault == MISSING and "cannotCover" in path:
+            return "SEM401"
+        if fault == SAYS_NOTHING:
+            return "SEM402"
+        if (last in ("what", "why") or isinstance(last, int)) and fault in (MISSING, EMPTY, WRONG_TYPE):
+            return "SEM405"
+    if fault == SAYS_NOTHING and kind == "coverage":
+        return "SEM402"
+    if kind == "absent" and head in ("what", "checked") and len(path) == 1:
+        return "SEM404"
+    if kind == "coverage" and head == "period" and len(path) >= 2 and fault in (BAD_VALUE, WRONG_TYPE, MISSING):
+        return "SEM406"
+    if kind == "coverage" and path == ("checked",) and fault in (MISSING, EMPTY):
+        return "SEM406"
+    return None
+
+
+def wraps_described_result(content: ast.expr) -> bool:
+    """True when ``content``, the result a ``coverage()`` call wraps, is a dict written in
+    the source that the mint takes for a described result (a wire envelope with its
+    marker), whatever its other values: its marker key (the last, when written twice,
+    and no ``**spread`` after it) is judged by the mint on its literal value."""
+    if not is_dict_form(content):
+        return False
+    for entry in reversed(list(iter_dict_items(content))):
+        if entry is None:
+            return False  # a spread may replace the marker
+        if entry[0] == SEMANTICS_MARKER and isinstance(entry[0], str):
+            value = literal_of(entry[2])
+            if value is UNKNOWN:
+                return False
+            refusal = part_refusal("coverage", "content", {SEMANTICS_MARKER: value})
+            return refusal is not None and refusal.kind == WRAPPED
+    return False

@@ -134,7 +134,9 @@ def _judged(call: Callable[[], object]) -> Refusal | None:
     try:
         call()
     except Refusal as refusal:
-        return refusal
+        # Returned, not raised: without its traceback it holds no frame, so a caller
+        # that keeps it makes no reference cycle through the frames that raised it.
+        return refusal.with_traceback(None)
     except (RecursionError, MemoryError):
         # Past Python's own limits: no verdict, so no refusal to report.
         return None

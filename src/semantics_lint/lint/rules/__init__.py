@@ -17,6 +17,7 @@ from semantics_lint.lint.rules.sem1xx_keys import (
     DerivedFieldDeclared,
     EmptyDataLiteral,
     EmptyDeclaration,
+    RuntimeRefusesDeclaration,
     SnakeCaseDeclarationKey,
     UnhonourableRow,
     UnknownDeclarationKey,
@@ -37,6 +38,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
         (
             UnparsableFile,
             UnusedNoqa,
+            RuntimeRefusesDeclaration,
             UnknownDeclarationKey,
             SnakeCaseDeclarationKey,
             DerivedFieldDeclared,

@@ -14,7 +14,7 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
 from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
 from semantics_lint.lint.syntax import UNKNOWN, literal_value
-from semantics_lint.lint.verdicts import closest_field
+from semantics_lint.lint.verdicts import closest_field, refusals, specific_code
 
 
 # Which nested part holds a field that was written one level too high.
@@ -38,6 +38,134 @@ def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
+class RuntimeRefusesDeclaration(Rule):
+    """
+    ## What it does
+    Reports what the runtime mint would refuse in a declaration written with literals,
+    when no more specific code says it: the linter hands the literal values it reads
+    from the source (never running the code) to the mint's own validators
+    (`semantics_lint.runtime.judge`) and quotes the refusal.
+
+    A call whose arguments are all literals is judged whole (the mint's first
+    refusal). Each top-level field written as a literal is also judged alone, with the
+    function the mint runs on it (a keyword, a key of the positional dict that no
+    later `**spread` may replace, and the result `coverage()` wraps), so a call that
+    is not all literals is judged too, and every refused field is reported once.
+
+    A refusal is reported as SEM100 only when none of the specific codes (SEM101 to
+    SEM106, SEM201, SEM202, SEM205, SEM301 to SEM303, SEM401 to SEM406, SEM501, SEM502)
+    covers its kind of fault at its field: the rule never repeats a specific finding,
+    whether or not that rule is enabled. What it adds: a dict and keywords both; a
+    positional declaration that is not a dict, or none at all; `coverage()` given no
+    result; a data field or coverage list that is not a list; `inProgress` and its
+    items, `period` that is not a dict; `render.sort`/`filterNote`/`chartHint` and
+    `provenance.sourceExportDate` empty or not strings; the other values of the wrong
+    type. It is reported at the smallest node the refusal concerns (the value of the
+    field at its path; the call's name when it concerns the call as a whole).
+
+    ## Why is this bad?
+    The mint raises `refused:` at the call site when the tool runs, and the tool
+    answers nothing. The two doors of the rule set agree on every literal declaration
+    (SPEC section 4): what the runtime would refuse, the linter reports first.
+    """
+
+    code = "SEM100"
+    name = "runtime-refuses-declaration"
+
+    VALID = (
+        Valid(
+            """
+            def tool(export):
+                return described_result(facts=export.rows, edges=[{"from": "a", "to": "b", "kind": "srdf"}], provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import absent, coverage
+
+            def tool(vm, verdict, rows):
+                if not rows:
+                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
+                return coverage(verdict, checked=["SRDF pair state"], inProgress=[{"what": "pair 7", "count": 2}])
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                # A value the linter cannot read is the runtime's to judge.
+                return described_result(facts=export.rows, provenance=export.provenance, edges=export.edges)
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                # What a specific code says is not said again: SEM101 alone.
+                return described_result(facts=[{"entity": "vm-01"}], provenance={"measuredAt": export.at, "source": "x", "tz": "UTC"})
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=export.rows, edges={}, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=53,
+            field="edges",
+        ),
+        Invalid(
+            """
+            from agentfootprint import absent
+
+            def tool(vm):
+                return absent({"what": "backup runs", "checked": ["the export"]}, tryInstead="vm_list")
+            """,
+            line=4,
+            column=11,
+            field="not both",
+        ),
+        Invalid(
+            """
+            from agentfootprint import coverage
+
+            def tool(verdict):
+                return coverage(verdict, checked=["SRDF pair state"], inProgress=[{"what": "pair 7", "count": 1.5}])
+            """,
+            line=4,
+            column=98,
+            field="`count` must be a whole number",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "vm-01"}],
+                    provenance={"measuredAt": "x", "source": "cmdb", "sourceExportDate": ""},
+                    render={"default": "table", "sort": None},
+                )
+            """,
+            codes=("SEM100", "SEM100"),
+            line=4,
+            column=77,
+            field="sourceExportDate",
+        ),
+    )
+
+    def visit_declaration(self, declaration: Declaration) -> None:
+        call = self.call
+        kind = call.kind
+        for refusal, node in refusals(kind, call.node):
+            if specific_code(kind, refusal, call.node) is not None:
+                continue
+            where = node if node is not None else call.func_node
+            self.report(
+                where,  # type: ignore[arg-type]
+                str(refusal),
+                help="the runtime mint raises this at the call site when the tool runs, and the tool answers nothing",
+            )
+
+
 class KeyRule(Rule):
     """A rule about one key of a part; parts given as a name are judged too, and its
     messages say where such a dict was bound themselves."""
@@ -51,9 +179,12 @@ class UnknownDeclarationKey(KeyRule):
     """
     ## What it does
     Reports a key that the declaration, or its grain, provenance, coverage,
-    clarify, render, period or coverage item, does not have. When exactly one field
-    is a close match (a typo such as `measuerdAt`), the message names it and an
-    unsafe fix renames the key.
+    clarify, render, period, a `queried`/`held` span, an `inProgress` item or a
+    coverage item of `described_result(...)`, does not have; a literal key that is
+    not a string (`{1: "x"}`) too. When exactly one field is a close match (a typo
+    such as `measuerdAt`), the message names it and an unsafe fix renames the key.
+    Other keys of an `absent(...)` or `coverage(...)` coverage item are not reported:
+    those mints drop them, as the reference does.
 
     ## Why is this bad?
     The mint refuses the call at run time: a key it does not know would otherwise
@@ -91,6 +222,17 @@ class UnknownDeclarationKey(KeyRule):
             """
             def tool(export, extra):
                 return described_result(facts=export.rows, provenance={**extra, "source": "cmdb"})
+            """
+        ),
+        Valid(
+            """
+            from agentfootprint import absent, coverage
+
+            def tool(vm, verdict):
+                # absent() and coverage() drop an item's other keys, as the reference does.
+                if vm is None:
+                    return absent(what="backup runs", checked=[{"what": "the export", "notes": "daily", 7: "x"}])
+                return coverage(verdict, checked=[{"what": "all arrays", "seen": True}])
             """
         ),
     )
@@ -141,18 +283,36 @@ class UnknownDeclarationKey(KeyRule):
         ),
         Invalid(
             """
-            import agentfootprint as af
-
-            def tool(verdict):
-                return af.coverage(verdict, checked=["all arrays"], cannotCover=[{"what": "NDM", "whyy": "no API"}])
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": ["all arrays"], "cannotCover": [{"what": "NDM", "whyy": "no API"}]},
+                )
             """,
             field="whyy",
             fixed="""
+            def tool(export):
+                return described_result(
+                    facts=export.rows,
+                    provenance={"measuredAt": export.at, "source": "x"},
+                    coverage={"checked": ["all arrays"], "cannotCover": [{"what": "NDM", "why": "no API"}]},
+                )
+            """,
+        ),
+        Invalid(
+            """
             import agentfootprint as af
 
-            def tool(verdict):
-                return af.coverage(verdict, checked=["all arrays"], cannotCover=[{"what": "NDM", "why": "no API"}])
+            def tool(verdict, start):
+                # The spans of a period and the items of inProgress have their own keys.
+                return af.coverage(verdict, checked=["all arrays"], period={"queried": {"from": start, "To": start}, "held": "unknown"},
+                                   inProgress=[{"what": "pair 7", "count": 1, 1: "x"}])
             """,
+            codes=("SEM101", "SEM101"),
+            line=5,
+            column=91,
+            field="period.queried.To",
         ),
         Invalid(
             """
@@ -173,6 +333,8 @@ class UnknownDeclarationKey(KeyRule):
 
     def visit_field(self, field: Field) -> None:
         part = field.part
+        if part.kind == "coverage_item" and part.declaration.kind != "described_result":
+            return  # absent() and coverage() drop an item's other keys, as the reference does
         allowed = part.allowed
         meant = closest_field(field.spelled, allowed)
         home = _HOME_OF_FIELD.get(part.kind, {}).get(vocabulary.to_declaration(field.spelled))

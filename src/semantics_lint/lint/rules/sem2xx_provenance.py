@@ -22,6 +22,7 @@ from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
     keys_in_doubt,
+    missing_in_doubt,
     kind_word,
     literal_kind,
     qualified_name,
@@ -52,7 +53,9 @@ class DataWithoutProvenance(Rule):
 
     ## Known problems
     Nothing is reported when the call spreads a dict (`**decl`), or holds a key that
-    is not a field (it may be the provenance misspelled, reported on its own).
+    may be the provenance misspelled (`provenanse`) or one of its fields written a
+    level too high (`measuredAt=`): that key is reported on its own (SEM101). Any other
+    unknown key (`context=`) leaves the provenance missing.
     """
 
     code = "SEM201"
@@ -83,6 +86,13 @@ class DataWithoutProvenance(Rule):
             """
             def tool(rows, decl):
                 return described_result(facts=rows, **decl)
+            """
+        ),
+        Valid(
+            """
+            def tool(rows, export):
+                # The provenance misspelled: one mistake, reported as SEM101 alone.
+                return described_result(facts=rows, provenanse={"measuredAt": export.at, "source": "cmdb"})
             """
         ),
         Valid(
@@ -122,11 +132,21 @@ class DataWithoutProvenance(Rule):
             """,
             field="describedResult",
         ),
+        Invalid(
+            """
+            def tool(export):
+                # `context` is no spelling of provenance: both are reported.
+                return described_result(facts=export.rows, context={"source": "cmdb"})
+            """,
+            codes=("SEM201", "SEM101"),
+            line=3,
+            column=11,
+        ),
     )
 
     def visit_declaration(self, declaration: Declaration) -> None:
         top = declaration.top
-        if keys_in_doubt(top) or top.has("provenance"):
+        if top.has("provenance") or missing_in_doubt(top, "provenance"):
             return
         carried = [name for name in ("series", "facts") if top.has(name)]
         if not carried:

@@ -16,6 +16,7 @@ from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
     keys_in_doubt,
+    missing_in_doubt,
     kind_word,
     literal_kind,
     text_of,
@@ -100,7 +101,7 @@ class SeriesWithoutGrain(Rule):
     def visit_declaration(self, declaration: Declaration) -> None:
         top = declaration.top
         series = top.get("series")
-        if series is None or top.has("grain") or keys_in_doubt(top):
+        if series is None or top.has("grain") or missing_in_doubt(top, "grain"):
             return
         self.report(
             declaration.call.func_node,

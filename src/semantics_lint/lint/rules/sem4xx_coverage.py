@@ -34,7 +34,8 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.verdicts import instant
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items
+from semantics_lint.lint.verdicts import instant, wraps_described_result
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite
@@ -48,26 +49,20 @@ _PERIOD: Final = frozenset({"period"})
 
 
 def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bool] | None:
-    """The literal keys of a dict literal or ``dict(...)`` call, and whether others may
-    hide (a spread, a computed key); None when ``node`` is not a dict form."""
+    """The literal string keys of a dict literal or ``dict(...)`` call (a key written
+    twice: the last, as Python keeps it), and whether others may hide (a spread, a
+    computed key); None when ``node`` is not a dict form. A literal key that is not a
+    string (``{1: "x"}``) hides nothing."""
+    if not is_dict_form(node):
+        return None
     keys: dict[str, tuple[ast.AST, ast.expr]] = {}
     hidden = False
-    if isinstance(node, ast.Dict):
-        for key, value in zip(node.keys, node.values):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                keys.setdefault(key.value, (key, value))
-            else:
-                hidden = True
-        return keys, hidden
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
-        hidden = bool(node.args)
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                hidden = True
-            else:
-                keys.setdefault(keyword.arg, (keyword, keyword.value))
-        return keys, hidden
-    return None
+    for item in iter_dict_items(node):
+        if item is None:
+            hidden = True
+        elif isinstance(item[0], str):
+            keys[item[0]] = (item[1], item[2])  # a key written twice: the last
+    return keys, hidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +127,12 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 )
             continue
         keys, hidden = found
-        doubt = hidden or any(key not in vocabulary.COVERAGE_ITEM_FIELDS for key in keys)
+        # An unknown key of a described result's item may be a misspelled field (SEM101
+        # says so); absent() and coverage() drop an item's other keys, so there it hides
+        # nothing.
+        doubt = hidden or (
+            call.kind == "described_result" and any(key not in vocabulary.COVERAGE_ITEM_FIELDS for key in keys)
+        )
         what = keys.get("what")
         if what is None:
             if not doubt:
@@ -630,6 +630,17 @@ class DescribedResultInCoverage(Rule):
             column=11,
             field="result = described_result(",
         ),
+        Invalid(
+            """
+            from agentfootprint import coverage
+
+            def tool(rows, export):
+                # A wire envelope written out is a described result too.
+                return coverage({"af_semantics": True, "facts": rows}, checked=["every job in the export"])
+            """,
+            line=5,
+            column=11,
+        ),
     )
 
     def visit_declaration(self, declaration: Declaration) -> None:
@@ -637,7 +648,7 @@ class DescribedResultInCoverage(Rule):
         if content is None:
             return
         bound = ""
-        if not _is_described_result_call(self.call, content):
+        if not _is_described_result_call(self.call, content) and not wraps_described_result(content):
             if not isinstance(content, (ast.Name, ast.Attribute)):
                 return
             value = follow(self.call, content)

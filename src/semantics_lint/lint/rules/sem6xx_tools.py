@@ -77,7 +77,7 @@ def _fields(call: ast.Call, skip_positional: int = 0) -> _Fields:
         if isinstance(holder, ast.Dict):
             for key, value in zip(holder.keys, holder.values):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    fields.values.setdefault(key.value, value)
+                    fields.values[key.value] = value  # the last of a key written twice
                 else:
                     fields.open = True  # ``**spread`` (key None) or a computed key
         elif (
@@ -90,7 +90,7 @@ def _fields(call: ast.Call, skip_positional: int = 0) -> _Fields:
                 if keyword.arg is None:
                     fields.open = True
                 else:
-                    fields.values.setdefault(keyword.arg, keyword.value)
+                    fields.values[keyword.arg] = keyword.value
         else:
             fields.open = True
     return fields
@@ -312,6 +312,20 @@ class UnknownResultClass(_ModuleRule):
             line=8,
             column=58,
             field='KIND = "Triage" (line 3)',
+        ),
+        Invalid(
+            """
+            from agentfootprint import defineTool
+
+            def run(vm):
+                ...
+
+            # The reference's spelling is the same door.
+            backup = defineTool(name="vm_backup_status", resultClass="report", execute=run)
+            """,
+            line=7,
+            column=57,
+            field="resultClass",
         ),
     )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite, FileContext
 from semantics_lint.lint.declaration import Field, Part
+from semantics_lint.lint.verdicts import closest_field
 from semantics_lint.lint.index import (
     ANNOTATED,
     ASSIGN,
@@ -240,6 +241,27 @@ def keys_in_doubt(part: Part) -> bool:
     provable.
     """
     return part.open or any(item.status in ("unknown", "derived") for item in part.fields)
+
+
+def missing_in_doubt(part: Part, name: str) -> bool:
+    """True when ``part`` may hold the field ``name`` (camelCase) that the model does not
+    find in it: a spread (``**extra``) may hide it, a derived or wire key says the dict
+    is a hand-built envelope, or an unknown key may be ``name`` misspelled (its one close
+    match, as SEM101 names it) or one of ``name``'s own fields written a level too high
+    (``measuredAt=`` for ``provenance``). Any other unknown key (``context``) leaves the
+    missing field missing.
+    """
+    if part.open:
+        return True
+    inside = vocabulary.PART_FIELDS.get(name, ())
+    for item in part.fields:
+        if item.status == "derived":
+            return True
+        if item.status == "unknown" and (
+            vocabulary.to_declaration(item.spelled) in inside or closest_field(item.spelled, part.allowed) == name
+        ):
+            return True
+    return False
 
 
 def data_field(field: Field) -> bool:
