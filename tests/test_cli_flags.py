@@ -364,9 +364,16 @@ def test_a_deep_tree_beside_a_good_file(project: Path) -> None:
 
 def test_watch_lints_again_when_a_file_changes(project: Path) -> None:
     env = dict(os.environ)
+
+    def interruptible() -> None:
+        # A suite started in the background by a non-interactive shell ignores SIGINT,
+        # and the child would inherit that: Ctrl-C is what this test sends.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "tools", "--watch"],
         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        preexec_fn=interruptible if sys.platform != "win32" else None,
     )
     try:
         deadline = time.monotonic() + 60
