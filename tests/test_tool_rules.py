@@ -306,3 +306,14 @@ def test_absent_in_a_nested_function_counts_for_the_outer_one_only_when_inside()
     )
     # The absent() call is written inside tool (in a helper it defines): accepted.
     assert tool_findings(source) == []
+
+
+def test_a_tool_message_names_the_call_as_the_source_spells_it() -> None:
+    source = textwrap.dedent(
+        """\
+        from agentfootprint import defineTool
+        tool = defineTool(name="t", resultClass="reporting", execute=print)
+        """
+    )
+    [finding] = [f for f in lint_source(source.encode(), "tools.py") if f.code == "SEM601"]
+    assert finding.message == "defineTool(...) resultClass 'reporting' is not a result class"

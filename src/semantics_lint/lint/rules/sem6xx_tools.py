@@ -339,7 +339,7 @@ class UnknownResultClass(_ModuleRule):
             described = f" ({tool.class_resolved.describe()})" if tool.class_resolved else ""
             self.report_ast(
                 tool.class_node,
-                f"define_tool(...) resultClass {value!r} is not a result class",
+                f"{tool.site.spelled}(...) resultClass {value!r} is not a result class",
                 help=f"use one of {_CLASSES}, or leave resultClass out when neither fits{described}",
             )
 
