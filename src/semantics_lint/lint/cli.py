@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import argparse
 
-    from semantics_lint.lint.discovery import PathProblem, SourceFile
+    from semantics_lint.lint.discovery import SourceFile
     from semantics_lint.lint.runner import RunOptions, RunResult
 
 EXIT_CLEAN = 0
@@ -458,29 +458,17 @@ def _lint(
     :class:`ProgressLine`).
     """
     from semantics_lint.lint import runner
-    from semantics_lint.lint.config import resolver_for
-    from semantics_lint.lint.discovery import discover
 
-    runner.check_options(options)
-    resolver = resolver_for(options.config_file)
-    scope = runner.fix_scope(paths, options)
-    problems: list[PathProblem] = []
-    sources = discover(
-        paths,
-        resolver,
-        respect_gitignore=options.respect_gitignore,
-        force_exclude=options.force_exclude,
-        problems=problems,
-    )
+    found = runner.discover_paths(paths, options)
+    sources = found[1]
     progress = None
     if console is not None and sources and ProgressLine.wanted(console, sys.stderr):
         progress = ProgressLine(len(sources), sys.stderr)
     try:
-        result = runner.run_sources(sources, resolver, options, scope=scope, progress=progress)
+        result = runner.run_discovered(found, paths, options, progress)
     finally:
         if progress is not None:
             progress.close()
-    runner.add_path_problems(result, [*problems, *runner.config_problems(resolver)])
     return result, sources
 
 

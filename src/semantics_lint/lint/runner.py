@@ -147,6 +147,16 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
     ``DiscoveryError`` (a path that does not exist) before any file is linted. A path
     the walk could not take is a message (see :func:`add_path_problems`).
     """
+    return run_discovered(discover_paths(paths, options), paths, options)
+
+
+Discovered = tuple[ConfigResolver, list[SourceFile], list[PathProblem]]
+"""What :func:`discover_paths` found: the resolver, the files, the paths it could not take."""
+
+
+def discover_paths(paths: Sequence[str], options: RunOptions) -> Discovered:
+    """The first half of :func:`run`: check the options and walk ``paths``; a caller
+    that shows progress learns here how many files there are."""
     check_options(options)
     resolver = _resolver(options)
     problems: list[PathProblem] = []
@@ -157,7 +167,16 @@ def run(paths: Sequence[str], options: RunOptions) -> RunResult:
         force_exclude=options.force_exclude,
         problems=problems,
     )
-    result = run_sources(sources, resolver, options, scope=fix_scope(paths, options))
+    return resolver, sources, problems
+
+
+def run_discovered(
+    found: Discovered, paths: Sequence[str], options: RunOptions, progress: Progress | None = None
+) -> RunResult:
+    """The second half of :func:`run`: lint what :func:`discover_paths` found; the paths
+    it could not take, and the settings files that could not be read, are messages."""
+    resolver, sources, problems = found
+    result = run_sources(sources, resolver, options, scope=fix_scope(paths, options), progress=progress)
     add_path_problems(result, [*problems, *config_problems(resolver)])
     return result
 
