@@ -12,29 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from checkout import SNAKE, run_check
 
 from semantics_lint.lint import user_key
-from semantics_lint.lint.cache import CACHE_FOLDER, ResultCache, build_fingerprint, settings_key
+from semantics_lint.lint.cache import (
+    CACHE_FOLDER,
+    ResultCache,
+    build_fingerprint,
+    settings_key,
+)
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.runner import RunOptions
 from semantics_lint.lint.selection import codes_for_file, settings_for
 
-SNAKE = (
-    "from semantics_lint.runtime import described_result\n"
-    "def tool(export):\n"
-    "    return described_result(\n"
-    "        facts=[{'entity': export.vm, 'value': export.n}],\n"
-    "        provenance={'measured_at': export.at, 'source': export.source},\n"
-    "    )\n"
-)
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by semantics-lint (its results cache).\n"
@@ -43,13 +40,7 @@ TAG = (
 
 
 def _check(*args: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
-    drop = ("PRE_COMMIT", "SEMANTICS_LINT_CACHE_DIR", "SEMANTICS_LINT_NO_CACHE")
-    env = {k: v for k, v in os.environ.items() if k not in drop}
-    env.update(extra)
-    return subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    return run_check(*args, cwd=cwd, cache=True, **extra)
 
 
 @pytest.fixture

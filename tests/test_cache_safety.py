@@ -18,33 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from checkout import SNAKE, run_check
 
-from semantics_lint.lint.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache, default_cache_dir
+from semantics_lint.lint.cache import (
+    CACHE_FOLDER,
+    MAX_CACHE_BYTES,
+    ResultCache,
+    default_cache_dir,
+)
 from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.model import Finding, Position, Severity
 
-SNAKE = (
-    "from semantics_lint.runtime import described_result\n"
-    "def tool(export):\n"
-    "    return described_result(\n"
-    "        facts=[{'entity': export.vm, 'value': export.n}],\n"
-    "        provenance={'measured_at': export.at, 'source': export.source},\n"
-    "    )\n"
-)
-
-
-def _env(**extra: str) -> dict[str, str]:
-    drop = ("PRE_COMMIT", "SEMANTICS_LINT_CACHE_DIR", "SEMANTICS_LINT_NO_CACHE")
-    env = {k: v for k, v in os.environ.items() if k not in drop}
-    env.update(extra)
-    return env
-
 
 def _check(*args: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", *args],
-        cwd=cwd, env=_env(**extra), capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    return run_check(*args, cwd=cwd, cache=True, **extra)
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from checkout import check_env, run_check
 
 from semantics_lint.lint import user_key, write
 
@@ -38,17 +39,8 @@ FIXED = SNAKE.replace("'measured_at'", "'measuredAt'")
 TEMP_SUFFIX = ".semantics-lint.tmp"
 
 
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "SEMANTICS_LINT_CACHE_DIR")}
-    env["SEMANTICS_LINT_NO_CACHE"] = "1"
-    return env
-
-
 def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", *args],
-        cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    return run_check(*args, cwd=cwd, timeout=300)
 
 
 def _children(pid: int) -> list[str]:
@@ -71,7 +63,7 @@ def test_an_edit_saved_while_fix_runs_is_kept(tmp_path: Path) -> None:
     edited = tmp_path / "m000.py"
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "--fix", "--jobs", "2", str(tmp_path)],
-        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=check_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         # Once the pool's workers run, the parent has read m000.py (it reads the first
@@ -266,7 +258,7 @@ def test_kill_9_during_fix_leaves_no_temporary_file_for_good(tmp_path: Path) -> 
             path.write_text(SNAKE, encoding="utf-8")
         process = subprocess.Popen(
             [sys.executable, "-m", "semantics_lint", "check", "--fix", "--jobs", "2", str(tmp_path)],
-            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=check_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
         # Wait until the run writes its fixes (in the order of the files), then kill

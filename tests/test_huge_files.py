@@ -17,7 +17,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from test_read_safety import SNAKE
+from checkout import SNAKE
 
 from semantics_lint.flake8_plugin import SemanticsLintPlugin
 from semantics_lint.lint import reading, write

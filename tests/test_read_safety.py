@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from checkout import SNAKE, check_env, run_check
 
 from semantics_lint.lint import runner
 from semantics_lint.lint.config import ConfigResolver
@@ -22,34 +23,14 @@ from semantics_lint.lint.discovery import SourceFile, discover
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and sockets")
 
-SNAKE = (
-    "from semantics_lint.runtime import described_result\n"
-    "def tool(export):\n"
-    "    return described_result(\n"
-    "        facts=[{'entity': export.vm, 'value': export.n}],\n"
-    "        provenance={'measured_at': export.at, 'source': export.source},\n"
-    "    )\n"
-)
 
 
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PRE_COMMIT", "SEMANTICS_LINT_CACHE_DIR")}
-    env["SEMANTICS_LINT_NO_CACHE"] = "1"
-    return env
-
-
-def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    # A run that blocks on a FIFO would never end: the timeout turns that into a failure.
-    return subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", *args],
-        cwd=cwd, env=_env(), capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
 
 
 def test_a_fifo_named_on_the_command_line_is_a_finding_not_a_hang(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "good.py").write_text(SNAKE, encoding="utf-8")
-    done = _check("pipe.py", "good.py", cwd=tmp_path)
+    done = run_check("pipe.py", "good.py", cwd=tmp_path)
     assert "pipe.py:1:1: SEM001 cannot read the file: not a regular file (a FIFO)" in done.stdout
     assert "good.py:5:21: SEM102" in done.stdout
     assert done.returncode == 1, done.stderr
@@ -61,7 +42,7 @@ def test_a_fifo_read_by_a_pool_worker_does_not_hang_either(tmp_path: Path) -> No
         (tmp_path / f"m{i:02d}.py").write_text(SNAKE, encoding="utf-8")
         names.append(f"m{i:02d}.py")
     os.mkfifo(tmp_path / "zz_pipe.py")  # after the files the parent reads itself
-    done = _check("--jobs", "2", *names, "zz_pipe.py", cwd=tmp_path)
+    done = run_check("--jobs", "2", *names, "zz_pipe.py", cwd=tmp_path)
     assert "zz_pipe.py:1:1: SEM001 cannot read the file: not a regular file (a FIFO)" in done.stdout
     assert done.stdout.count("SEM102") == 20
     assert done.returncode == 1, done.stderr
@@ -70,19 +51,19 @@ def test_a_fifo_read_by_a_pool_worker_does_not_hang_either(tmp_path: Path) -> No
 def test_with_sem001_not_selected_an_unread_file_is_an_error_message(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "good.py").write_text(SNAKE, encoding="utf-8")
-    done = _check("--select", "SEM1", "pipe.py", "good.py", cwd=tmp_path)
+    done = run_check("--select", "SEM1", "pipe.py", "good.py", cwd=tmp_path)
     assert "error: pipe.py: cannot read the file: not a regular file (a FIFO)" in done.stderr
     assert "good.py:5:21: SEM102" in done.stdout
     assert done.returncode == 2
     # --exit-zero hides findings, not a file that could not be read.
-    assert _check("--exit-zero", "--select", "SEM1", "pipe.py", cwd=tmp_path).returncode == 2
+    assert run_check("--exit-zero", "--select", "SEM1", "pipe.py", cwd=tmp_path).returncode == 2
 
 
 def test_a_device_and_a_socket_named_on_the_command_line_are_not_read(tmp_path: Path) -> None:
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind(str(tmp_path / "sock.py"))
-        done = _check("/dev/null", "sock.py", cwd=tmp_path)
+        done = run_check("/dev/null", "sock.py", cwd=tmp_path)
     finally:
         server.close()
     assert "/dev/null:1:1: SEM001 cannot read the file: not a regular file (a character device)" in done.stdout
@@ -125,7 +106,7 @@ def test_jobs_beyond_the_cores_start_no_more_workers_than_cores(tmp_path: Path) 
         (tmp_path / f"m{i:02d}.py").write_text(SNAKE, encoding="utf-8")
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "--jobs", "200", str(tmp_path)],
-        env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=check_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     most = 0
     children = Path(f"/proc/{process.pid}/task/{process.pid}/children")

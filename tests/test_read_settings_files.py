@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_read_safety import SNAKE
+from checkout import SNAKE
 
 from semantics_lint.lint import reading
 from semantics_lint.lint.config import ConfigResolver
