@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 SNAKE = (
@@ -40,3 +41,30 @@ def run_check(
         cwd=cwd, env=check_env(cache=cache, **extra), capture_output=True, text=True,
         timeout=timeout, check=False,
     )  # fmt: skip
+
+
+def unprivileged(task: Callable[[], str], owner: Path) -> str:
+    """What ``task()`` returns (text), run by a user who is not root.
+
+    As root, in a forked child that becomes the owner of ``owner`` (permissions mean
+    nothing to root); otherwise here.
+    """
+    if os.geteuid() != 0:
+        return task()
+    read, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            status = owner.stat()
+            os.setgid(status.st_gid)
+            os.setuid(status.st_uid)
+            answer = task()
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            answer = f"raised {type(error).__name__}: {error}"
+        os.write(write_end, answer.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read, "rb") as handle:
+        answer = handle.read().decode()
+    os.waitpid(pid, 0)
+    return answer

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checkout import SNAKE, run_check
+from checkout import SNAKE, run_check, unprivileged
 
 from semantics_lint.lint.cache import (
     CACHE_FOLDER,
@@ -268,22 +268,7 @@ def test_a_first_path_the_user_cannot_look_into_still_gives_the_project_root() -
         if os.geteuid() == 0:
             for path in (base, private, base / "pyproject.toml"):
                 os.chown(path, 65534, 65534)
-        read, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child reports through the pipe
-            try:
-                if os.geteuid() == 0:
-                    os.setgid(65534)
-                    os.setuid(65534)
-                answer = str(default_cache_dir([str(private), str(base / "tool.py")]))
-            except BaseException as error:  # noqa: BLE001 - reported to the parent
-                answer = f"raised {type(error).__name__}: {error}"
-            os.write(write_end, answer.encode())
-            os._exit(0)
-        os.close(write_end)
-        with os.fdopen(read, "rb") as handle:
-            answer = handle.read().decode()
-        os.waitpid(pid, 0)
+        answer = unprivileged(lambda: str(default_cache_dir([str(private), str(base / "tool.py")])), base)
         assert answer == str(base)
     finally:
         (base / "private").chmod(0o700)

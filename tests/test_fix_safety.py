@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from checkout import check_env, run_check
+from checkout import check_env, run_check, unprivileged
 
 from semantics_lint.lint import user_key, write
 
@@ -352,33 +352,6 @@ def test_without_folder_handles_the_bytes_are_still_checked_before_the_rename(
 # ---------------------------------------------------------------------------
 
 
-def _unprivileged(task, owner: Path) -> str:  # type: ignore[no-untyped-def]
-    """What ``task()`` returns (text), run by a user who is not root.
-
-    As root, in a forked child that becomes the owner of ``owner`` (permissions mean
-    nothing to root); otherwise here.
-    """
-    if os.geteuid() != 0:
-        return task()
-    read, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child reports through the pipe
-        try:
-            status = owner.stat()
-            os.setgid(status.st_gid)
-            os.setuid(status.st_uid)
-            answer = task()
-        except BaseException as error:  # noqa: BLE001 - reported to the parent
-            answer = f"raised {type(error).__name__}: {error}"
-        os.write(write_end, answer.encode())
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read, "rb") as handle:
-        answer = handle.read().decode()
-    os.waitpid(pid, 0)
-    return answer
-
-
 @pytest.fixture
 def shared_folder(tmp_path: Path) -> Iterator[Path]:
     """A folder another user can reach (pytest's own are private to root)."""
@@ -410,7 +383,7 @@ def test_a_read_only_file_is_not_fixed_though_its_folder_is_writable(shared_fold
             return f"refused ({refusal.error}): {refusal}"
         return "written"
 
-    answer = _unprivileged(fix, folder)
+    answer = unprivileged(fix, folder)
     assert answer.startswith("refused (True): it is read-only to the user running the linter")
     assert "-r--r--r--" in answer
     assert path.read_text(encoding="utf-8") == SNAKE
