@@ -91,6 +91,20 @@ class _Writer:
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)
 
+    def finish(self, path: str) -> tuple[str, ShapeInfo]:
+        """The module's text, checked to be valid Python, and what it holds."""
+        text = "\n".join(self.lines) + "\n"
+        ast.parse(text)  # the generator's own check: every module is valid Python
+        info = ShapeInfo(
+            path=path,
+            lines=text.count("\n"),
+            bytes=len(text.encode()),
+            calls=self.calls,
+            defects=tuple(self.defects),
+            expected_codes=tuple(self.codes),
+        )
+        return text, info
+
     def plant(self) -> str:
         """A defect for the next declaration (or ""), recorded."""
         if self.rng.random() >= DEFECT_RATE:
@@ -351,18 +365,7 @@ def render_names_module(seed: int, index: int) -> tuple[str, ShapeInfo]:
                 "    CALLS += 1",
                 "    return CALLS",
             )
-    text = "\n".join(w.lines) + "\n"
-    ast.parse(text)  # the generator's own check: every module is valid Python
-    rel = f"{NAMES_PACKAGE}/group_{group:02d}/tools_{index:04d}.py"
-    info = ShapeInfo(
-        path=rel,
-        lines=text.count("\n"),
-        bytes=len(text.encode()),
-        calls=w.calls,
-        defects=tuple(w.defects),
-        expected_codes=tuple(w.codes),
-    )
-    return text, info
+    return w.finish(f"{NAMES_PACKAGE}/group_{group:02d}/tools_{index:04d}.py")
 
 
 def write_names(out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> dict[str, object]:
@@ -453,17 +456,7 @@ def render_big_module(seed: int, calls: int) -> tuple[str, ShapeInfo]:
         else:
             w.add(f"    return described_result(facts={facts}, provenance=prov)")
         w.calls += 1
-    text = "\n".join(w.lines) + "\n"
-    ast.parse(text)
-    info = ShapeInfo(
-        path=big_module_path(calls),
-        lines=text.count("\n"),
-        bytes=len(text.encode()),
-        calls=w.calls,
-        defects=tuple(w.defects),
-        expected_codes=tuple(w.codes),
-    )
-    return text, info
+    return w.finish(big_module_path(calls))
 
 
 def write_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int = DEFAULT_SEED) -> dict[str, object]:
