@@ -55,7 +55,7 @@ from semantics_lint.lint.index import (
     Scope,
 )
 from semantics_lint.lint.resolve import project
-from semantics_lint.lint.resolve.project import ImportQuestion
+from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
 from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.source import Source
 from semantics_lint.lint.syntax import dotted_name
@@ -133,7 +133,7 @@ class Resolver:
         self._answers: dict[int, Resolved | None] = {}
         # Distinct questions about other modules, bounded per file (a question asked
         # again, by another rule, costs nothing and is answered alike).
-        self._asked: dict[ImportQuestion, project.ImportedBinding | None] = {}
+        self._asked: dict[ImportRequest, ModuleBinding | None] = {}
         self._modules: dict[str, ModuleReading | None] = {}
 
     # -- the interface ---------------------------------------------------------------
@@ -356,20 +356,20 @@ def _prefixes(dotted: str) -> list[str]:
     return [".".join(parts[: end + 1]) for end in range(len(parts))]
 
 
-def _question(importer: str, binding: Binding, dotted: str) -> ImportQuestion | None:
+def _question(importer: str, binding: Binding, dotted: str) -> ImportRequest | None:
     """What to ask about an imported name: which module, how many dots, which names."""
     alias = binding.node
     statement = binding.statement
     name, _, tail = dotted.partition(".")
     rest = tuple(tail.split(".")) if tail else ()
     if isinstance(statement, ast.ImportFrom) and isinstance(alias, ast.alias):
-        return ImportQuestion(importer, statement.module or "", statement.level, (alias.name, *rest))
+        return ImportRequest(importer, statement.module or "", statement.level, (alias.name, *rest))
     if isinstance(alias, ast.alias):
         if alias.asname is not None:
-            return ImportQuestion(importer, alias.name, 0, rest) if rest else None
+            return ImportRequest(importer, alias.name, 0, rest) if rest else None
         if dotted.startswith(alias.name + "."):
             # ``import pkg.constants`` then ``pkg.constants.X``
-            return ImportQuestion(importer, alias.name, 0, tuple(dotted[len(alias.name) + 1 :].split(".")))
+            return ImportRequest(importer, alias.name, 0, tuple(dotted[len(alias.name) + 1 :].split(".")))
     return None
 
 

@@ -12,34 +12,13 @@ never depend on what the process linted before it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from semantics_lint.lint.resolve import astroid_bridge
 from semantics_lint.lint.resolve.reading import ModuleReading, read_module
 
-__all__ = ["MAX_CACHED_MODULES", "ImportQuestion", "clear", "imported_binding", "lookups_so_far", "module_reading"]
+__all__ = ["MAX_CACHED_MODULES", "clear", "imported_binding", "lookups_so_far", "module_reading"]
 
 MAX_CACHED_MODULES = 256
-
-
-@dataclass(frozen=True, slots=True)
-class ImportQuestion:
-    """An imported name as the importing file wrote it (see ``ImportRequest``)."""
-
-    importer: str
-    module: str
-    level: int
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ImportedBinding:
-    """Where an imported name is bound: a module-level ``name`` of the file at ``path``,
-    named ``display`` in messages."""
-
-    path: str
-    name: str
-    display: str
 
 
 _READINGS: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading | None]] = {}
@@ -68,14 +47,9 @@ def max_questions() -> int:
     return astroid_bridge.MAX_LOOKUPS
 
 
-def imported_binding(question: ImportQuestion) -> ImportedBinding | None:
+def imported_binding(question: astroid_bridge.ImportRequest) -> astroid_bridge.ModuleBinding | None:
     """Where the imported name is bound, when astroid can say so from source alone."""
-    found = astroid_bridge.find_binding(
-        astroid_bridge.ImportRequest(question.importer, question.module, question.level, question.names)
-    )
-    if found is None:
-        return None
-    return ImportedBinding(found.path, found.name, found.display)
+    return astroid_bridge.find_binding(question)
 
 
 def lookups_so_far() -> int:
