@@ -13,6 +13,7 @@ import filecmp
 import os
 import subprocess
 import sys
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -184,16 +185,23 @@ def test_the_flake8_plugin_refuses_a_huge_file_without_copying_it(tmp_path: Path
 
 def test_lint_file_refuses_a_huge_file_and_a_fifo_without_reading(tmp_path: Path) -> None:
     from semantics_lint.lint.engine import lint_file
+    from semantics_lint.lint.model import Finding
+
+    os.mkfifo(tmp_path / "pipe.py")  # opening it for reading would wait for a writer
+    answers: list[list[Finding]] = []
+    reader = threading.Thread(target=lambda: answers.append(lint_file(tmp_path / "pipe.py")), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert not reader.is_alive(), "lint_file waited on a FIFO"
+    [[pipe]] = answers
+    assert pipe.code == "SEM001" and "not a regular file" in pipe.message
 
     _sparse(tmp_path / "huge.py", HUGE)
-    os.mkfifo(tmp_path / "pipe.py")  # opening it for reading would wait for a writer
     tracemalloc.start()
     try:
         [huge] = lint_file(tmp_path / "huge.py")
-        [pipe] = lint_file(tmp_path / "pipe.py")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert f"{huge.code} {huge.message}" == TOO_LARGE
-    assert pipe.code == "SEM001" and "not a regular file" in pipe.message
     assert peak < 10 * 1024**2

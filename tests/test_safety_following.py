@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -305,5 +306,13 @@ def test_a_fifo_is_neither_located_nor_waited_on(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "consts.py")  # opening it to read would wait for a writer
     assert locate(str(tmp_path), "consts") is None
     assert read_source(str(tmp_path / "consts.py")) is None
-    # Put in place of a module after it was located: the resolver's reading refuses it too.
-    assert read_module(str(tmp_path / "consts.py"), 0, frozenset()) is None
+    # Put in place of a module after it was located: the resolver's reading refuses it
+    # too, at once (a blocking open would wait here for a writer that never comes).
+    answers: list[object] = []
+    reader = threading.Thread(
+        target=lambda: answers.append(read_module(str(tmp_path / "consts.py"), 0, frozenset())), daemon=True
+    )
+    reader.start()
+    reader.join(timeout=10)
+    assert not reader.is_alive(), "read_module waited on a FIFO"
+    assert answers == [None]
