@@ -124,6 +124,177 @@ def ask(project: Path, module: str, level: int, *names: str) -> ModuleBinding | 
     return find_binding(ImportRequest(str(project / "pkg/tools.py"), module, level, names))
 
 
+# The direct answer (``resolve.project``) for names a module assigns once to a literal
+# must be astroid's answer wherever it is given. Every module-level binding shape:
+SHAPES = {
+    "shapes/__init__.py": 'PACKAGE_LEVEL = "p"\n',
+    "shapes/plain.py": """\
+        \"\"\"The module's docstring.\"\"\"
+        import os
+        from .base import BASE_DATE
+        from . import base
+        STRING = "2024-05-01"
+        NUMBER = 3
+        NOTHING = None
+        ANNOTATED: str = "2024-05-01"
+        BARE: str
+        DICT = {"interval": "daily", "aggregation": "count"}
+        NESTED = {"a": [1, {"b": (2, 3)}], "c": {*"xy"}}
+        LIST = ["a", "b"]
+        TUPLE = ("a", 1)
+        SET = {"a"}
+        EMPTY = []
+        SPREAD_DICT = {**DICT}
+        SPREAD_LIST = [*LIST, "c"]
+        WALRUS_LIST = [(w := 1)]
+        NEGATIVE = -1
+        JOINED = f"{STRING}"
+        CALL = dict(a=1)
+        ALIAS = STRING
+        (PARENS) = "p"
+        MULTILINE = (
+            "a"
+            "b"
+        )
+        CHAINED = OTHER = "c"
+        FIRST, SECOND = "a", "b"
+        TWICE = "a"
+        TWICE = "b"
+        AUGMENTED = "a"
+        AUGMENTED += "b"
+        if os.sep:
+            BRANCH = "a"
+        for LOOP in "ab":
+            pass
+        with open(os.devnull) as HANDLE:
+            pass
+        try:
+            pass
+        except Exception as CAUGHT:
+            pass
+        match os.sep:
+            case CAPTURED:
+                pass
+        LOOPED = "a"
+        for LOOPED in "ab":
+            pass
+        HANDLED = "a"
+        try:
+            pass
+        except Exception as HANDLED:
+            pass
+        MATCHED = "a"
+        match os.sep:
+            case [*MATCHED]:
+                pass
+        COMPREHENDED = "a"
+        _ = [(COMPREHENDED := x) for x in "ab"]
+        DELETED = "a"
+        del DELETED
+        REBOUND = "a"
+        def rebind():
+            global REBOUND
+            REBOUND = "b"
+        SHADOWED = "a"
+        def shadow():
+            SHADOWED = "b"
+            return SHADOWED
+        class Holder:
+            IN_CLASS = "a"
+        def function():
+            pass
+        __all__ = ["STRING"]
+        __version__ = "1.0"
+        __doc__ = "replaced"
+        """,
+    "shapes/base.py": 'BASE_DATE = "2023-01-01"\n',
+    "shapes/starred.py": 'from .base import *\nOWN = "2024-01-01"\n',
+    "shapes/typed.py": 'TYPED = []  # type: list[str]\n',
+    "shapes/broken.py": 'BROKEN = "a"\ndef (:\n',
+    "shapes/space/loose.py": 'LOOSE = "a"\n',
+    "shapes/bound/__init__.py": "from . import sub\n",
+    "shapes/bound/sub.py": 'SUB = "a"\n',
+    "shapes/shadow/__init__.py": 'sub = "a string, not the module"\n',
+    "shapes/shadow/sub.py": 'SUB = "a"\n',
+    "shapes/tools.py": "",
+}
+
+
+def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
+    from semantics_lint.lint.resolve import project as resolve_project
+
+    write_tree(tmp_path, SHAPES)
+    importer = str(tmp_path / "shapes/tools.py")
+    questions = [
+        ImportRequest(importer, "plain", 1, (name,))
+        for name in sorted(_names(SHAPES["shapes/plain.py"]))
+    ]
+    questions += [
+        ImportRequest(importer, "shapes.plain", 0, ("STRING",)),
+        ImportRequest(importer, "", 1, ("PACKAGE_LEVEL",)),
+        ImportRequest(importer, "", 1, ("plain",)),
+        ImportRequest(importer, "", 1, ("plain", "STRING")),
+        ImportRequest(importer, "shapes", 0, ("plain", "DICT")),
+        ImportRequest(importer, "", 2, ("shapes", "plain", "LIST")),
+        ImportRequest(importer, "", 1, ("space", "loose", "LOOSE")),
+        ImportRequest(importer, "space", 1, ("loose", "LOOSE")),
+        ImportRequest(importer, "", 1, ("plain", "STRING", "upper")),
+        ImportRequest(importer, "", 1, ("plain", "TWICE")),
+        ImportRequest(importer, "", 1, ("base", "BASE_DATE")),
+        ImportRequest(importer, "", 1, ("starred", "OWN")),
+        ImportRequest(importer, "bound", 1, ("sub", "SUB")),
+        ImportRequest(importer, "shadow", 1, ("sub", "SUB")),
+        ImportRequest(importer, "", 1, ("__init__", "PACKAGE_LEVEL")),
+        ImportRequest(importer, "base", 1, ("BASE_DATE",)),
+        ImportRequest(importer, "starred", 1, ("OWN",)),
+        ImportRequest(importer, "typed", 1, ("TYPED",)),
+        ImportRequest(importer, "broken", 1, ("BROKEN",)),
+        ImportRequest(importer, "space.loose", 1, ("LOOSE",)),
+        ImportRequest(importer, "missing", 1, ("MISSING",)),
+        ImportRequest(importer, "plain", 3, ("STRING",)),
+    ]
+    direct = {}
+    for question in questions:
+        answer = resolve_project._direct_binding(question, frozenset({"described_result"}))
+        if answer is not None:
+            assert answer == find_binding(question), question
+            direct[(question.module, question.names)] = answer.line
+    # The direct way answers the plain literals and displays, and leaves the rest to astroid.
+    assert direct == {
+        ("plain", ("STRING",)): 5,
+        ("plain", ("NUMBER",)): 6,
+        ("plain", ("NOTHING",)): 7,
+        ("plain", ("ANNOTATED",)): 8,
+        ("plain", ("DICT",)): 10,
+        ("plain", ("NESTED",)): 11,
+        ("plain", ("LIST",)): 12,
+        ("plain", ("TUPLE",)): 13,
+        ("plain", ("SET",)): 14,
+        ("plain", ("EMPTY",)): 15,
+        ("plain", ("PARENS",)): 23,
+        ("plain", ("MULTILINE",)): 24,
+        ("plain", ("__all__",)): 75,
+        ("plain", ("__version__",)): 76,
+        ("plain", ("__doc__",)): 77,
+        ("shapes.plain", ("STRING",)): 5,
+        ("", ("plain", "STRING")): 5,
+        ("shapes", ("plain", "DICT")): 10,
+        ("", ("space", "loose", "LOOSE")): 1,
+        ("space", ("loose", "LOOSE")): 1,
+        ("", ("base", "BASE_DATE")): 1,
+        ("", ("PACKAGE_LEVEL",)): 1,
+        ("base", ("BASE_DATE",)): 1,
+        ("space.loose", ("LOOSE",)): 1,
+    }
+
+
+def _names(text: str) -> set[str]:
+    """Every name a module's text binds or reads, and a few it does not."""
+    tree = ast.parse(textwrap.dedent(text))
+    names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    return names | {"BARE", "IN_CLASS", "function", "Holder", "os", "base", "UNBOUND"}
+
+
 def test_relative_import_finds_the_binding(project: Path) -> None:
     found = ask(project, "constants", 1, "EXPORT_DATE")
     assert found == ModuleBinding(
@@ -826,32 +997,23 @@ def _astroid_imported(path: Path) -> bool:
     return result.stdout.strip() == "True"
 
 
-def test_astroid_is_imported_only_when_an_import_is_followed(project: Path) -> None:
-    # SEM105 asks the resolver for ``facts``: both files get one finding, only one of
-    # them through an import.
-    local = project / "pkg/local.py"
-    local.write_text(
-        "from semantics_lint.runtime import described_result\n"
-        "import os\n"
-        "NO_ROWS = []\n"
-        "def tool(rows):\n"
-        "    return described_result(facts=NO_ROWS, provenance={'measuredAt': rows,"
-        " 'source': os.sep})\n",
-        encoding="utf-8",
-    )
-    imported = project / "pkg/imported.py"
-    imported.write_text(
-        "from semantics_lint.runtime import described_result\n"
-        "from .constants import NO_ROWS\n"
-        "def tool(rows):\n"
-        "    return described_result(facts=NO_ROWS, provenance={'measuredAt': rows,"
-        " 'source': 's'})\n",
-        encoding="utf-8",
-    )
-    assert [f.code for f in lint_file(local)] == ["SEM105"]
-    assert [f.code for f in lint_file(imported)] == ["SEM105"]
-    assert not _astroid_imported(local)
-    assert _astroid_imported(imported)
+def test_astroid_is_imported_only_when_a_name_needs_it(project: Path) -> None:
+    # SEM105 asks the resolver for ``facts``: each file gets one finding. A name of the
+    # file, or a constant its module assigns once, is read directly; a module attribute
+    # (``constants.NO_ROWS``) is asked of astroid.
+    tail = "    return described_result(facts={facts}, provenance={{'measuredAt': rows, 'source': 's'}})\n"
+    files = {
+        "local": "NO_ROWS = []\ndef tool(rows):\n" + tail.format(facts="NO_ROWS"),
+        "constant": "from .constants import NO_ROWS\ndef tool(rows):\n" + tail.format(facts="NO_ROWS"),
+        "attribute": "from . import constants\ndef tool(rows):\n" + tail.format(facts="constants.NO_ROWS"),
+    }
+    imported = {}
+    for stem, body in files.items():
+        path = project / f"pkg/{stem}.py"
+        path.write_text("from semantics_lint.runtime import described_result\n" + body, encoding="utf-8")
+        assert [f.code for f in lint_file(path)] == ["SEM105"], stem
+        imported[stem] = _astroid_imported(path)
+    assert imported == {"local": False, "constant": False, "attribute": True}
 
 
 # -- the ast door ----------------------------------------------------------------------

@@ -272,7 +272,7 @@ class Resolver:
             if len(self._asked) >= project.max_questions():
                 return None
             # Asked once per file: one lint reads the project as it was when it began.
-            found = self._asked[question] = project.imported_binding(question)
+            found = self._asked[question] = project.imported_binding(question, self.declaration_names)
         if found is None:
             return None
         target = self._modules.get(found.path, _NOT_READ)

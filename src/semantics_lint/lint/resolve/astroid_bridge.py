@@ -73,12 +73,6 @@ MAX_HOPS = 8
 MAX_INFERRED = 16
 """Inferred values read for one name; more than one distinct value is unknown anyway."""
 
-requests = 0
-"""Questions about another module asked in this process so far, answered from the
-cache or not. The results cache reads it around each file: a file whose lint asked
-any depends on other files, and its findings are not stored."""
-
-
 @dataclass(frozen=True, slots=True)
 class ImportRequest:
     """An imported name, as the importing file wrote it.
@@ -360,8 +354,6 @@ def find_binding(request: ImportRequest) -> ModuleBinding | None:
     unchanged on disk (their size and modification time); when one has changed, the
     project's modules are read afresh.
     """
-    global requests, _SESSION
-    requests += 1
     layout = project_layout(request.importer)
     target = absolute_module(layout, request.module, request.level)
     if target is None or not request.names:
@@ -463,7 +455,7 @@ def _follow(
             path=path,
             name=head,
             line=binding.lineno or 0,
-            display=_display(path, root),
+            display=display_path(path, root),
         )
     return None
 
@@ -534,7 +526,9 @@ def _has_star_import(module: nodes.Module) -> bool:
     )
 
 
-def _display(path: str, root: str) -> str:
+@functools.lru_cache(maxsize=1024)
+def display_path(path: str, root: str) -> str:
+    """How findings name a project file: its path from the source root, with ``/``."""
     try:
         relative = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows

@@ -1,19 +1,35 @@
 """Other modules of the linted project: where an imported name is bound, and its module.
 
-Where an imported name is bound (which file, which module-level name) is asked of the
-astroid bridge (``resolve.astroid_bridge``, which imports astroid the first time a name
-crosses a module: a file whose names are all its own never pays for astroid). The
-module found is read like the linted file (:class:`ModuleReading`), once per version of
-the file and per set of declaration names (they decide which of its dicts are only read
-by declarations): the key holds everything the reading depends on, so a file's findings
-never depend on what the process linted before it.
+Where an imported name is bound (which file, which module-level name) is answered in
+one of two ways, which always agree:
+
+* **directly**, for the most common case: ``from .constants import X`` (or ``from .
+  import constants`` then ``constants.X``, where the package binds nothing named
+  ``constants``) where ``constants.py`` binds ``X`` once, anywhere in the module, by a
+  plain assignment of a literal or a display (``X = "2024-05-01"``, ``X = {...}``,
+  ``X: T = [...]``) and holds nothing that could rebind it (no star import,
+  ``global``, ``del``). The modules are located and read as below; nothing else is
+  looked up;
+* otherwise by the astroid bridge (``resolve.astroid_bridge``, which imports astroid
+  the first time it is asked: a file whose names are its own, or come from plain
+  constants, never pays for it): re-exports, modules bound by an import, names bound
+  in branches, anything inference has to say something about.
+
+The direct answer is given only where astroid's would be the same binding (a
+differential test holds the two together). The module found is read like the linted
+file (:class:`ModuleReading`), once per version of the file and per set of declaration
+names (they decide which of its dicts are only read by declarations): the key holds
+everything the reading depends on, so a file's findings never depend on what the
+process linted before it.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 
-from semantics_lint.lint.resolve import astroid_bridge
+from semantics_lint.lint.index import ANNOTATED, ASSIGN, FileIndex
+from semantics_lint.lint.resolve import astroid_bridge, project_modules
 from semantics_lint.lint.resolve.reading import ModuleReading, read_module
 
 __all__ = ["MAX_CACHED_MODULES", "clear", "imported_binding", "lookups_so_far", "module_reading"]
@@ -47,19 +63,159 @@ def max_questions() -> int:
     return astroid_bridge.MAX_LOOKUPS
 
 
-def imported_binding(question: astroid_bridge.ImportRequest) -> astroid_bridge.ModuleBinding | None:
-    """Where the imported name is bound, when astroid can say so from source alone."""
+_asked = 0
+"""Questions about another module asked in this process so far, however answered."""
+
+
+def imported_binding(
+    question: astroid_bridge.ImportRequest, declaration_names: frozenset[str]
+) -> astroid_bridge.ModuleBinding | None:
+    """Where the imported name is bound, when the project's source says so."""
+    global _asked
+    _asked += 1
+    direct = _direct_binding(question, declaration_names)
+    if direct is not None:
+        return direct
     return astroid_bridge.find_binding(question)
+
+
+MAX_KEPT_ANSWERS = 4096
+"""Direct answers kept at once (each with the files it was read from)."""
+
+_Signed = tuple[tuple[str, tuple[int, int]], ...]
+_ANSWERS: dict[tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBinding | None, _Signed]] = {}
+
+
+def _direct_binding(
+    question: astroid_bridge.ImportRequest, declaration_names: frozenset[str]
+) -> astroid_bridge.ModuleBinding | None:
+    """The direct answer (see the module docstring), or None (then astroid is asked).
+
+    An answer worked out before is given again while the files it was read from are
+    unchanged on disk, as astroid's are; one whose module was not found or could not
+    be read is worked out afresh each time (the module may appear).
+    """
+    names = question.names
+    if not names or len(names) > astroid_bridge.MAX_HOPS:
+        return None
+    layout = astroid_bridge.project_layout(question.importer)
+    target = astroid_bridge.absolute_module(layout, question.module, question.level)
+    if target is None:
+        return None
+    key = (layout.source_root, target, names)
+    kept = _ANSWERS.get(key)
+    if kept is not None and all(_signature(path) == signature for path, signature in kept[1]):
+        return kept[0]
+    read: list[tuple[str, tuple[int, int]]] = []
+    answer, complete = _constant_binding(layout.source_root, target, names, declaration_names, read)
+    if complete:
+        if len(_ANSWERS) >= MAX_KEPT_ANSWERS:
+            _ANSWERS.clear()
+        _ANSWERS[key] = (answer, tuple(read))
+    return answer
+
+
+def _constant_binding(
+    root: str,
+    target: str,
+    names: tuple[str, ...],
+    declaration_names: frozenset[str],
+    read: list[tuple[str, tuple[int, int]]],
+) -> tuple[astroid_bridge.ModuleBinding | None, bool]:
+    """The binding of a name its module assigns once, to a literal or a display, or
+    None; and whether every module on the way was read (the files are added to
+    ``read``). Every condition here is one astroid's answer would also meet; anything
+    else (a re-export, a module bound by an import, a name bound twice or in a
+    branch, a value inference has to work out) is left to it."""
+    *heads, name = names
+    for head in heads:
+        # ``from pkg import constants`` then ``constants.X``: the submodule, when the
+        # package binds nothing of that name itself.
+        located = project_modules.locate(root, target)
+        if located is None or located.folder is None:
+            return None, False
+        if head.startswith("__"):
+            return None, True
+        if located.path is not None:
+            package = _read(located.path, declaration_names, read)
+            if package is None:
+                return None, False
+            if _typed(package) or not _unbound(package.index, head):
+                return None, True
+        target = f"{target}.{head}"
+    located = project_modules.locate(root, target)
+    if located is None or located.path is None:
+        return None, False
+    reading = _read(located.path, declaration_names, read)
+    if reading is None:
+        return None, False
+    index = reading.index
+    if _typed(reading) or index.star_import or name in index.unstable:
+        return None, True
+    bindings = index.bindings_anywhere(name)
+    if len(bindings) != 1 or index.module.bindings.get(name) != bindings:
+        return None, True
+    binding = bindings[0]
+    if binding.kind not in (ASSIGN, ANNOTATED) or not _plain_display(binding.value):
+        return None, True
+    path = os.path.abspath(located.path)
+    answer = astroid_bridge.ModuleBinding(
+        path=path,
+        name=name,
+        line=binding.node.lineno,  # type: ignore[attr-defined]
+        display=astroid_bridge.display_path(path, root),
+    )
+    return answer, True
+
+
+def _read(
+    path: str, declaration_names: frozenset[str], read: list[tuple[str, tuple[int, int]]]
+) -> ModuleReading | None:
+    """The module's reading, its file noted in ``read``."""
+    read.append((path, _signature(path)))  # before reading: a later change is seen as one
+    return module_reading(path, declaration_names)
+
+
+def _typed(reading: ModuleReading) -> bool:
+    """The module may hold a type comment: astroid parses those, and may refuse a
+    module ``ast`` accepts, so astroid is asked."""
+    return "type:" in reading.source.text
+
+
+def _signature(path: str) -> tuple[int, int]:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (status.st_mtime_ns, status.st_size)
+
+
+def _unbound(index: FileIndex, name: str) -> bool:
+    """Nothing in the module binds ``name``, or could (a star import, ``global``)."""
+    return not index.star_import and name not in index.unstable and not index.bindings_anywhere(name)
+
+
+def _plain_display(value: ast.expr | None) -> bool:
+    """A literal, or a display whose items are written out (no ``*x``, ``**x`` or
+    walrus, which inference would have to look through)."""
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.Dict):
+        return None not in value.keys
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return not any(isinstance(item, (ast.Starred, ast.NamedExpr)) for item in value.elts)
+    return False
 
 
 def lookups_so_far() -> int:
     """How many questions about another module this process has asked so far (the
     results cache reads it around a file: a change means the file's findings depend
     on other files)."""
-    return astroid_bridge.requests
+    return _asked
 
 
 def clear() -> None:
     """Forget every module read so far, and astroid's answers (between runs, in tests)."""
     _READINGS.clear()
+    _ANSWERS.clear()
     astroid_bridge.clear()
