@@ -29,6 +29,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -296,6 +297,36 @@ def test_locate(tmp_path: Path, files: dict[str, str], name: str, expected: str 
         assert found is not None and found.name == name
         place = found.path if found.path is not None else found.folder
         assert place == str(tmp_path / expected)
+
+
+def test_locate_sees_a_folder_change_after_it_answered(tmp_path: Path) -> None:
+    from semantics_lint.lint.resolve import project_modules
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/c.py", "")
+    hour_ago = time.time() - 3600
+    for folder in (tmp_path, tmp_path / "pkg"):
+        os.utime(folder, (hour_ago, hour_ago))  # settled: the answer is kept
+    project_modules.forget()
+    found = project_modules.locate(str(tmp_path), "pkg.c")
+    assert found is not None and found.path == str(tmp_path / "pkg/c.py")
+    assert project_modules._KEPT  # kept, and checked against the folders' times
+    # A compiled module put beside the source now shadows it.
+    write(tmp_path, "pkg/c" + importlib.machinery.EXTENSION_SUFFIXES[0], "")
+    assert project_modules.locate(str(tmp_path), "pkg.c") is None
+    (tmp_path / ("pkg/c" + importlib.machinery.EXTENSION_SUFFIXES[0])).unlink()
+    assert project_modules.locate(str(tmp_path), "pkg.c") == found
+    (tmp_path / "pkg/c.py").unlink()
+    assert project_modules.locate(str(tmp_path), "pkg.c") is None
+
+
+def test_locate_keeps_nothing_about_a_folder_changed_just_now(tmp_path: Path) -> None:
+    from semantics_lint.lint.resolve import project_modules
+
+    write(tmp_path, "c.py", "")
+    project_modules.forget()
+    assert project_modules.locate(str(tmp_path), "c") is not None
+    assert not project_modules._KEPT
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

@@ -218,4 +218,5 @@ def clear() -> None:
     """Forget every module read so far, and astroid's answers (between runs, in tests)."""
     _READINGS.clear()
     _ANSWERS.clear()
+    project_modules.forget()
     astroid_bridge.clear()

@@ -21,6 +21,14 @@ A name is located only when the answer is certain:
   exists the source is not what runs, and nothing is said.
 
 Everything else is ``None``: unknown, never a finding.
+
+An answer is kept with the modification times of the folders it was read from, and
+given again while none of them has changed (a file added, removed or renamed in one
+of them changes its time): asking again costs a ``stat`` per folder, not a listing
+and a resolution of every symbolic link on the way. A folder changed in the last
+seconds is not trusted that way (file systems keep times in ticks of a few
+milliseconds, so a change in the tick of the listing would go unseen): the answer is
+then worked out afresh each time.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import keyword
 import os
 import stat
 import sys
+import time
 from dataclasses import dataclass
 
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
@@ -54,8 +63,44 @@ class ModuleFile:
         return self.folder is not None
 
 
+MAX_KEPT = 1024
+"""Answers of :func:`locate` kept at once."""
+SETTLED_NS = 2_000_000_000
+"""How long before a listing a folder must have last changed for the answer to be kept."""
+
+_KEPT: dict[tuple[str, str], tuple[tuple[tuple[str, int], ...], ModuleFile | None]] = {}
+
+
 def locate(root: str, name: str) -> ModuleFile | None:
     """The module ``name`` of the project whose source root is ``root``, or None."""
+    key = (root, name)
+    kept = _KEPT.get(key)
+    if kept is not None and all(_modified(folder) == when for folder, when in kept[0]):
+        return kept[1]
+    listed: list[tuple[str, int]] = []
+    settled = time.time_ns() - SETTLED_NS
+    found = _locate(root, name, listed)
+    if all(0 <= when < settled for _, when in listed):
+        if len(_KEPT) >= MAX_KEPT:
+            _KEPT.clear()
+        _KEPT[key] = (tuple(listed), found)
+    return found
+
+
+def forget() -> None:
+    """Forget every answer kept (between runs, in tests)."""
+    _KEPT.clear()
+
+
+def _modified(folder: str) -> int:
+    try:
+        return os.stat(folder).st_mtime_ns
+    except (OSError, ValueError):
+        return -1
+
+
+def _locate(root: str, name: str, listed: list[tuple[str, int]]) -> ModuleFile | None:
+    """:func:`locate`, noting each folder listed (with its time, taken before)."""
     parts = name.split(".")
     if not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
         return None
@@ -68,7 +113,7 @@ def locate(root: str, name: str) -> ModuleFile | None:
     folder = root
     found: ModuleFile | None = None
     for index, part in enumerate(parts):
-        found = _locate_in(folder, part, ".".join(parts[: index + 1]))
+        found = _locate_in(folder, part, ".".join(parts[: index + 1]), listed)
         if found is None:
             return None
         if index < len(parts) - 1:
@@ -83,8 +128,9 @@ def locate(root: str, name: str) -> ModuleFile | None:
     return found
 
 
-def _locate_in(folder: str, part: str, dotted: str) -> ModuleFile | None:
+def _locate_in(folder: str, part: str, dotted: str, listed: list[tuple[str, int]]) -> ModuleFile | None:
     """``part`` in ``folder``, in the order Python's path finder tries it."""
+    listed.append((folder, _modified(folder)))
     try:
         entries = set(os.listdir(folder))
     except (OSError, ValueError):
@@ -93,6 +139,7 @@ def _locate_in(folder: str, part: str, dotted: str) -> ModuleFile | None:
     if part in entries:
         package = os.path.join(folder, part)
         if os.path.isdir(package):
+            listed.append((package, _modified(package)))
             try:
                 inside = set(os.listdir(package))
             except (OSError, ValueError):
