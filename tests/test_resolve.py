@@ -216,6 +216,32 @@ SHAPES = {
     "shapes/bound/sub.py": 'SUB = "a"\n',
     "shapes/shadow/__init__.py": 'sub = "a string, not the module"\n',
     "shapes/shadow/sub.py": 'SUB = "a"\n',
+    "shapes/aliases.py": """\
+        from .base import BASE_DATE
+        from .base import BASE_DATE as RENAMED
+        from .plain import TWICE, ALIAS
+        from .starred import OWN
+        from .missing import GONE
+        from shapes.base import BASE_DATE as ABSOLUTE
+        from . import base
+        LOCAL = "x"
+        LOCAL_ALIAS = LOCAL
+        IMPORTED_ALIAS = BASE_DATE
+        RENAMED_ALIAS = RENAMED
+        ABSOLUTE_ALIAS = ABSOLUTE
+        TWICE_ALIAS = TWICE
+        ALIAS_OF_ALIAS = ALIAS
+        STARRED_ALIAS = OWN
+        GONE_ALIAS = GONE
+        UNDEFINED_ALIAS = NOWHERE
+        EARLY_ALIAS = LATE
+        LATE = "y"
+        CHAIN = LOCAL_ALIAS
+        MODULE_ALIAS = base
+        CALL = dict()
+        CALL_ALIAS = CALL
+        BUILTIN_ALIAS = len
+        """,
     "shapes/tools.py": "",
 }
 
@@ -228,6 +254,9 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
     questions = [
         ImportRequest(importer, "plain", 1, (name,))
         for name in sorted(_names(SHAPES["shapes/plain.py"]))
+    ]
+    questions += [
+        ImportRequest(importer, "aliases", 1, (name,)) for name in sorted(_names(SHAPES["shapes/aliases.py"]))
     ]
     questions += [
         ImportRequest(importer, "shapes.plain", 0, ("STRING",)),
@@ -271,12 +300,18 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
         ("plain", ("TUPLE",)): 13,
         ("plain", ("SET",)): 14,
         ("plain", ("EMPTY",)): 15,
+        ("plain", ("ALIAS",)): 22,
         ("plain", ("PARENS",)): 23,
         ("plain", ("MULTILINE",)): 24,
         ("plain", ("__all__",)): 75,
         ("plain", ("__version__",)): 76,
         ("plain", ("__doc__",)): 77,
         ("shapes.plain", ("STRING",)): 5,
+        ("aliases", ("LOCAL",)): 8,
+        ("aliases", ("LOCAL_ALIAS",)): 9,
+        ("aliases", ("IMPORTED_ALIAS",)): 10,
+        ("aliases", ("RENAMED_ALIAS",)): 11,
+        ("aliases", ("LATE",)): 19,
         ("", ("plain", "STRING")): 5,
         ("shapes", ("plain", "DICT")): 10,
         ("", ("space", "loose", "LOOSE")): 1,
@@ -1017,13 +1052,6 @@ def test_astroid_is_imported_only_when_a_name_needs_it(project: Path) -> None:
 
 
 # -- the ast door ----------------------------------------------------------------------
-
-
-def argument(site: CallSite, keyword: str) -> ast.expr:
-    for item in site.node.keywords:
-        if item.arg == keyword:
-            return item.value
-    raise KeyError(keyword)
 
 
 def test_resolve_ast_follows_a_name_of_the_call() -> None:

@@ -7,7 +7,9 @@ one of two ways, which always agree:
   import constants`` then ``constants.X``, where the package binds nothing named
   ``constants``) where ``constants.py`` binds ``X`` once, anywhere in the module, by a
   plain assignment of a literal or a display (``X = "2024-05-01"``, ``X = {...}``,
-  ``X: T = [...]``) and holds nothing that could rebind it (no star import,
+  ``X: T = [...]``), or of a name bound so before it (``X = SOURCE``, ``SOURCE``
+  assigned in the module or taken by ``from .other import SOURCE`` from a module that
+  assigns it so), and holds nothing that could rebind it (no star import,
   ``global``, ``del``). The modules are located and read as below; nothing else is
   looked up;
 * otherwise by the astroid bridge (``resolve.astroid_bridge``, which imports astroid
@@ -28,7 +30,7 @@ from __future__ import annotations
 import ast
 import os
 
-from semantics_lint.lint.index import ANNOTATED, ASSIGN, FileIndex
+from semantics_lint.lint.index import ANNOTATED, ASSIGN, IMPORT_FROM, Binding, FileIndex
 from semantics_lint.lint.resolve import astroid_bridge, project_modules
 from semantics_lint.lint.resolve.reading import ModuleReading, read_module
 
@@ -121,12 +123,15 @@ def _constant_binding(
     names: tuple[str, ...],
     declaration_names: frozenset[str],
     read: list[tuple[str, tuple[int, int]]],
+    *,
+    aliases: bool = True,
 ) -> tuple[astroid_bridge.ModuleBinding | None, bool]:
-    """The binding of a name its module assigns once, to a literal or a display, or
-    None; and whether every module on the way was read (the files are added to
-    ``read``). Every condition here is one astroid's answer would also meet; anything
-    else (a re-export, a module bound by an import, a name bound twice or in a
-    branch, a value inference has to work out) is left to it."""
+    """The binding of a name its module assigns once, to a literal or a display (or,
+    with ``aliases``, to a name bound so before it), or None; and whether every module
+    on the way was read (the files are added to ``read``). Every condition here is one
+    astroid's answer would also meet; anything else (a re-export, a module bound by an
+    import, a name bound twice or in a branch, a value inference has to work out) is
+    left to it."""
     *heads, name = names
     for head in heads:
         # ``from pkg import constants`` then ``constants.X``: the submodule, when the
@@ -150,13 +155,18 @@ def _constant_binding(
     if reading is None:
         return None, False
     index = reading.index
-    if _typed(reading) or index.star_import or name in index.unstable:
+    if _typed(reading) or index.star_import:
         return None, True
-    bindings = index.bindings_anywhere(name)
-    if len(bindings) != 1 or index.module.bindings.get(name) != bindings:
+    binding = _only_binding(index, name)
+    if binding is None or binding.kind not in (ASSIGN, ANNOTATED):
         return None, True
-    binding = bindings[0]
-    if binding.kind not in (ASSIGN, ANNOTATED) or not _plain_display(binding.value):
+    value = binding.value
+    if isinstance(value, ast.Name) and aliases:
+        # ``PROVENANCE_SOURCE = SOURCE``: inference gives SOURCE's one value.
+        plain, complete = _plain_alias(root, target, located.folder is not None, index, value.id, binding, declaration_names, read)
+        if not plain:
+            return None, complete
+    elif not _plain_display(value):
         return None, True
     path = os.path.abspath(located.path)
     answer = astroid_bridge.ModuleBinding(
@@ -166,6 +176,50 @@ def _constant_binding(
         display=astroid_bridge.display_path(path, root),
     )
     return answer, True
+
+
+def _only_binding(index: FileIndex, name: str) -> Binding | None:
+    """The one binding of ``name`` in the module, when it is at module level and
+    nothing else anywhere binds it or could (``global``, ``del``)."""
+    if name in index.unstable:
+        return None
+    bindings = index.bindings_anywhere(name)
+    if len(bindings) != 1 or index.module.bindings.get(name) != bindings:
+        return None
+    return bindings[0]
+
+
+def _plain_alias(
+    root: str,
+    target: str,
+    package: bool,
+    index: FileIndex,
+    name: str,
+    alias: Binding,
+    declaration_names: frozenset[str],
+    read: list[tuple[str, tuple[int, int]]],
+) -> tuple[bool, bool]:
+    """Whether ``name``, the value of ``alias`` in module ``target``, is bound before it
+    once, to a literal or a display: here, or by a relative ``from`` import of a name
+    its module binds so (``from .constants import SOURCE``); and whether every module
+    on the way was read."""
+    binding = _only_binding(index, name)
+    statement = binding.statement if binding is not None else None
+    if binding is None or statement is None or statement.lineno >= alias.statement.lineno:  # type: ignore[attr-defined, union-attr]
+        return False, True
+    if binding.kind in (ASSIGN, ANNOTATED):
+        return _plain_display(binding.value), True
+    if binding.kind != IMPORT_FROM or not isinstance(statement, ast.ImportFrom) or not statement.level:
+        return False, True
+    # Relative to the module's own dotted name, as astroid resolves it.
+    parts = tuple(target.split("."))
+    layout = astroid_bridge.ProjectLayout(root, parts if package else parts[:-1], target)
+    source = astroid_bridge.absolute_module(layout, statement.module or "", statement.level)
+    if source is None:
+        return False, True
+    imported: str = binding.node.name  # type: ignore[attr-defined]
+    answer, complete = _constant_binding(root, source, (imported,), declaration_names, read, aliases=False)
+    return answer is not None, complete
 
 
 def _read(
