@@ -122,8 +122,16 @@ def project_layout(path: str) -> ProjectLayout:
     folder without ``__init__.py`` is a top-level module and its folder is the root.
     """
     path = os.path.abspath(path)
-    folder = os.path.dirname(path)
+    source_root, package = _packages_above(os.path.dirname(path))
     stem = os.path.splitext(os.path.basename(path))[0]
+    # A module is its own package's member; for __init__.py the package is itself.
+    module_name = ".".join(package) if stem == "__init__" else ".".join([*package, stem])
+    return ProjectLayout(source_root=source_root, package=package, module_name=module_name)
+
+
+@functools.lru_cache(maxsize=256)
+def _packages_above(folder: str) -> tuple[str, tuple[str, ...]]:
+    """The source root of the files of ``folder``, and the packages from it down to it."""
     package: list[str] = []
     while os.path.isfile(os.path.join(folder, "__init__.py")):
         package.insert(0, os.path.basename(folder))
@@ -131,13 +139,7 @@ def project_layout(path: str) -> ProjectLayout:
         if parent == folder:
             break
         folder = parent
-    if stem == "__init__":
-        module_name = ".".join(package)
-    else:
-        module_name = ".".join([*package, stem])
-    # A module is its own package's member; for __init__.py the package is itself.
-    own_package = tuple(package)
-    return ProjectLayout(source_root=folder, package=own_package, module_name=module_name)
+    return folder, tuple(package)
 
 
 def absolute_module(layout: ProjectLayout, module: str, level: int) -> str | None:
@@ -324,6 +326,7 @@ def clear() -> None:
     """Forget every answer and module read (between runs, in tests)."""
     global _SESSION
     project_layout.cache_clear()
+    _packages_above.cache_clear()
     if _SESSION is not None:
         _forget_inferences(_SESSION)
     _SESSION = None
