@@ -323,6 +323,22 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
     }
 
 
+def test_a_direct_answer_is_worked_out_again_when_its_module_changes(tmp_path: Path) -> None:
+    from semantics_lint.lint.resolve import project as resolve_project
+
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/constants.py": 'DAY = "2024-05-01"\n', "pkg/tools.py": ""})
+    question = ImportRequest(str(tmp_path / "pkg/tools.py"), "constants", 1, ("DAY",))
+    first = resolve_project._direct_binding(question, frozenset())
+    assert first is not None and first.line == 1
+    assert resolve_project._direct_binding(question, frozenset()) == first  # kept
+    # Each rewrite changes the size: seen even within one tick of the file system's clock.
+    (tmp_path / "pkg/constants.py").write_text('NOTE = "x"\nDAY = "2024-05-01"\n', encoding="utf-8")
+    moved = resolve_project._direct_binding(question, frozenset())
+    assert moved is not None and moved.line == 2
+    (tmp_path / "pkg/constants.py").write_text('DAY = "2024-05-01"\nDAY = "2024-05-02"\n', encoding="utf-8")
+    assert resolve_project._direct_binding(question, frozenset()) is None
+
+
 def _names(text: str) -> set[str]:
     """Every name a module's text binds or reads, and a few it does not."""
     tree = ast.parse(textwrap.dedent(text))
