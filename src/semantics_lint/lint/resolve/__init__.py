@@ -243,21 +243,21 @@ class Resolver:
         assert statement is not None
         if position is not None and _same_scope(scope, home) and _start(statement) >= position:
             return None
-        value = binding.value
-        if isinstance(value, (ast.Name, ast.Attribute)):
+        bound = binding.value
+        if isinstance(bound, (ast.Name, ast.Attribute)):
             # ``ALIAS = EXPORT_DATE``: follow on; the origin is where the value is.
-            inner_name = dotted_name(value)
+            inner_name = dotted_name(bound)
             if inner_name is None:
                 return None
-            inner = self._follow(reading, home, inner_name, _start(value), walk)
+            inner = self._follow(reading, home, inner_name, _start(bound), walk)
             if inner is None:
                 return None
             if _mutable(inner.value) and not index.only_read_by_declarations(name):
                 return None  # the alias itself may be changed in place
             return _Value(inner.value, inner.origin, inner.reading, (inner_name, *inner.aliases))
-        if _mutable(value) and not index.only_read_by_declarations(name):
+        if _mutable(bound) and not index.only_read_by_declarations(name):
             return None
-        return _Value(value, reading.origin(statement.lineno), reading)
+        return _Value(bound, reading.origin(statement.lineno), reading)  # type: ignore[attr-defined]
 
     def _follow_import(self, reading: ModuleReading, binding: Binding, dotted: str, walk: _Walk) -> _Value | None:
         if reading.path is None:

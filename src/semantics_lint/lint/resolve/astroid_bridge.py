@@ -251,9 +251,9 @@ def _project_manager() -> Any:
     class ProjectManager(AstroidManager):  # type: ignore[misc]
         def __init__(self) -> None:
             super().__init__()
-            self.astroid_cache = {}
-            self._mod_file_cache = {}
-            self._failed_import_hooks = []
+            self.astroid_cache: dict[str, Any] = {}
+            self._mod_file_cache: dict[Any, Any] = {}
+            self._failed_import_hooks: list[Any] = []
             self._transform = TransformVisitor()
 
     return ProjectManager()
