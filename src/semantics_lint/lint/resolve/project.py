@@ -1,7 +1,7 @@
 """Other modules of the linted project: where an imported name is bound, and its module.
 
 Where an imported name is bound (which file, which module-level name) is answered in
-one of two ways, which always agree:
+one of two ways:
 
 * **directly**, for the most common case: ``from .constants import X`` (or ``from .
   import constants`` then ``constants.X``, where the package binds nothing named
@@ -10,7 +10,8 @@ one of two ways, which always agree:
   ``X: T = [...]``), or of a name bound so before it (``X = SOURCE``, ``SOURCE``
   assigned in the module or taken by ``from .other import SOURCE`` from a module that
   assigns it so), and holds nothing that could rebind it (no star import,
-  ``global``, ``del``). The modules are located and read as below; nothing else is
+  ``global``, ``del``) and no type comment (astroid parses those, and may refuse a
+  module ``ast`` accepts). The modules are located and read as below; nothing else is
   looked up;
 * otherwise by the astroid bridge (``resolve.astroid_bridge``, which imports astroid
   the first time it is asked: a file whose names are its own, or come from plain
@@ -18,7 +19,9 @@ one of two ways, which always agree:
   in branches, anything inference has to say something about.
 
 The direct answer is given only where astroid's would be the same binding (a
-differential test holds the two together). The module found is read like the linted
+differential test holds the two together), with one difference on purpose: a module
+nested more deeply than astroid's recursive tree builder can take is unknown to
+astroid, and read directly all the same (the index is built without recursion). The module found is read like the linted
 file (:class:`ModuleReading`), once per version of the file and per set of declaration
 names (they decide which of its dicts are only read by declarations): the key holds
 everything the reading depends on, so a file's findings never depend on what the
