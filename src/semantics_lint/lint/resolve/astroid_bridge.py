@@ -183,7 +183,7 @@ class _Session:
 
     def changed(self, paths: frozenset[str]) -> bool:
         """True when one of ``paths`` is not as it was when the session read it."""
-        return any(_signature(path) != self.signatures.get(path) for path in paths)
+        return any(project_modules.signature(path) != self.signatures.get(path) for path in paths)
 
     def module(self, name: str) -> nodes.Module:
         """The module ``name`` of this project, built from its source file.
@@ -221,7 +221,7 @@ class _Session:
     def _build(self, name: str, path: str) -> nodes.Module:
         from astroid.exceptions import AstroidImportError
 
-        signature = _signature(path)  # before reading: a later change is seen as one
+        signature = project_modules.signature(path)  # before reading: a later change is seen as one
         data = project_modules.read_source(path)
         text = decode_source(data) if data is not None else None
         if not isinstance(text, str):
@@ -260,14 +260,6 @@ def _project_manager() -> Any:
 
 
 _SESSION: _Session | None = None
-
-
-def _signature(path: str) -> tuple[int, int]:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return (-1, -1)
-    return (status.st_mtime_ns, status.st_size)
 
 
 _QUESTIONS = threading.RLock()
@@ -398,7 +390,7 @@ def _answer(session: _Session, target: str, names: tuple[str, ...]) -> tuple[boo
     finally:
         read, session.touched = session.touched, None
     if answer is not None:
-        session.signatures.setdefault(answer.path, _signature(answer.path))
+        session.signatures.setdefault(answer.path, project_modules.signature(answer.path))
         read.add(answer.path)
     return found, answer, frozenset(read)
 

@@ -109,7 +109,7 @@ def _direct_binding(
         return None
     key = (layout.source_root, target, names)
     kept = _ANSWERS.get(key)
-    if kept is not None and all(_signature(path) == signature for path, signature in kept[1]):
+    if kept is not None and all(project_modules.signature(path) == signature for path, signature in kept[1]):
         return kept[0]
     read: list[tuple[str, tuple[int, int]]] = []
     answer, complete = _constant_binding(layout.source_root, target, names, declaration_names, read)
@@ -229,7 +229,7 @@ def _read(
     path: str, declaration_names: frozenset[str], read: list[tuple[str, tuple[int, int]]]
 ) -> ModuleReading | None:
     """The module's reading, its file noted in ``read``."""
-    read.append((path, _signature(path)))  # before reading: a later change is seen as one
+    read.append((path, project_modules.signature(path)))  # before reading: a later change is seen as one
     return module_reading(path, declaration_names)
 
 
@@ -237,14 +237,6 @@ def _typed(reading: ModuleReading) -> bool:
     """The module may hold a type comment: astroid parses those, and may refuse a
     module ``ast`` accepts, so astroid is asked."""
     return "type:" in reading.source.text
-
-
-def _signature(path: str) -> tuple[int, int]:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return (-1, -1)
-    return (status.st_mtime_ns, status.st_size)
 
 
 def _unbound(index: FileIndex, name: str) -> bool:

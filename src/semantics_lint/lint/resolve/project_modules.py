@@ -178,6 +178,16 @@ def _inside(real_root: str, path: str) -> bool:
     return real == real_root or real.startswith(os.path.join(real_root, ""))
 
 
+def signature(path: str) -> tuple[int, int]:
+    """A file's modification time and size, ``(-1, -1)`` when it cannot be stat'ed: what
+    answers kept about the file are checked against."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (status.st_mtime_ns, status.st_size)
+
+
 def read_source(path: str) -> bytes | None:
     """The bytes of the source file ``path``: a regular file no larger than the in-file
     resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
