@@ -22,8 +22,8 @@ What resolves, read from the index (``lint.index``) of the module the name is in
 * a name imported from another module of the project (``from .constants import X``,
   ``from pkg import constants`` + ``constants.X``, ``import pkg.constants as c`` +
   ``c.X``) resolves to the value that module binds, under the same rules there; where it
-  is bound is asked of astroid (``resolve.project``), which reads source and never
-  imports it;
+  is bound is asked of ``resolve.project`` (read directly for a plain constant, asked
+  of astroid otherwise), which reads source and never imports it;
 * a name bound to another name follows that one too (``ALIAS = EXPORT_DATE``), a few
   steps at most.
 
@@ -398,5 +398,5 @@ def lookups_so_far() -> int:
 
 
 def clear_caches() -> None:
-    """Forget every project module read so far, and astroid's answers."""
+    """Forget every project module read so far, and where imported names are bound."""
     project.clear()

@@ -21,11 +21,12 @@ one of two ways:
 The direct answer is given only where astroid's would be the same binding (a
 differential test holds the two together), with one difference on purpose: a module
 nested more deeply than astroid's recursive tree builder can take is unknown to
-astroid, and read directly all the same (the index is built without recursion). The module found is read like the linted
-file (:class:`ModuleReading`), once per version of the file and per set of declaration
-names (they decide which of its dicts are only read by declarations): the key holds
-everything the reading depends on, so a file's findings never depend on what the
-process linted before it.
+astroid, and read directly all the same (the index is built without recursion).
+
+The module found is read like the linted file (:class:`ModuleReading`), once per
+version of the file and per set of declaration names (they decide which of its dicts
+are only read by declarations): the key holds everything the reading depends on, so a
+file's findings never depend on what the process linted before it.
 """
 
 from __future__ import annotations
@@ -47,18 +48,16 @@ _READINGS: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading
 
 def module_reading(path: str, declaration_names: frozenset[str]) -> ModuleReading | None:
     """The reading of a project module, from disk once per version of the file."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    signature = (status.st_mtime_ns, status.st_size)
+    signature = project_modules.signature(path)
+    if signature[1] < 0:
+        return None  # cannot be stat'ed
     key = (path, declaration_names)
     cached = _READINGS.get(key)
     if cached is not None and cached[0] == signature:
         return cached[1]
     if len(_READINGS) >= MAX_CACHED_MODULES:
         _READINGS.clear()
-    reading = read_module(path, status.st_size, declaration_names)
+    reading = read_module(path, signature[1], declaration_names)
     _READINGS[key] = (signature, reading)
     return reading
 
@@ -264,7 +263,8 @@ def lookups_so_far() -> int:
 
 
 def clear() -> None:
-    """Forget every module read so far, and astroid's answers (between runs, in tests)."""
+    """Forget every module read so far, and where imported names are bound (between
+    runs, in tests)."""
     _READINGS.clear()
     _ANSWERS.clear()
     project_modules.forget()
