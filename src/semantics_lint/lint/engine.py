@@ -1,9 +1,9 @@
 """The linter engine: one file's bytes in, its raw findings out.
 
-decode (cookie, BOM) -> textual prefilter -> ``ast.parse`` -> one index of the file's
-names (``index``) -> locate our calls (``locate``) -> per call: read the declaration
-(``declaration``), one batched pass of every enabled rule -> module rules -> findings,
-sorted.
+decode (cookie, BOM) -> textual prefilter -> parse (``source.parse_module``) -> one
+index of the file's names (``index``) -> locate our calls (``locate``) -> per call: read
+the declaration (``declaration``), one batched pass of every enabled rule -> module
+rules -> findings, sorted.
 
 The findings are raw: no ``noqa`` filtering and no select/ignore beyond
 ``LintSettings.enabled``; the runner does the rest. Bad input never raises: a file that
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Finding, Position
 from semantics_lint.lint.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
-from semantics_lint.lint.source import SYNTAX_CODE, decode_source, split_lines, syntax_finding
+from semantics_lint.lint.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
@@ -174,7 +174,7 @@ def _parse_and_lint(
     decoded: str, filename: str, settings: LintSettings, timings: dict[str, float] | None
 ) -> list[Finding]:
     try:
-        tree = ast.parse(decoded, filename=filename)
+        tree = parse_module(decoded, filename)
     except SyntaxError as exc:
         return _only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded))
     except (RecursionError, MemoryError) as exc:

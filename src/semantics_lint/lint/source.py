@@ -1,4 +1,5 @@
-"""A Python file's text: decoding its bytes as Python does, its lines, its columns.
+"""A Python file's text: decoding its bytes as Python does, parsing it, its lines, its
+columns.
 
 Positions in findings are 1-based lines and 0-based columns counted in characters;
 ``ast`` counts columns in UTF-8 bytes, so :func:`char_column` converts. Lines are split
@@ -13,6 +14,7 @@ import codecs
 import io
 import re
 import tokenize
+import warnings
 
 from semantics_lint.lint.model import Finding, Position, Severity
 
@@ -21,6 +23,7 @@ __all__ = [
     "Source",
     "char_column",
     "decode_source",
+    "parse_module",
     "split_lines",
     "syntax_finding",
 ]
@@ -29,12 +32,94 @@ SYNTAX_CODE = "SEM001"
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
+PARSED_WHOLE_BELOW = 1 << 18
+"""A text shorter than this (in characters) is parsed in one piece; a longer one is
+parsed a stretch of top-level statements at a time (:func:`parse_module`)."""
+
+_STRETCH = 1 << 16
+"""About how many characters of a long text each stretch holds."""
+
+_TOP_LEVEL_LINE = re.compile(r"\n(?=[^\s#])")
+"""A line break followed by a line that starts at column 0 with code."""
+
+_CLAUSE = re.compile(r"(?:else|elif|except|finally)\b")
+"""A clause that goes on the compound statement above it (`else:` at column 0)."""
+
 
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` as CPython numbers them, without their line endings."""
     if "\r" not in text:
         return text.split("\n")  # the same split, without the regex
     return _NEWLINE.split(text)
+
+
+def parse_module(text: str, filename: str = "<unknown>", *, stretch: int = _STRETCH) -> ast.Module:
+    """``ast.parse(text, filename)``: the same tree, or the same exception, without the
+    warnings CPython's parser writes about the text (``SyntaxWarning: invalid decimal
+    literal``, invalid escape sequences): the linter reports on a file in findings,
+    and its stderr is its own.
+
+    A text of :data:`PARSED_WHOLE_BELOW` characters or more is parsed by stretches
+    (:func:`_parse_by_stretches`).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        if len(text) < PARSED_WHOLE_BELOW:
+            return ast.parse(text, filename=filename)
+        return _parse_by_stretches(text, filename, stretch)
+
+
+def _parse_by_stretches(text: str, filename: str, stretch: int) -> ast.Module:
+    """``ast.parse(text, filename)`` a stretch of top-level statements at a time, the
+    bodies joined: the same tree, or the same exception. While it parses a text,
+    CPython holds the whole C tree next to the Python one it builds, which about
+    doubles the memory a large module takes (a 5 MB module: 646 MB in one piece, 308 MB
+    by stretches); a stretch's C tree is freed before the next is parsed.
+
+    A stretch ends before a line that starts at column 0 with code and does not carry
+    on the statement above it (``else``, ``elif``, ``except``, ``finally``). Such a
+    line may still sit inside a string or brackets; the stretch then does not parse
+    alone, and it is lengthened. Tokens after a line break at column 0 with no bracket
+    or string open do not depend on what came before, so a stretch that parses is
+    parsed as in the whole text; its lines are numbered as there by line breaks put
+    before it. A text whose parse is not local (``from __future__ import
+    barry_as_FLUFL`` changes what ``!=`` means) or whose line breaks include a bare
+    ``\\r``, and any text a stretch of which fails to parse up to the end, is parsed
+    in one piece, so an error is exactly the one-piece error. ``stretch`` is about how
+    many characters each stretch holds (tests make it small).
+    """
+    if "barry_as_FLUFL" in text or text.count("\r") != text.count("\r\n"):
+        return ast.parse(text, filename=filename)
+    body: list[ast.stmt] = []
+    start = 0
+    line = 0  # line breaks before ``start``
+    while start < len(text):
+        end = _stretch_end(text, start + stretch)
+        while True:
+            try:
+                part = ast.parse("\n" * line + text[start:end], filename=filename)
+                break
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                if end == len(text):
+                    body.clear()  # freed before the one-piece parse that words the error
+                    return ast.parse(text, filename=filename)
+                end = _stretch_end(text, end + (end - start))
+        body.extend(part.body)
+        line += text.count("\n", start, end)
+        start = end
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _stretch_end(text: str, at_least: int) -> int:
+    """The start of the first line at or after ``at_least`` that may begin a top-level
+    statement, or the end of ``text``."""
+    if at_least >= len(text):
+        return len(text)
+    for match in _TOP_LEVEL_LINE.finditer(text, at_least - 1):
+        if not _CLAUSE.match(text, match.end()):
+            return match.end()
+    return len(text)
 
 
 def char_column(line: str, byte_column: int) -> int:

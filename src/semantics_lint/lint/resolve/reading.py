@@ -12,7 +12,7 @@ import ast
 
 from semantics_lint.lint.index import FileIndex, build_index
 from semantics_lint.lint.reading import read_regular
-from semantics_lint.lint.source import Source, decode_source
+from semantics_lint.lint.source import Source, decode_source, parse_module
 
 __all__ = ["MAX_MODULE_BYTES", "ModuleReading", "read_module"]
 
@@ -58,7 +58,7 @@ def read_module(path: str, size: int, declaration_names: frozenset[str]) -> Modu
     if not isinstance(text, str):
         return None
     try:
-        tree = ast.parse(text, filename=path)
+        tree = parse_module(text, path)
         index = build_index(tree, declaration_names)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
