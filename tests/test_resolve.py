@@ -339,6 +339,42 @@ def test_a_direct_answer_is_worked_out_again_when_its_module_changes(tmp_path: P
     assert resolve_project._direct_binding(question, frozenset()) is None
 
 
+
+def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many names a file imports from a module, one lint takes that file's
+    signature (what kept answers and readings are checked against) once; the next lint
+    takes it again."""
+    from semantics_lint.lint.resolve import project_modules
+
+    constants = (
+        'SOURCE = "billing-db"\nDAY = "2024-05-01"\nGRAIN = {"interval": "daily", "aggregation": "sum"}\n'
+        'PROV = {"measuredAt": "2024-05-01T00:00:00Z", "source": "billing"}\n'
+    )
+    tool = (
+        "from semantics_lint.runtime import described_result\n"
+        "from .constants import SOURCE, DAY, GRAIN, PROV\n\n"
+        "def one(rows):\n"
+        '    return described_result(facts=rows, series=rows, grain=GRAIN, provenance=PROV)\n\n'
+        "def two(rows):\n"
+        '    return described_result(facts=rows, provenance={"measuredAt": DAY, "source": SOURCE})\n'
+    )
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/constants.py": constants, "pkg/tools.py": tool})
+    stated: list[str] = []
+    real_signature = project_modules.signature
+
+    def counted(path: str) -> tuple[int, int]:
+        stated.append(path)
+        return real_signature(path)
+
+    monkeypatch.setattr(project_modules, "signature", counted)
+    constants_path = str(tmp_path / "pkg" / "constants.py")
+    findings = lint_file(tmp_path / "pkg" / "tools.py")
+    assert {finding.code for finding in findings} >= {"SEM203"}  # DAY and PROV were followed
+    assert stated.count(constants_path) == 1
+    stated.clear()
+    lint_file(tmp_path / "pkg" / "tools.py")
+    assert stated.count(constants_path) == 1
+
 def test_a_module_too_deep_for_astroid_is_read_directly(tmp_path: Path) -> None:
     # astroid builds its tree recursively (astroid 4 gives up on this module); the index
     # is built without recursion.

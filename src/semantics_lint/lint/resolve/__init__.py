@@ -54,7 +54,7 @@ from semantics_lint.lint.index import (
     FileIndex,
     Scope,
 )
-from semantics_lint.lint.resolve import project
+from semantics_lint.lint.resolve import project, project_modules
 from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
 from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.source import Source
@@ -135,6 +135,7 @@ class Resolver:
         # again, by another rule, costs nothing and is answered alike).
         self._asked: dict[ImportRequest, ModuleBinding | None] = {}
         self._modules: dict[str, ModuleReading | None] = {}
+        self._snapshot = project_modules.Snapshot()
 
     # -- the interface ---------------------------------------------------------------
 
@@ -272,13 +273,13 @@ class Resolver:
             if len(self._asked) >= project.max_questions():
                 return None
             # Asked once per file: one lint reads the project as it was when it began.
-            found = self._asked[question] = project.imported_binding(question, self.declaration_names)
+            found = self._asked[question] = project.imported_binding(question, self.declaration_names, self._snapshot)
         if found is None:
             return None
         target = self._modules.get(found.path, _NOT_READ)
         if target is _NOT_READ:
             # Read once per file (the project's files do not change during one lint).
-            target = self._modules[found.path] = project.module_reading(found.path, self.declaration_names)
+            target = self._modules[found.path] = project.module_reading(found.path, self.declaration_names, self._snapshot)
         if target is None:
             return None
         if target.display is None:

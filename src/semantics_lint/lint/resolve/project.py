@@ -46,9 +46,12 @@ MAX_CACHED_MODULES = 256
 _READINGS: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading | None]] = {}
 
 
-def module_reading(path: str, declaration_names: frozenset[str]) -> ModuleReading | None:
-    """The reading of a project module, from disk once per version of the file."""
-    signature = project_modules.signature(path)
+def module_reading(
+    path: str, declaration_names: frozenset[str], snapshot: project_modules.Snapshot | None = None
+) -> ModuleReading | None:
+    """The reading of a project module, from disk once per version of the file (as
+    ``snapshot``, the lint's view of the files, sees it)."""
+    signature = (snapshot or project_modules.Snapshot()).signature(path)
     if signature[1] < 0:
         return None  # cannot be stat'ed
     key = (path, declaration_names)
@@ -72,12 +75,15 @@ _asked = 0
 
 
 def imported_binding(
-    question: astroid_bridge.ImportRequest, declaration_names: frozenset[str]
+    question: astroid_bridge.ImportRequest,
+    declaration_names: frozenset[str],
+    snapshot: project_modules.Snapshot | None = None,
 ) -> astroid_bridge.ModuleBinding | None:
-    """Where the imported name is bound, when the project's source says so."""
+    """Where the imported name is bound, when the project's source says so (as
+    ``snapshot``, the lint's view of the files, sees it)."""
     global _asked
     _asked += 1
-    direct = _direct_binding(question, declaration_names)
+    direct = _direct_binding(question, declaration_names, snapshot)
     if direct is not None:
         return direct
     return astroid_bridge.find_binding(question)
@@ -91,7 +97,9 @@ _ANSWERS: dict[tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBind
 
 
 def _direct_binding(
-    question: astroid_bridge.ImportRequest, declaration_names: frozenset[str]
+    question: astroid_bridge.ImportRequest,
+    declaration_names: frozenset[str],
+    snapshot: project_modules.Snapshot | None = None,
 ) -> astroid_bridge.ModuleBinding | None:
     """The direct answer (see the module docstring), or None (then astroid is asked).
 
@@ -107,30 +115,45 @@ def _direct_binding(
     if target is None:
         return None
     key = (layout.source_root, target, names)
+    reader = _Reader(declaration_names, snapshot or project_modules.Snapshot())
     kept = _ANSWERS.get(key)
-    if kept is not None and all(project_modules.signature(path) == signature for path, signature in kept[1]):
+    if kept is not None and all(reader.snapshot.signature(path) == signature for path, signature in kept[1]):
         return kept[0]
-    read: list[tuple[str, tuple[int, int]]] = []
-    answer, complete = _constant_binding(layout.source_root, target, names, declaration_names, read)
+    answer, complete = _constant_binding(layout.source_root, target, names, reader)
     if complete:
         if len(_ANSWERS) >= MAX_KEPT_ANSWERS:
             _ANSWERS.clear()
-        _ANSWERS[key] = (answer, tuple(read))
+        _ANSWERS[key] = (answer, tuple(reader.read))
     return answer
+
+
+class _Reader:
+    """Reads the modules one direct answer is worked out from, noting each file's
+    signature (before reading it: a later change is seen as one)."""
+
+    __slots__ = ("declaration_names", "read", "snapshot")
+
+    def __init__(self, declaration_names: frozenset[str], snapshot: project_modules.Snapshot) -> None:
+        self.declaration_names = declaration_names
+        self.snapshot = snapshot
+        self.read: list[tuple[str, tuple[int, int]]] = []
+
+    def module(self, path: str) -> ModuleReading | None:
+        self.read.append((path, self.snapshot.signature(path)))
+        return module_reading(path, self.declaration_names, self.snapshot)
 
 
 def _constant_binding(
     root: str,
     target: str,
     names: tuple[str, ...],
-    declaration_names: frozenset[str],
-    read: list[tuple[str, tuple[int, int]]],
+    reader: _Reader,
     *,
     aliases: bool = True,
 ) -> tuple[astroid_bridge.ModuleBinding | None, bool]:
     """The binding of a name its module assigns once, to a literal or a display (or,
     with ``aliases``, to a name bound so before it), or None; and whether every module
-    on the way was read (the files are added to ``read``). Every condition here is one
+    on the way was read (``reader`` notes the files). Every condition here is one
     astroid's answer would also meet; anything else (a re-export, a module bound by an
     import, a name bound twice or in a branch, a value inference has to work out) is
     left to it."""
@@ -144,7 +167,7 @@ def _constant_binding(
         if head.startswith("__"):
             return None, True
         if located.path is not None:
-            package = _read(located.path, declaration_names, read)
+            package = reader.module(located.path)
             if package is None:
                 return None, False
             if _typed(package) or not _unbound(package.index, head):
@@ -153,7 +176,7 @@ def _constant_binding(
     located = project_modules.locate(root, target)
     if located is None or located.path is None:
         return None, False
-    reading = _read(located.path, declaration_names, read)
+    reading = reader.module(located.path)
     if reading is None:
         return None, False
     index = reading.index
@@ -165,7 +188,7 @@ def _constant_binding(
     value = binding.value
     if isinstance(value, ast.Name) and aliases:
         # ``PROVENANCE_SOURCE = SOURCE``: inference gives SOURCE's one value.
-        plain, complete = _plain_alias(root, target, located.folder is not None, index, value.id, binding, declaration_names, read)
+        plain, complete = _plain_alias(root, target, located.folder is not None, index, value.id, binding, reader)
         if not plain:
             return None, complete
     elif not _plain_display(value):
@@ -198,8 +221,7 @@ def _plain_alias(
     index: FileIndex,
     name: str,
     alias: Binding,
-    declaration_names: frozenset[str],
-    read: list[tuple[str, tuple[int, int]]],
+    reader: _Reader,
 ) -> tuple[bool, bool]:
     """Whether ``name``, the value of ``alias`` in module ``target``, is bound before it
     once, to a literal or a display: here, or by a relative ``from`` import of a name
@@ -220,16 +242,10 @@ def _plain_alias(
     if source is None:
         return False, True
     imported: str = binding.node.name  # type: ignore[attr-defined]
-    answer, complete = _constant_binding(root, source, (imported,), declaration_names, read, aliases=False)
+    answer, complete = _constant_binding(root, source, (imported,), reader, aliases=False)
     return answer is not None, complete
 
 
-def _read(
-    path: str, declaration_names: frozenset[str], read: list[tuple[str, tuple[int, int]]]
-) -> ModuleReading | None:
-    """The module's reading, its file noted in ``read``."""
-    read.append((path, project_modules.signature(path)))  # before reading: a later change is seen as one
-    return module_reading(path, declaration_names)
 
 
 def _typed(reading: ModuleReading) -> bool:

@@ -188,6 +188,23 @@ def signature(path: str) -> tuple[int, int]:
     return (status.st_mtime_ns, status.st_size)
 
 
+class Snapshot:
+    """The signatures of the project's files as one lint first sees them: each file is
+    stat'ed once per lint, however many questions read it (one lint reads the project as
+    it was when it began)."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[int, int]] = {}
+
+    def signature(self, path: str) -> tuple[int, int]:
+        seen = self._seen.get(path)
+        if seen is None:
+            seen = self._seen[path] = signature(path)
+        return seen
+
+
 def read_source(path: str) -> bytes | None:
     """The bytes of the source file ``path``: a regular file no larger than the in-file
     resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
