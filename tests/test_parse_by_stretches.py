@@ -116,9 +116,9 @@ def test_a_short_text_is_parsed_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
     real = ast.parse
 
-    def counted(text: str, filename: str = "<unknown>") -> ast.Module:
+    def counted(text: str, *args: object, **kwargs: object) -> ast.Module:
         asked.append(text)
-        return real(text, filename=filename)
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(source.ast, "parse", counted)
     parse_module("x = 1\ny = 2\n", stretch=1)
@@ -127,6 +127,29 @@ def test_a_short_text_is_parsed_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     asked.clear()
     parse_module(long_text, stretch=1)
     assert len(asked) == 20
+
+
+def test_a_long_text_is_parsed_in_a_bounded_number_of_stretches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each stretch is parsed after the line breaks before it, so a text cut into
+    stretches of a fixed size would cost its lines times its stretches: the number of
+    stretches is bounded, and the cost stays linear in the text."""
+    parsed: list[int] = []
+    real = ast.parse
+
+    def counted(text: str, *args: object, **kwargs: object) -> ast.Module:
+        parsed.append(len(text))
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source.ast, "parse", counted)
+    line = "'" + "x" * 998 + "'\n"  # one statement a line: a boundary on every line
+    text = line * 8_000  # 8 MB
+    tree = parse_module(text)
+    assert len(tree.body) == 8_000
+    assert 16 <= len(parsed) <= 40  # not one stretch, and not 8 MB / 64 KB = 123 of them
+    short = line * 300  # 300 KB: stretches of the least size
+    parsed.clear()
+    parse_module(short)
+    assert len(parsed) == -(-len(short) // source._STRETCH)
 
 
 @pytest.mark.parametrize("threshold", [0, 1 << 20], ids=["by-stretches", "whole"])

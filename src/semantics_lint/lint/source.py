@@ -37,7 +37,12 @@ PARSED_WHOLE_BELOW = 1 << 18
 parsed a stretch of top-level statements at a time (:func:`parse_module`)."""
 
 _STRETCH = 1 << 16
-"""About how many characters of a long text each stretch holds."""
+"""About how many characters of a long text each stretch holds, at the least."""
+
+_MOST_STRETCHES = 32
+"""About how many stretches a text is parsed in, at the most: each stretch is parsed
+after as many line breaks as come before it in the text, so their number is bounded
+to keep the cost linear in the text."""
 
 _TOP_LEVEL_LINE = re.compile(r"\n(?=[^\s#])")
 """A line break followed by a line that starts at column 0 with code."""
@@ -53,20 +58,24 @@ def split_lines(text: str) -> list[str]:
     return _NEWLINE.split(text)
 
 
-def parse_module(text: str, filename: str = "<unknown>", *, stretch: int = _STRETCH) -> ast.Module:
+def parse_module(text: str, filename: str = "<unknown>", *, stretch: int | None = None) -> ast.Module:
     """``ast.parse(text, filename)``: the same tree, or the same exception, without the
     warnings CPython's parser writes about the text (``SyntaxWarning: invalid decimal
     literal``, invalid escape sequences): the linter reports on a file in findings,
     and its stderr is its own.
 
     A text of :data:`PARSED_WHOLE_BELOW` characters or more is parsed by stretches
-    (:func:`_parse_by_stretches`).
+    (:func:`_parse_by_stretches`) of ``stretch`` characters or so: by default
+    :data:`_STRETCH`, or a :data:`_MOST_STRETCHES`-th of a longer text (tests make it
+    small).
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
         if len(text) < PARSED_WHOLE_BELOW:
             return ast.parse(text, filename=filename)
+        if stretch is None:
+            stretch = max(_STRETCH, len(text) // _MOST_STRETCHES)
         return _parse_by_stretches(text, filename, stretch)
 
 
@@ -74,7 +83,7 @@ def _parse_by_stretches(text: str, filename: str, stretch: int) -> ast.Module:
     """``ast.parse(text, filename)`` a stretch of top-level statements at a time, the
     bodies joined: the same tree, or the same exception. While it parses a text,
     CPython holds the whole C tree next to the Python one it builds, which about
-    doubles the memory a large module takes (a 5 MB module: 646 MB in one piece, 308 MB
+    doubles the memory a large module takes (a 5 MB module: 646 MB in one piece, 304 MB
     by stretches); a stretch's C tree is freed before the next is parsed.
 
     A stretch ends before a line that starts at column 0 with code and does not carry
@@ -87,7 +96,7 @@ def _parse_by_stretches(text: str, filename: str, stretch: int) -> ast.Module:
     barry_as_FLUFL`` changes what ``!=`` means) or whose line breaks include a bare
     ``\\r``, and any text a stretch of which fails to parse up to the end, is parsed
     in one piece, so an error is exactly the one-piece error. ``stretch`` is about how
-    many characters each stretch holds (tests make it small).
+    many characters each stretch holds.
     """
     if "barry_as_FLUFL" in text or text.count("\r") != text.count("\r\n"):
         return ast.parse(text, filename=filename)
