@@ -339,7 +339,6 @@ def test_a_direct_answer_is_worked_out_again_when_its_module_changes(tmp_path: P
     assert resolve_project._direct_binding(question, frozenset()) is None
 
 
-
 def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """However many names a file imports from a module, one lint takes that file's
     signature (what kept answers and readings are checked against) once; the next lint
@@ -374,6 +373,7 @@ def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pyte
     stated.clear()
     lint_file(tmp_path / "pkg" / "tools.py")
     assert stated.count(constants_path) == 1
+
 
 def test_a_module_too_deep_for_astroid_is_read_directly(tmp_path: Path) -> None:
     # astroid builds its tree recursively (astroid 4 gives up on this module); the index

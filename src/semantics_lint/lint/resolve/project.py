@@ -246,8 +246,6 @@ def _plain_alias(
     return answer is not None, complete
 
 
-
-
 def _typed(reading: ModuleReading) -> bool:
     """The module may hold a type comment: astroid parses those, and may refuse a
     module ``ast`` accepts, so astroid is asked."""
