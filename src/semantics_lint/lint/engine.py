@@ -21,8 +21,9 @@ import gc
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
@@ -32,7 +33,7 @@ from semantics_lint.lint.source import SYNTAX_CODE, decode_source, parse_module,
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
-    from semantics_lint.lint.declaration import Declaration
+    from semantics_lint.lint.declaration import Declaration, FieldStatus, Part
     from semantics_lint.lint.rules.base import Rule
 
 __all__ = [
@@ -266,92 +267,155 @@ def _run_rules(
 
 # -- one batched pass of the rules over a declaration -------------------------------------
 
-# What the batch does with one rule: the rule; whether it visits the declaration, its
-# parts, its fields, its rows; the part kinds and field statuses it is handed (None:
-# all); the kinds of part it also judges when given as a name.
-_Plan = tuple["Rule", tuple[bool, bool, bool, bool], "frozenset[str] | None", "frozenset[str] | None", "frozenset[str]"]
-
 
 class Batch:
     """Every enabled rule over one declaration: the model is built once and shared, and
-    each rule's hooks run over it, on the parts and keys it declares it judges.
+    each part and key of it goes straight to the rules that judge it.
 
-    What a rule declares becomes the cost gates here, worked out once per call kind: a
-    rule is handed only the parts of its ``part_kinds`` and the keys of its ``fields`` and
-    ``field_statuses``, and the parts a call gives as a name (``provenance=prov``) are
-    read, through the resolver, only for the kinds some rule's ``named_parts`` holds.
+    What a rule declares (``calls``, ``part_kinds``, ``fields``, ``field_statuses``,
+    ``named_parts``) becomes the dispatch tables of a :class:`_Plan`, worked out once per
+    list of rule classes and kind of call. The parts a call gives as a name
+    (``provenance=prov``) are read, through the resolver, only for the kinds some
+    rule's ``named_parts`` holds; what a rule reports in such a part goes to the name
+    in the call (``Rule._anchor``).
 
-    A rule that meets recursion too deep stops for that call only: the other rules still
-    judge it, and :meth:`run` says what went wrong so the engine can report it once.
-    With ``timings``, each rule's CPU time is added under its code, for the benchmark.
+    Each rule sees its hooks in the order of the declaration: ``visit_declaration``,
+    then the parts given as a name, then each part (``visit_part``, then its keys'
+    ``visit_field``), then the rows. A rule that meets recursion too deep stops for that
+    call only: the other rules still judge it, and :meth:`run` says what went wrong so
+    the engine can report it once. With ``timings``, each rule's CPU time is added under
+    its code, for the benchmark.
     """
 
     def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
         self.rules = rules
         self.timings = timings
-        self._plans: dict[str, tuple[list[_Plan], frozenset[str]]] = {}
-
-    def _plans_for(self, kind: str) -> tuple[list[_Plan], frozenset[str]]:
-        """The plans of the rules that visit calls of ``kind``, in the rules' order, and
-        the kinds of named part any of them judges."""
-        known = self._plans.get(kind)
-        if known is None:
-            plans: list[_Plan] = [
-                (rule, rule._call_hooks, rule.part_kinds, rule.field_statuses, rule.named_parts)
-                for rule in self.rules
-                if kind in rule.calls
-            ]
-            named = frozenset(part for plan in plans for part in plan[4])
-            known = self._plans[kind] = (plans, named)
-        return known
+        self._classes = tuple(type(rule) for rule in rules)
+        self._plans: dict[str, _Plan] = {}
+        self._stopped: set[int] = set()
 
     def run(self, declaration: Declaration) -> str | None:
         """Run every rule on ``declaration``; the first problem met, or None."""
-        problem: str | None = None
-        clock = time.process_time if self.timings is not None else None
+        kind = declaration.kind
+        plan = self._plans.get(kind)
+        if plan is None:
+            plan = self._plans[kind] = _plan(self._classes, kind)
+        rules = self.rules
+        self._stopped = set()
         call = declaration.call
-        parts = declaration.parts
-        plans, named_kinds = self._plans_for(declaration.kind)
-        started = clock() if clock is not None else 0.0
-        named = (
-            [part for part in declaration.named_parts() if part.kind in named_kinds]
-            if named_kinds and any(kind in named_kinds for _, kind in declaration.parts_given_by_name())
-            else []
-        )
-        if clock is not None and self.timings is not None:
-            self.timings["named parts"] = self.timings.get("named parts", 0.0) + clock() - started
-        for rule, (on_declaration, on_part, on_field, on_row), kinds, statuses, named_parts in plans:
-            rule.call = call
-            started = clock() if clock is not None else 0.0
-            try:
-                if on_declaration:
-                    rule.visit_declaration(declaration)
-                if named_parts:
-                    for part in named:
-                        if part.kind in named_parts:
-                            rule.visit_named_part(part)
-                if on_part or on_field:
-                    for part in parts:
-                        if kinds is not None and part.kind not in kinds:
-                            continue
-                        if on_part:
-                            rule.visit_part(part)
-                        if on_field:
-                            names = rule.field_names(part.kind)
-                            for item in part.fields:
-                                if (statuses is None or item.status in statuses) and (
-                                    names is None or item.name in names
-                                ):
-                                    rule.visit_field(item)
-                if on_row:
-                    for row in declaration.rows:
-                        rule.visit_row(row)
-            except RecursionError:
-                problem = problem or "it is nested too deeply"
-            if clock is not None and self.timings is not None:
-                self.timings[rule.code] = self.timings.get(rule.code, 0.0) + clock() - started
-        return problem
+        for position in plan.visiting:
+            rules[position].call = call
+        visit = self._visit
+        for position in plan.on_declaration:
+            visit(position, "visit_declaration", declaration)
+        if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
+            started = time.process_time() if self.timings is not None else 0.0
+            named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
+            if self.timings is not None:
+                self.timings["named parts"] = self.timings.get("named parts", 0.0) + time.process_time() - started
+            for part in named:
+                self._visit_named_part(plan, part)
+        for part in declaration.parts:
+            part_kind = part.kind
+            for position in plan.on_part(part_kind):
+                visit(position, "visit_part", part)
+            for item in part.fields:
+                for position in plan.on_key(part_kind, item.status, item.name):
+                    visit(position, "visit_field", item)
+        if declaration.rows:
+            for position in plan.on_row:
+                for row in declaration.rows:
+                    visit(position, "visit_row", row)
+        return "it is nested too deeply" if self._stopped else None
 
+    def _visit_named_part(self, plan: _Plan, part: Part) -> None:
+        """The rules whose ``named_parts`` hold ``part.kind`` judge a part given as a
+        name as a literal one, reporting at the name."""
+        rules = self.rules
+        judging = plan.on_named(part.kind)
+        for position in judging:
+            rule = rules[position]
+            noted = part if rule.named_part_note and part.via is not None else None
+            rule._anchor = (part.anchor, noted) if part.anchor is not None else None
+        try:
+            visit = self._visit
+            for position in plan.on_part(part.kind, named=True):
+                visit(position, "visit_part", part)
+            for item in part.fields:
+                for position in plan.on_key(part.kind, item.status, item.name, named=True):
+                    visit(position, "visit_field", item)
+        finally:
+            for position in judging:
+                rules[position]._anchor = None
+
+    def _visit(self, position: int, hook: str, argument: object) -> None:
+        """Call one rule's hook, unless the rule already stopped on this call."""
+        stopped = self._stopped
+        if stopped and position in stopped:
+            return
+        rule = self.rules[position]
+        started = time.process_time() if self.timings is not None else 0.0
+        try:
+            getattr(rule, hook)(argument)
+        except RecursionError:
+            stopped.add(position)
+        if self.timings is not None:
+            self.timings[rule.code] = self.timings.get(rule.code, 0.0) + time.process_time() - started
+
+
+class _Plan:
+    """Which rules of a batch (by position) take which hook, for one kind of call:
+    the dispatch tables worked out from what each rule class declares. A table is
+    filled the first time it is asked; a key's table depends on its field only
+    through the fields some rule names, so the tables stay few."""
+
+    def __init__(self, classes: tuple[type[Rule], ...], kind: str) -> None:
+        self._visiting = [(position, rule) for position, rule in enumerate(classes) if kind in rule.calls]
+        self.visiting = tuple(position for position, _ in self._visiting)
+        self.on_declaration = tuple(position for position, rule in self._visiting if rule._call_hooks[0])
+        self.on_row = tuple(position for position, rule in self._visiting if rule._call_hooks[3])
+        self.named_kinds = frozenset(part for _, rule in self._visiting for part in rule.named_parts)
+        self._named_fields = frozenset(name for _, rule in self._visiting for _, name in rule.fields or ())
+        self._named: dict[str, tuple[int, ...]] = {}
+        self._parts: dict[tuple[str, bool], tuple[int, ...]] = {}
+        self._keys: dict[tuple[str, str, str | None, bool], tuple[int, ...]] = {}
+
+    def on_named(self, part_kind: str) -> tuple[int, ...]:
+        """The rules that judge a ``part_kind`` part given as a name."""
+        found = self._named.get(part_kind)
+        if found is None:
+            found = self._named[part_kind] = self._taking(lambda rule: part_kind in rule.named_parts)
+        return found
+
+    def on_part(self, part_kind: str, *, named: bool = False) -> tuple[int, ...]:
+        """The rules whose ``visit_part`` takes a ``part_kind`` part (given as a name:
+        the rules that judge it so)."""
+        found = self._parts.get((part_kind, named))
+        if found is None:
+            found = self._parts[part_kind, named] = self._taking(
+                lambda rule: rule.visits_part(part_kind) and (not named or part_kind in rule.named_parts)
+            )
+        return found
+
+    def on_key(self, part_kind: str, status: FieldStatus, name: str, *, named: bool = False) -> tuple[int, ...]:
+        """The rules whose ``visit_field`` takes a key of a ``part_kind`` part, with
+        ``status``, meaning the field ``name`` (in a part given as a name: the rules
+        that judge it so)."""
+        key = (part_kind, status, name if name in self._named_fields else None, named)
+        found = self._keys.get(key)
+        if found is None:
+            found = self._keys[key] = self._taking(
+                lambda rule: rule.judges_key(part_kind, status, name) and (not named or part_kind in rule.named_parts)
+            )
+        return found
+
+    def _taking(self, takes: Callable[[type[Rule]], bool]) -> tuple[int, ...]:
+        return tuple(position for position, rule in self._visiting if takes(rule))
+
+
+@lru_cache(maxsize=64)
+def _plan(classes: tuple[type[Rule], ...], kind: str) -> _Plan:
+    return _Plan(classes, kind)
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:

@@ -169,29 +169,30 @@ class Rule:
     # -- the engine's side ---------------------------------------------------------
 
     _anchor: tuple[ast.expr, Part | None] | None = None
+    """While the batch hands the rule a part given as a name: that name in the call,
+    where everything the rule reports goes, and the part, when the rule appends where
+    its dict was bound (``named_part_note``)."""
 
     def begin_file(self, context: FileContext, sink: list[Finding]) -> None:
         """Called once per file before any hook."""
         self.context = context
         self._sink = sink
 
-    def visit_named_part(self, part: Part) -> None:
-        """Run the rule's part and field hooks on a part given as a name (the engine
-        calls it for the kinds in ``named_parts``); what they report goes to the name."""
-        noted = part if self.named_part_note and part.via is not None else None
-        self._anchor = (part.anchor, noted) if part.anchor is not None else None
-        try:
-            if self.has_hook("visit_part"):
-                self.visit_part(part)
-            if self.has_hook("visit_field"):
-                names = self.field_names(part.kind)
-                for field in part.fields:
-                    if (self.field_statuses is None or field.status in self.field_statuses) and (
-                        names is None or field.name in names
-                    ):
-                        self.visit_field(field)
-        finally:
-            self._anchor = None
+    @classmethod
+    def visits_part(cls, part_kind: str) -> bool:
+        """Whether the batch hands a ``part_kind`` part to ``visit_part``."""
+        return cls._call_hooks[1] and (cls.part_kinds is None or part_kind in cls.part_kinds)
+
+    @classmethod
+    def judges_key(cls, part_kind: str, status: FieldStatus, name: str) -> bool:
+        """Whether the batch hands ``visit_field`` a key of a ``part_kind`` part whose
+        status is ``status`` and which means the field ``name``."""
+        if not cls._call_hooks[2] or (cls.part_kinds is not None and part_kind not in cls.part_kinds):
+            return False
+        if cls.field_statuses is not None and status not in cls.field_statuses:
+            return False
+        names = cls.field_names(part_kind)
+        return names is None or name in names
 
     @classmethod
     def field_names(cls, part_kind: str) -> frozenset[str] | None:
@@ -322,6 +323,8 @@ def _check_rule_class(cls: type[Rule]) -> None:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not _NAME.match(name):
         raise TypeError(f"{where}: name must be kebab-case (e.g. snake-case-declaration-key)")
+    if cls.part_kinds is not None and not cls.named_parts <= cls.part_kinds:
+        raise TypeError(f"{where}: named_parts must be kinds of part_kinds (its hooks judge those parts)")
     if cls.fix not in ("none", "safe", "unsafe"):
         raise TypeError(f"{where}: fix must be 'none', 'safe' or 'unsafe'")
     doc = cls.__doc__ or ""
