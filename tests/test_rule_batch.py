@@ -213,6 +213,48 @@ def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     assert keys.fields == ["interval", "source"]
 
 
+def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None:
+    seen: dict[str, list[str]] = {"deep": [], "other": []}
+
+    class Deep(Rule):
+        abstract = True
+
+        def visit_part(self, part: declaration_module.Part) -> None:
+            seen["deep"].append(f"part {part.kind}")
+
+        def visit_field(self, field: declaration_module.Field) -> None:
+            seen["deep"].append(field.spelled)
+            if field.spelled == "grain":
+                raise RecursionError
+
+        def visit_row(self, row: declaration_module.Row) -> None:
+            seen["deep"].append(f"row {row.data_field}")
+
+    class Other(Rule):
+        abstract = True
+
+        def visit_field(self, field: declaration_module.Field) -> None:
+            seen["other"].append(field.spelled)
+
+    Deep.code, Other.code = "SEM998", "SEM999"
+    text = (
+        "def tool(e):\n"
+        "    first = described_result(facts=[{'x': 1}], grain={'interval': 'daily'})\n"
+        "    return described_result(facts=[{'y': 2}], provenance={'source': 's'})\n"
+    )
+    context = file_context(text, ast.parse(text), "tool.py", LintSettings())
+    first, second = (declaration_module.build_declaration(call) for call in context.calls)
+    deep, other = Deep(), Other()
+    for rule in (deep, other):
+        rule.begin_file(context, [])
+    batch = Batch([deep, other])
+    assert batch.run(first) == "it is nested too deeply"
+    # Deep stops at the key that failed: not the grain part, its key, nor the rows.
+    assert seen == {"deep": ["part described_result", "facts", "grain"], "other": ["facts", "grain", "interval"]}
+    assert batch.run(second) is None  # the next call is judged whole
+    assert seen["deep"][3:] == ["part described_result", "facts", "provenance", "part provenance", "source", "row facts"]
+
+
 def test_timings_name_every_enabled_call_rule() -> None:
     timings: dict[str, float] = {}
     for name, data in SOURCES[:200]:

@@ -114,3 +114,22 @@ def test_a_rule_in_the_wrong_family_is_refused() -> None:
                 "INVALID": (Invalid("x = 2\n"),),
             },
         )
+
+
+def test_a_rule_judging_named_parts_its_hooks_do_not_judge_is_refused() -> None:
+    with pytest.raises(TypeError, match="named_parts must be kinds of part_kinds"):
+
+        class _Unjudged(Rule):
+            """
+            ## What it does
+            x
+            ## Why is this bad?
+            y
+            """
+
+            code = "SEM198"
+            name = "unjudged-named-part"
+            part_kinds = frozenset({"grain"})
+            named_parts = frozenset({"grain", "provenance"})
+            VALID = (Valid("x = 1\n"),)
+            INVALID = (Invalid("x = 2\n"),)

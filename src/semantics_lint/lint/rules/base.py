@@ -13,15 +13,15 @@ hooks the engine calls in one batched pass over each recognized call:
 * ``visit_module(context)`` once per file, after the calls: for tool-level rules that
   link calls together (``define_tool`` and its execute function).
 
-A rule declares what it judges, and the engine hands it only that (the cost gates are
-worked out from these declarations, once per settings): ``calls``, the call kinds it
+A rule declares what it judges, and the engine hands it only that (the batch's
+dispatch tables are worked out from these declarations): ``calls``, the call kinds it
 judges; ``part_kinds``, the kinds of part its ``visit_part``/``visit_field`` judge;
 ``fields``, the (kind of part, field) pairs its ``visit_field`` judges;
 ``field_statuses``, the statuses of the keys its ``visit_field`` judges; and
-``named_parts``, the kinds of part it also judges when the call gives the part as a
-name bound to a dict (``provenance=prov``): the engine reads those parts (following the
-name through the file's resolver) only when some enabled rule declares them, runs the
-rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds there at
+``named_parts``, the kinds of part (among its ``part_kinds``) it also judges when the
+call gives the part as a name bound to a dict (``provenance=prov``): the engine reads
+those parts (following the name through the file's resolver) only when some enabled
+rule declares them, runs the rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds there at
 the name in the call, with where the dict was bound appended to the message (a rule
 whose messages say that themselves sets ``named_part_note = False``).
 
