@@ -54,36 +54,48 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def count(root: Path, every: int, what: str) -> int:
     """Instructions of one fresh process doing ``what`` (start, parse, lint)."""
+    return callgrind(_SCRIPT, str(root), str(every), what)
+
+
+def callgrind(script: str, *arguments: str) -> int:
+    """Instructions of one fresh process running ``script`` with ``arguments``."""
     completed = subprocess.run(
-        [
-            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-            sys.executable, "-c", _SCRIPT, str(root), str(every), what,
-        ],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script, *arguments],
         capture_output=True,
         text=True,
         check=False,
     )
     found = _COLLECTED.search(completed.stderr)
     if completed.returncode != 0 or found is None:
-        raise SystemExit(f"callgrind failed ({what}):\n{completed.stderr[-2000:]}")
+        raise SystemExit(f"callgrind failed ({' '.join(arguments[2:])}):\n{completed.stderr[-2000:]}")
     return int(found.group(1))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def options_and_corpus(description: str, argv: list[str] | None) -> tuple[argparse.Namespace, Path] | None:
+    """The command line (``--corpus``, ``--every``, ``--work-dir``) and the corpus folder,
+    with the linter's bytecode written first; None when there is no corpus."""
+    parser = argparse.ArgumentParser(description=description.split("\n")[0])
     parser.add_argument("--corpus", default="synthetic")
-    parser.add_argument("--every", type=int, default=10, help="lint every n-th file (default 10)")
+    parser.add_argument("--every", type=int, default=10, help="every n-th file (default 10)")
     parser.add_argument("--work-dir", type=Path, default=BENCH / "corpus")
     options = parser.parse_args(argv)
     root = options.work_dir / options.corpus
     if not root.is_dir():
         print(f"no corpus at {root}: run bench/run.py (or bench/equivalence.py) first", file=sys.stderr)
-        return 2
+        return None
     # The linter's bytecode written first, as an installed package has it (with
     # PYTHONDONTWRITEBYTECODE set, every process would compile the modules again).
     import semantics_lint
 
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(semantics_lint.__file__).parent)], check=False)
+    return options, root
+
+
+def main(argv: list[str] | None = None) -> int:
+    found = options_and_corpus(__doc__, argv)
+    if found is None:
+        return 2
+    options, root = found
     start = count(root, options.every, "start")
     parse = count(root, options.every, "parse")
     lint = count(root, options.every, "lint")
