@@ -255,6 +255,53 @@ def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None
     assert seen["deep"][3:] == ["part described_result", "facts", "provenance", "part provenance", "source", "row facts"]
 
 
+def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
+    class Named(Rule):
+        abstract = True
+        part_kinds = frozenset({"grain", "provenance"})
+        named_parts = frozenset({"grain"})
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def visit_part(self, part: declaration_module.Part) -> None:
+            self.seen.append(f"part {part.kind}")
+
+        def visit_field(self, field: declaration_module.Field) -> None:
+            self.seen.append(field.spelled)
+            self.report(field.value_ast, f"saw {field.spelled}")
+
+    Named.code = "SEM999"
+    text = (
+        "GRAIN = {'interval': 'daily'}\n"
+        "PROV = {'source': 's'}\n"
+        "def tool(e):\n"
+        "    return described_result(series=e.s, grain=GRAIN, provenance=PROV)\n"
+    )
+    context = file_context(text, ast.parse(text), "tool.py", LintSettings())
+    declaration = declaration_module.build_declaration(context.calls[0])
+    assert {part.kind for part in declaration.named_parts()} == {"grain", "provenance"}
+    class Both(Named):
+        abstract = True
+        named_parts = frozenset({"grain", "provenance"})
+
+    findings: list[Finding] = []
+    rule, both = Named(), Both()
+    for each in (rule, both):
+        each.begin_file(context, [])
+    rule.begin_file(context, findings)
+    assert Batch([rule, both]).run(declaration) is None
+    # The grain part given as a name, not the provenance one (not in its named_parts),
+    # though another rule judges that one.
+    assert rule.seen == ["part grain", "interval"]
+    assert both.seen == ["part grain", "interval", "part provenance", "source"]
+    # What it reports there goes to the name in the call, saying where it was bound.
+    (finding,) = findings
+    assert (finding.start.line, finding.start.column) == (4, text.splitlines()[3].index("GRAIN"))
+    assert "GRAIN" in (finding.help or "")
+    assert rule._anchor is None and both._anchor is None
+
+
 def test_timings_name_every_enabled_call_rule() -> None:
     timings: dict[str, float] = {}
     for name, data in SOURCES[:200]:

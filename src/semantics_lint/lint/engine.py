@@ -375,7 +375,7 @@ class _Plan:
         self.on_declaration = tuple(position for position, rule in self._visiting if rule._call_hooks[0])
         self.on_row = tuple(position for position, rule in self._visiting if rule._call_hooks[3])
         self.named_kinds = frozenset(part for _, rule in self._visiting for part in rule.named_parts)
-        self._named_fields = frozenset(name for _, rule in self._visiting for _, name in rule.fields or ())
+        self._judged_fields = frozenset(name for _, rule in self._visiting for _, name in rule.fields or ())
         self._named: dict[str, tuple[int, ...]] = {}
         self._parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._keys: dict[tuple[str, str, str | None, bool], tuple[int, ...]] = {}
@@ -401,7 +401,7 @@ class _Plan:
         """The rules whose ``visit_field`` takes a key of a ``part_kind`` part, with
         ``status``, meaning the field ``name`` (in a part given as a name: the rules
         that judge it so)."""
-        key = (part_kind, status, name if name in self._named_fields else None, named)
+        key = (part_kind, status, name if name in self._judged_fields else None, named)
         found = self._keys.get(key)
         if found is None:
             found = self._keys[key] = self._taking(

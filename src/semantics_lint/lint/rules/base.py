@@ -21,9 +21,10 @@ judges; ``part_kinds``, the kinds of part its ``visit_part``/``visit_field`` jud
 ``named_parts``, the kinds of part (among its ``part_kinds``) it also judges when the
 call gives the part as a name bound to a dict (``provenance=prov``): the engine reads
 those parts (following the name through the file's resolver) only when some enabled
-rule declares them, runs the rule's ``visit_part``/``visit_field`` on them, and reports what the rule finds there at
-the name in the call, with where the dict was bound appended to the message (a rule
-whose messages say that themselves sets ``named_part_note = False``).
+rule declares them, runs the rule's ``visit_part``/``visit_field`` on them, and reports
+what the rule finds there at the name in the call, with where the dict was bound
+appended to the message (a rule whose messages say that themselves sets
+``named_part_note = False``).
 
 A finding is one ``self.report(where, message, help=..., fix=...)`` call: at a field
 (its key), a part or row, or an ``ast`` node of the file. ``message`` says in a line
