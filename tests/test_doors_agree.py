@@ -79,8 +79,11 @@ def _kind_of(call: Call) -> str | None:
     return refusal.kind if refusal is not None else "accepted"
 
 
+# Derandomized: a search that reaches a mutation once reaches it on every run (with a
+# fresh seed each run, a rare mutation was sometimes missed in 3,000 tries).
 _SEARCH = settings(
     max_examples=3000,
+    derandomize=True,
     database=None,
     phases=[Phase.generate],
     deadline=None,
