@@ -25,6 +25,7 @@ from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST, specific_code
 from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
@@ -204,3 +205,15 @@ def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_say
             refusal = part_refusal(kind, name, value)
             if refusal is not None:
                 assert specific_code(kind, refusal) is not None, (refusal.kind, refusal.path, call.render())  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [("coverage('verdict: healthy', None, checked=[])", "SEM402"), ("absent(None, what='x')", "SEM404")],
+)
+def test_a_none_declaration_is_read_as_the_mint_reads_it(call: str, code: str) -> None:
+    """Every mint reads its keywords alone when the declaration it is given is None; the
+    linter did so only for described_result, and stayed silent where the mint refuses."""
+    text = f"from semantics_lint.runtime import absent, coverage\n\ndef tool():\n    return {call}\n"
+    codes = {finding.code for finding in lint_source(text.encode("utf-8"), "tool.py")}
+    assert code in codes

@@ -311,8 +311,8 @@ def build_declaration(call: CallSite) -> Declaration:
         top.open = True
     elif positional:
         holder = positional[0]
-        if call.kind == "described_result" and isinstance(holder, ast.Constant) and holder.value is None:
-            pass  # None is no declaration: the mint reads the keywords alone
+        if isinstance(holder, ast.Constant) and holder.value is None:
+            pass  # None is no declaration: every mint then reads the keywords alone
         elif is_dict_form(holder):
             _read_keys(top, holder)
         else:
