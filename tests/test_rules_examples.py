@@ -11,10 +11,13 @@ the rule's code, and does not change when fixed again.
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import re
 
 import pytest
 
+from semantics_lint.lint import rules as rules_package
 from semantics_lint.lint.fix import apply_fixes, fix_source
 from semantics_lint.lint.rules import ALL_RULES, Invalid, Rule, Valid
 from semantics_lint.lint.suppress import lint_with_noqa
@@ -51,10 +54,14 @@ def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
     ]
     assert own, f"{rule.code} reported nothing"
     first = own[0]
+    at = (
+        f"{rule.code} reported at line {first.start.line}, column {first.start.column} "
+        f"(lines count from 1, columns from 0): {first.message}"
+    )
     if case.line is not None:
-        assert first.start.line == case.line, first
+        assert first.start.line == case.line, at
     if case.column is not None:
-        assert first.start.column == case.column, first
+        assert first.start.column == case.column, at
     said = f"{first.message}\n{first.help or ''}"
     if case.field is not None:
         assert case.field in said, first
@@ -80,6 +87,25 @@ def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
     assert result.changed
     second = fix_source(result.source, "example.py", None, unsafe=True)
     assert not second.changed
+
+
+def test_every_rule_class_of_the_families_is_registered() -> None:
+    # A class left out of its family's tuple would never run, and have no docs.
+    defined: set[type[Rule]] = set()
+    for found in pkgutil.iter_modules(rules_package.__path__):
+        module = importlib.import_module(f"{rules_package.__name__}.{found.name}")
+        defined.update(
+            value
+            for value in vars(module).values()
+            if isinstance(value, type)
+            and issubclass(value, Rule)
+            and value is not Rule
+            and value.__module__ == module.__name__
+            and not value.__dict__.get("abstract", False)
+        )
+    assert len(defined) >= len(ALL_RULES) > 0
+    missing = sorted(f"{rule.__module__}.{rule.__name__}" for rule in defined - set(ALL_RULES))
+    assert missing == [], "add each to its family's tuple at the end of its module (ARCHITECTURE.md)"
 
 
 def test_a_rule_that_offers_a_fix_without_showing_it_is_refused() -> None:

@@ -1,8 +1,9 @@
 """The SEM rule catalog, one module per family.
 
 ``ALL_RULES`` lists every rule class in code order; ``get_rule(code)`` finds one.
-A new rule is a class in its family's module, added to ``ALL_RULES`` below; the
-example tests and ``docs/rules.md`` pick it up from here.
+A new rule is a class in its family's module, added to the family's tuple at the end
+of that module (``KEY_RULES``, ``PROVENANCE_RULES``...), which ``ALL_RULES`` below
+gathers; the example tests and ``docs/rules.md`` pick it up from here.
 """
 
 from __future__ import annotations
@@ -13,15 +14,7 @@ from typing import TYPE_CHECKING
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
-from semantics_lint.lint.rules.sem1xx_keys import (
-    DerivedFieldDeclared,
-    EmptyDataLiteral,
-    EmptyDeclaration,
-    RuntimeRefusesDeclaration,
-    SnakeCaseDeclarationKey,
-    UnhonourableRow,
-    UnknownDeclarationKey,
-)
+from semantics_lint.lint.rules.sem1xx_keys import KEY_RULES
 from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
 from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
@@ -38,13 +31,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
         (
             UnparsableFile,
             UnusedNoqa,
-            RuntimeRefusesDeclaration,
-            UnknownDeclarationKey,
-            SnakeCaseDeclarationKey,
-            DerivedFieldDeclared,
-            EmptyDeclaration,
-            EmptyDataLiteral,
-            UnhonourableRow,
+            *KEY_RULES,
             *PROVENANCE_RULES,
             *GRAIN_RULES,
             *COVERAGE_RULES,

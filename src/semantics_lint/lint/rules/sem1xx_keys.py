@@ -920,3 +920,14 @@ class UnhonourableRow(Rule):
             f"`{row.path}` cannot be honoured: {said}",
             help=f"{word} needs {needs}",
         )
+
+
+KEY_RULES: tuple[type[Rule], ...] = (
+    RuntimeRefusesDeclaration,
+    UnknownDeclarationKey,
+    SnakeCaseDeclarationKey,
+    DerivedFieldDeclared,
+    EmptyDeclaration,
+    EmptyDataLiteral,
+    UnhonourableRow,
+)
