@@ -271,6 +271,10 @@ def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
             self.seen.append(field.spelled)
             self.report(field.value_ast, f"saw {field.spelled}")
 
+    class Both(Named):
+        abstract = True
+        named_parts = frozenset({"grain", "provenance"})
+
     Named.code = "SEM999"
     text = (
         "GRAIN = {'interval': 'daily'}\n"
@@ -281,15 +285,10 @@ def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
     context = file_context(text, ast.parse(text), "tool.py", LintSettings())
     declaration = declaration_module.build_declaration(context.calls[0])
     assert {part.kind for part in declaration.named_parts()} == {"grain", "provenance"}
-    class Both(Named):
-        abstract = True
-        named_parts = frozenset({"grain", "provenance"})
-
     findings: list[Finding] = []
     rule, both = Named(), Both()
-    for each in (rule, both):
-        each.begin_file(context, [])
     rule.begin_file(context, findings)
+    both.begin_file(context, [])
     assert Batch([rule, both]).run(declaration) is None
     # The grain part given as a name, not the provenance one (not in its named_parts),
     # though another rule judges that one.

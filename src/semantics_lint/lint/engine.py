@@ -291,15 +291,11 @@ class Batch:
         self.rules = rules
         self.timings = timings
         self._classes = tuple(type(rule) for rule in rules)
-        self._plans: dict[str, _Plan] = {}
         self._stopped: set[int] = set()
 
     def run(self, declaration: Declaration) -> str | None:
         """Run every rule on ``declaration``; the first problem met, or None."""
-        kind = declaration.kind
-        plan = self._plans.get(kind)
-        if plan is None:
-            plan = self._plans[kind] = _plan(self._classes, kind)
+        plan = _plan(self._classes, declaration.kind)
         rules = self.rules
         self._stopped = set()
         call = declaration.call
