@@ -262,3 +262,28 @@ def test_planted_defects_are_counted_beside_findings() -> None:
     assert run.planted_vs_found(manifest, out) == [
         ("SEM102", 2, 1), ("SEM105", 0, 1), ("SEM203", 1, 0)
     ]
+
+
+def test_rules_instructions_leaves_out_one_rule_at_a_time(tmp_path: Path) -> None:
+    # The script each callgrind process runs, run here without callgrind: leaving a
+    # code out loses exactly that code's findings, and "rules" leaves every rule out.
+    rules_instructions = _load("rules_instructions", "_bench_rules_instructions")
+    (tmp_path / "tool.py").write_text(
+        "from semantics_lint.runtime import described_result\n\n"
+        "def tool(export):\n"
+        "    return described_result(facts=export.rows, provenance={'measured_at': export.at, 'source': 'cmdb'})\n"
+    )
+
+    def findings(left_out: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-c", rules_instructions._SCRIPT, str(tmp_path), "1", left_out],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert findings("every-rule") == "1"  # SEM102: measured_at
+    assert findings("SEM102") == "0"
+    assert findings("SEM202") == "1"
+    assert findings("rules") == "0"
+    assert findings("start") == ""
