@@ -75,6 +75,7 @@ for name, data in sources:
         context.release()
 """
 
+
 def main(argv: list[str] | None = None) -> int:
     found = options_and_corpus(__doc__, argv)
     if found is None:
