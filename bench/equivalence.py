@@ -19,7 +19,9 @@ Corpora (``--only`` picks some; the generated ones are made in ``bench/corpus/``
 * ``names``: ``make_shapes.py``'s 2,000 name-heavy tool modules and their sibling
   constants;
 * ``big``: ``make_shapes.py``'s single modules of 1,000, 4,000 and 19,000 calls (5 MB);
-* ``stdlib``: a copy of the standard library (few calls, odd code).
+* ``stdlib``: a copy of the standard library (few calls, odd code);
+* ``tools``: ``make_tools.py``'s tool collections (helper classes, async ``execute``,
+  nested functions, ``define_tool`` registrations), one tool a module and thousands in one.
 
 Variants: ``default`` settings everywhere; and, on the small corpora (testdata, the
 examples, the first 300 modules of synthetic and names), each rule enabled alone
@@ -50,7 +52,7 @@ CORPUS = BENCH / "corpus"
 SMALL_SHARE = 300
 """Modules of synthetic and names linted once per rule, each rule alone."""
 BIG_SIZES = (1000, 4000, 19000)
-CORPORA = ("testdata", "examples", "synthetic", "names", "big", "stdlib")
+CORPORA = ("testdata", "examples", "synthetic", "names", "big", "stdlib", "tools")
 PER_RULE = ("testdata", "examples", "synthetic", "names")
 
 
@@ -59,6 +61,7 @@ def _ensure(corpus: str) -> Path:
     sys.path.insert(0, str(BENCH))
     import make_corpus
     import make_shapes
+    import make_tools
 
     if corpus == "testdata":
         return ROOT / "testdata"
@@ -70,6 +73,8 @@ def _ensure(corpus: str) -> Path:
         make_shapes.ensure_big(CORPUS / "big", BIG_SIZES)
     elif corpus == "stdlib":
         make_corpus.ensure_stdlib(CORPUS / "stdlib")
+    elif corpus == "tools":
+        make_tools.ensure_tools(CORPUS / "tools")
     return CORPUS / corpus
 
 

@@ -156,6 +156,7 @@ class FileIndex:
         "tree",
         "unstable",
         "uses",
+        "_anywhere",
         "_memo",
         "_only_read",
     )
@@ -182,6 +183,7 @@ class FileIndex:
         """Whether a ``from m import *`` appears anywhere."""
         self._memo: dict[object, object] = {}
         self._only_read: dict[str, bool] = {}
+        self._anywhere: dict[str, list[Binding]] | None = None
 
     # -- questions -------------------------------------------------------------------
 
@@ -224,8 +226,20 @@ class FileIndex:
         return None
 
     def bindings_anywhere(self, name: str) -> list[Binding]:
-        """Every binding of ``name`` in every scope of the module."""
-        return [binding for scope in self.scopes.values() for binding in scope.bindings.get(name, ())]
+        """Every binding of ``name`` in every scope of the module, scope by scope in the
+        order the walk opened them. The map of every name is made on the first question
+        (one pass over the scopes); each answer is then a look-up and a copy."""
+        anywhere = self._anywhere
+        if anywhere is None:
+            anywhere = self._anywhere = {}
+            for scope in self.scopes.values():
+                for bound, bindings in scope.bindings.items():
+                    found = anywhere.get(bound)
+                    if found is None:
+                        anywhere[bound] = list(bindings)
+                    else:
+                        found.extend(bindings)
+        return list(anywhere.get(name, ()))
 
     def only_read_by_declarations(self, spelled: str) -> bool:
         """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) anywhere in

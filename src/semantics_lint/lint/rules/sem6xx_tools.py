@@ -23,6 +23,7 @@ fields, a class that does not resolve) is never a finding.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -214,14 +215,23 @@ def _execute_function(
         return None
     function = site.function
     is_def = isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-    scope_body = function.body if is_def else None  # type: ignore[union-attr]
     # The def must be visible from the call: in the module body, or in the body of the
     # function that makes the call.
-    if any(statement is binding for statement in context.tree.body):
+    if id(binding) in _body_ids(context, context.tree):
         return binding
-    if scope_body is not None and any(statement is binding for statement in scope_body):
+    if is_def and id(binding) in _body_ids(context, function):  # type: ignore[arg-type]
         return binding
     return None
+
+
+def _body_ids(context: FileContext, holder: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+    """The ids of the statements written directly in the body of the module or of a
+    ``def``, made once per body and kept for the file."""
+    key = (_body_ids, id(holder))
+    known = context.memo.get(key)
+    if known is None:
+        known = context.memo[key] = frozenset(map(id, holder.body))
+    return known  # type: ignore[return-value]
 
 
 def _bindings_of(context: FileContext, name: str) -> list[Binding]:
@@ -655,7 +665,7 @@ class DataFromVariableWithoutAbsent(Rule):
     )
 
     def visit_module(self, context: FileContext) -> None:
-        absent_calls = [site.node for site in context.calls if site.kind == "absent"]
+        absent_starts = sorted((site.node.lineno, site.node.col_offset) for site in context.calls if site.kind == "absent")
         has_absent: dict[int, bool] = {}
         for site in context.calls:
             function = site.function
@@ -670,7 +680,7 @@ class DataFromVariableWithoutAbsent(Rule):
             if not names:
                 continue
             if id(function) not in has_absent:
-                has_absent[id(function)] = any(_within(node, function) for node in absent_calls)
+                has_absent[id(function)] = _starts_within(absent_starts, function)
             if has_absent[id(function)]:
                 continue
             parameters = _parameters(function)
@@ -690,13 +700,14 @@ class DataFromVariableWithoutAbsent(Rule):
         )
 
 
-def _within(node: ast.expr, function: FunctionNode) -> bool:
-    """True when ``node`` is written in ``function`` (its decorators and signature
-    included): nodes nest by position."""
+def _starts_within(starts: list[tuple[int, int]], function: FunctionNode) -> bool:
+    """True when one of ``starts`` (sorted (line, column) starts of nodes) is written in
+    ``function`` (its decorators and signature included): nodes nest by position, so a
+    binary search of the function's span answers."""
     decorators = getattr(function, "decorator_list", None)
     first = decorators[0] if decorators else function
-    start = (node.lineno, node.col_offset)
-    return (first.lineno, first.col_offset) <= start <= (function.end_lineno or 0, function.end_col_offset or 0)
+    at = bisect_left(starts, (first.lineno, first.col_offset))
+    return at < len(starts) and starts[at] <= (function.end_lineno or 0, function.end_col_offset or 0)
 
 
 def _parameters(function: FunctionNode) -> set[str]:
