@@ -271,6 +271,21 @@ API_FUNCTION_KINDS: Final[Mapping[str, str]] = MappingProxyType(
 spelling, is ``define_tool``)."""
 DEFAULT_API_MODULES: Final = ("semantics_lint.runtime", "agentfootprint")
 
+ADAPTERS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "semantics_lint.frameworks.mcp": ("served",),
+        "semantics_lint.frameworks.openai_agents": ("function_tool",),
+        "semantics_lint.frameworks.langchain": ("tool",),
+        "semantics_lint.frameworks.pydantic_ai": ("served",),
+    }
+)
+"""The adapters that serve a function as a framework's tool, by module: ``served(fn,
+result_class=...)``, ``function_tool(fn, ...)``, ``tool(fn, ...)``, or a decorator
+``@served(result_class=...)``. A function given to one with :data:`ADAPTER_CLASS_KEYWORD`
+is a tool of that result class."""
+ADAPTER_CLASS_KEYWORD: Final = "result_class"
+"""The adapters' keyword argument that names the tool's result class."""
+
 # ---------------------------------------------------------------------------
 # Static rule codes
 # ---------------------------------------------------------------------------

@@ -15,6 +15,11 @@ When in doubt, a call is not ours: an unrecognized call is only a missed finding
 wrongly recognized one is a false finding. The index (``lint.index``) has every call
 whose callee is a name or a dotted name, with its scope, and every binding the way
 Python scopes it; recognition is a look-up per candidate call.
+
+The adapters that serve a function as a framework's tool (``served``, ``function_tool``,
+``tool`` of ``semantics_lint.frameworks.*``; ``vocabulary.ADAPTERS``) are located the
+same way, by :func:`locate_adapter_calls`: only when the name at the call is bound by
+imports of one adapter of those modules, or is a dotted name of such a module.
 """
 
 from __future__ import annotations
@@ -27,11 +32,15 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
 from semantics_lint.lint.syntax import dotted_name
 
-__all__ = ["LocatedCall", "is_api_module", "iter_kinds", "locate_calls"]
+__all__ = ["ADAPTER", "LocatedCall", "is_api_module", "iter_kinds", "locate_adapter_calls", "locate_calls"]
 
 # The API names a binding may stand for, mapped to the call kind they make.
 _KIND_OF_NAME: dict[str, str] = {name: "described_result" for name in vocabulary.DESCRIBED_RESULT_NAMES}
 _KIND_OF_NAME.update(vocabulary.API_FUNCTION_KINDS)
+
+ADAPTER = "adapter"
+"""The kind of a located adapter call (never one of the declaration call kinds)."""
+_ADAPTER_NAMES = frozenset(name for names in vocabulary.ADAPTERS.values() for name in names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +119,67 @@ def _judge(
     if not is_api_module(module, api_modules):
         return None
     return LocatedCall(call, kind, dotted, _function_of(scope), scope)
+
+
+def locate_adapter_calls(index: FileIndex) -> list[LocatedCall]:
+    """Every call of an adapter in the indexed module (``served(fn, result_class=...)``,
+    the decorator ``@served(result_class=...)``...), in source order, kind ``ADAPTER``.
+
+    A name is an adapter where every binding Python finds for it is an absolute import
+    of one adapter from its module (``from semantics_lint.frameworks.mcp import
+    served``); a dotted callee, where its base is bound to that module
+    (``from semantics_lint.frameworks import mcp`` then ``mcp.served``)."""
+    aliases: set[str] = set()
+    for name, binding in index.imports:
+        if _adapter_of(binding) is not None:
+            aliases.add(name)
+    found: list[LocatedCall] = []
+    for callee in sorted(_ADAPTER_NAMES | aliases):
+        for call, scope in index.calls.get(callee, ()):
+            func = call.func
+            if type(func) is ast.Name:
+                if func.id in aliases and _is_imported_adapter(index, func.id, scope):
+                    found.append(LocatedCall(call, ADAPTER, func.id, _function_of(scope), scope))
+                continue
+            if func.attr not in _ADAPTER_NAMES:  # type: ignore[attr-defined]
+                continue
+            dotted = dotted_name(func)
+            if dotted is None:
+                continue
+            head, _, middle = dotted.rpartition(".")[0].partition(".")
+            looked_up = index.lookup(head, scope)
+            base = _module_path(looked_up[1]) if looked_up is not None else None
+            if base is None:
+                continue
+            module = f"{base}.{middle}" if middle else base
+            if func.attr in vocabulary.ADAPTERS.get(module, ()):  # type: ignore[attr-defined]
+                found.append(LocatedCall(call, ADAPTER, dotted, _function_of(scope), scope))
+    found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
+    return found
+
+
+def _adapter_of(binding: Binding) -> tuple[str, str] | None:
+    """(module, adapter) an absolute ``from`` import binds, when it imports an adapter."""
+    statement = binding.statement
+    alias = binding.node
+    if (
+        binding.kind == IMPORT_FROM
+        and isinstance(statement, ast.ImportFrom)
+        and not statement.level
+        and isinstance(alias, ast.alias)
+        and alias.name in vocabulary.ADAPTERS.get(statement.module or "", ())
+    ):
+        return statement.module or "", alias.name
+    return None
+
+
+def _is_imported_adapter(index: FileIndex, name: str, scope: Scope) -> bool:
+    """True when every binding of ``name`` read in ``scope`` imports the same adapter."""
+    looked_up = index.lookup(name, scope)
+    if looked_up is None:
+        return False
+    meant = {_adapter_of(binding) for binding in looked_up[1]}
+    return len(meant) == 1 and None not in meant
 
 
 def _names_imported_from_api(index: FileIndex, api_modules: Sequence[str]) -> frozenset[str]:

@@ -1,13 +1,18 @@
 """SEM6xx: tool-level rules — ``define_tool(...)`` linked to the results it returns.
 
 A tool is declared with ``define_tool(..., resultClass=..., execute=fn)`` (recognized
-only when imported from an API module). Its ``execute`` is linked to a function when
-the link is provable: a ``lambda`` written in the call, or a name bound exactly once in
-the module, by a ``def``. The described results that function returns directly (calls
+only when imported from an API module), or served through an adapter with a result
+class: ``served(fn, result_class=...)``, ``function_tool(fn, result_class=...)``,
+``tool(fn, result_class=...)`` or the decorator ``@served(result_class=...)``
+(recognized only when imported from their ``semantics_lint.frameworks`` module;
+``result_class`` is the adapter's Python keyword, not a declaration key). Its
+``execute`` (the adapter's function) is linked to a function when the link is
+provable: a ``lambda`` written in the call, the ``def`` a decorator is written on, or
+a name bound exactly once in the module, by a ``def``. The described results that function returns directly (calls
 whose innermost enclosing function is ``execute``) are the tool's results, and the
 class rules of the ``check-semantics`` gate apply to them before anything runs:
 
-* SEM601: a ``resultClass`` other than ``triage`` / ``inventory``;
+* SEM601: a ``resultClass`` (``result_class``) other than ``triage`` / ``inventory``;
 * SEM602: a triage or inventory result without coverage;
 * SEM603 (warning): an inventory result with facts and no render hint;
 * SEM604 (warning), for any function, not only a tool's: data given as a bare name
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.locate import LocatedCall, locate_adapter_calls
 from semantics_lint.lint.model import Severity
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
 
@@ -103,9 +109,14 @@ def _result_fields(site: CallSite) -> _Fields:
 
 def _resolve(site: CallSite, expr: ast.expr) -> Resolved | None:
     """What a name of ``site`` provably holds (None for anything but a name)."""
+    return _resolve_in(site.context, expr)
+
+
+def _resolve_in(context: FileContext, expr: ast.expr) -> Resolved | None:
+    """What a name of the file provably holds (None for anything but a name)."""
     if not isinstance(expr, (ast.Name, ast.Attribute)):
         return None
-    return site.resolver.value_of(expr)
+    return context.resolver.value_of(expr)
 
 
 def _constant_value(node: ast.expr) -> object:
@@ -128,9 +139,13 @@ _UNKNOWN = _Unknown()
 
 @dataclass(eq=False)
 class _Tool:
-    """One ``define_tool(...)`` call, with what of it is provable."""
+    """One ``define_tool(...)`` call or adapter call, with what of it is provable.
 
-    site: CallSite
+    ``spelled`` is the callee as written; ``class_key`` the name of its result-class
+    argument (``resultClass``; an adapter's keyword ``result_class``)."""
+
+    spelled: str
+    class_key: str
     name: str | None
     class_node: ast.expr | None
     result_class: object
@@ -175,6 +190,13 @@ def _read_module(context: FileContext) -> _Module:
         elif site.kind == "coverage" and site.node.args:
             wrapped.add(id(site.node.args[0]))
     tools = [_read_tool(context, site) for site in context.calls if site.kind == "define_tool"]
+    adapters = locate_adapter_calls(context.index)
+    if adapters:
+        decorated = _decorated(context)
+        for located in adapters:
+            tool = _read_adapter_tool(context, located, decorated)
+            if tool is not None:
+                tools.append(tool)
     return _Module(tools=tools, results=results, wrapped=wrapped)
 
 
@@ -195,12 +217,50 @@ def _read_tool(context: FileContext, site: CallSite) -> _Tool:
     elif not fields.open:
         result_class = None  # no class declared: no class rules
     execute_node = fields.get("execute")
-    execute = _execute_function(context, site, execute_node) if execute_node is not None else None
-    return _Tool(site, name, class_node, result_class, class_resolved, execute)
+    execute = _execute_function(context, site.function, execute_node) if execute_node is not None else None
+    return _Tool(site.spelled, "resultClass", name, class_node, result_class, class_resolved, execute)
+
+
+def _read_adapter_tool(
+    context: FileContext, located: LocatedCall, decorated: dict[int, FunctionNode]
+) -> _Tool | None:
+    """The tool an adapter call serves, when it names a result class: the function
+    given first (``served(run, result_class=...)``), or the one the call decorates
+    (``@served(result_class=...)``). None without ``result_class`` (a ``**spread``
+    may hide one: nothing is said then either)."""
+    call = located.node
+    class_node = next(
+        (keyword.value for keyword in call.keywords if keyword.arg == vocabulary.ADAPTER_CLASS_KEYWORD), None
+    )
+    if class_node is None:
+        return None
+    class_resolved = _resolve_in(context, class_node)
+    result_class = _constant_value(class_resolved.value if class_resolved is not None else class_node)
+    execute: FunctionNode | None
+    if call.args:
+        first = call.args[0]
+        execute = None if isinstance(first, ast.Starred) else _execute_function(context, located.function, first)
+    else:
+        execute = decorated.get(id(call))
+    name = execute.name if isinstance(execute, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return _Tool(
+        located.spelled, vocabulary.ADAPTER_CLASS_KEYWORD, name, class_node, result_class, class_resolved, execute
+    )
+
+
+def _decorated(context: FileContext) -> dict[int, FunctionNode]:
+    """The ``def`` each decorator of the file decorates, by the decorator's id."""
+    decorated: dict[int, FunctionNode] = {}
+    for scope in context.index.scopes.values():
+        node = scope.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                decorated[id(decorator)] = node
+    return decorated
 
 
 def _execute_function(
-    context: FileContext, site: CallSite, node: ast.expr
+    context: FileContext, function: FunctionNode | None, node: ast.expr
 ) -> FunctionNode | None:
     """The function ``execute=`` provably is: an inline lambda or a once-bound ``def``."""
     if isinstance(node, ast.Lambda):
@@ -213,7 +273,6 @@ def _execute_function(
     binding = bindings[0].node
     if not isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    function = site.function
     is_def = isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
     # The def must be visible from the call: in the module body, or in the body of the
     # function that makes the call.
@@ -260,7 +319,9 @@ class UnknownResultClass(_ModuleRule):
     """
     ## What it does
     Reports `define_tool(..., resultClass=...)` whose class is not one of the closed
-    set `triage`, `inventory`, whether written in the call or bound to a name.
+    set `triage`, `inventory`, whether written in the call or bound to a name; and the
+    same of an adapter's `result_class=` (`served`, `function_tool`, `tool` imported
+    from `semantics_lint.frameworks.*`).
 
     ## Why is this bad?
     A result class carries rules the gate can prove: a triage must say what it did not
@@ -291,6 +352,25 @@ class UnknownResultClass(_ModuleRule):
             def make(kind, run):
                 # A parameter: the class is not known here, so nothing is reported.
                 return define_tool(name="t", resultClass=kind, execute=run)
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.frameworks.mcp import served
+
+            @served(result_class="triage")
+            def vm_backup_status(vm):
+                ...
+            """
+        ),
+        Valid(
+            """
+            from langchain_core.tools import tool  # another library's tool(): not an adapter
+
+            def run(vm):
+                ...
+
+            backup = tool(run, result_class="report")
             """
         ),
     )
@@ -337,6 +417,22 @@ class UnknownResultClass(_ModuleRule):
             column=57,
             field="resultClass",
         ),
+        Invalid(
+            """
+            from semantics_lint.frameworks.langchain import tool
+
+            def vm_backup_status(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                )
+
+            backup = tool(vm_backup_status, result_class="report")
+            """,
+            line=9,
+            column=45,
+            field="result_class",
+        ),
     )
 
     def visit_module(self, context: FileContext) -> None:
@@ -349,8 +445,8 @@ class UnknownResultClass(_ModuleRule):
             described = f" ({tool.class_resolved.describe()})" if tool.class_resolved else ""
             self.report_ast(
                 tool.class_node,
-                f"{tool.site.spelled}(...) resultClass {value!r} is not a result class",
-                help=f"use one of {_CLASSES}, or leave resultClass out when neither fits{described}",
+                f"{tool.spelled}(...) {tool.class_key} {value!r} is not a result class",
+                help=f"use one of {_CLASSES}, or leave {tool.class_key} out when neither fits{described}",
             )
 
 
@@ -360,7 +456,9 @@ class ClassedResultWithoutCoverage(_ModuleRule):
     Reports a `described_result(...)` returned by the `execute` function of a tool
     declared `resultClass="triage"` or `"inventory"` when it declares no `coverage`.
     The tool is linked to its `execute` when that is a `def` of the same module or a
-    `lambda` written in `define_tool(...)`.
+    `lambda` written in `define_tool(...)`. A function served through an adapter with
+    `result_class=` (`@served(result_class="triage")`, `function_tool(fn,
+    result_class=...)`, `tool(fn, ...)`) is such a tool too.
 
     ## Why is this bad?
     A triage that cannot say what it did NOT check turns "everything looks fine" into
@@ -403,6 +501,19 @@ class ClassedResultWithoutCoverage(_ModuleRule):
             backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
             """
         ),
+        Valid(
+            """
+            from semantics_lint.frameworks.mcp import served
+
+            @served(result_class="triage")
+            def vm_backup_status(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage={"checked": ["every backup job in the export"]},
+                )
+            """
+        ),
     )
     INVALID = (
         Invalid(
@@ -441,6 +552,37 @@ class ClassedResultWithoutCoverage(_ModuleRule):
             column=27,
             field="coverage",
         ),
+        Invalid(
+            """
+            from semantics_lint.frameworks.mcp import served
+
+            @served(result_class="triage")
+            def vm_backup_status(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                )
+            """,
+            line=5,
+            column=11,
+            field="coverage",
+        ),
+        Invalid(
+            """
+            from semantics_lint.frameworks import openai_agents
+
+            def vm_backup_status(vm, export):
+                return described_result(
+                    facts=[{"entity": vm, "backed_up": True}],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                )
+
+            backup = openai_agents.function_tool(vm_backup_status, result_class="triage")
+            """,
+            line=4,
+            column=11,
+            field="coverage",
+        ),
     )
 
     def visit_module(self, context: FileContext) -> None:
@@ -466,7 +608,8 @@ class InventoryFactsWithoutRender(_ModuleRule):
     """
     ## What it does
     Reports a `described_result(...)` with `facts` and no `render` hint, returned by
-    the `execute` function of a tool declared `resultClass="inventory"`.
+    the `execute` function of a tool declared `resultClass="inventory"` (or served
+    through an adapter with `result_class="inventory"`).
 
     ## Why is this bad?
     An inventory is read as a table. The tool's author knows the right columns and
@@ -548,6 +691,23 @@ class InventoryFactsWithoutRender(_ModuleRule):
             hosts = define_tool(name="host_list", resultClass=LISTING, execute=run)
             """,
             line=7,
+            column=11,
+            field="render",
+        ),
+        Invalid(
+            """
+            from semantics_lint.frameworks.pydantic_ai import served
+
+            def host_list(export):
+                return described_result(
+                    facts=[{"entity": h.name} for h in export.hosts],
+                    provenance={"measuredAt": export.at, "source": export.source},
+                    coverage={"checked": ["every host in the export"]},
+                )
+
+            hosts = served(host_list, result_class="inventory")
+            """,
+            line=4,
             column=11,
             field="render",
         ),
