@@ -317,3 +317,101 @@ def test_a_tool_message_names_the_call_as_the_source_spells_it() -> None:
     )
     [finding] = [f for f in lint_source(source.encode(), "tools.py") if f.code == "SEM601"]
     assert finding.message == "defineTool(...) resultClass 'reporting' is not a result class"
+
+
+# -- tools served through an adapter ------------------------------------------------------
+
+TRIAGE_BODY = """
+def run(vm, export):
+    return described_result(facts=[{"entity": vm}], provenance={"measuredAt": export.at, "source": "s"})
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "serve"),
+    [
+        ("from semantics_lint.frameworks.mcp import served", 'T = served(run, result_class="triage")'),
+        ("from semantics_lint.frameworks.mcp import served as serve", 'T = serve(run, result_class="triage")'),
+        ("from semantics_lint.frameworks import mcp", 'T = mcp.served(run, result_class="triage")'),
+        ("import semantics_lint.frameworks.mcp", 'T = semantics_lint.frameworks.mcp.served(run, result_class="triage")'),
+        ("import semantics_lint.frameworks.langchain as lc", 'T = lc.tool(run, result_class="triage")'),
+        ("from semantics_lint.frameworks.openai_agents import function_tool",
+         'T = function_tool(run, result_class="triage")'),
+        ("from semantics_lint.frameworks.pydantic_ai import served", 'T = served(run, result_class="triage")'),
+    ],
+)
+def test_a_function_served_with_a_result_class_is_a_tool(imports: str, serve: str) -> None:
+    assert tool_findings(f"{imports}\n{TRIAGE_BODY}\n{serve}\n") == [("SEM602", 4, 11)]
+
+
+@pytest.mark.parametrize(
+    ("imports", "serve"),
+    [
+        # Not from the adapter's module, or not the adapter's name there.
+        ("from langchain_core.tools import tool", 'T = tool(run, result_class="triage")'),
+        ("from semantics_lint.frameworks.mcp import tool", 'T = tool(run, result_class="triage")'),
+        ("from semantics_lint.frameworks import langchain as mcp", 'T = mcp.served(run, result_class="triage")'),
+        ("from .frameworks.mcp import served", 'T = served(run, result_class="triage")'),
+        # Never imported, or bound by something else as well.
+        ("", 'T = served(run, result_class="triage")'),
+        ("from semantics_lint.frameworks.mcp import served\nserved = wrap(served)",
+         'T = served(run, result_class="triage")'),
+        # Served without a class, or with one hidden in a spread.
+        ("from semantics_lint.frameworks.mcp import served", "T = served(run)"),
+        ("from semantics_lint.frameworks.mcp import served", "T = served(run, **options)"),
+    ],
+)
+def test_an_adapter_is_recognized_only_when_provable(imports: str, serve: str) -> None:
+    assert tool_findings(f"{imports}\n{TRIAGE_BODY}\n{serve}\n") == []
+
+
+def test_a_parameter_named_like_the_adapter_is_not_the_adapter() -> None:
+    source = f"""\
+from semantics_lint.frameworks.mcp import served
+{TRIAGE_BODY}
+def register(served):
+    return served(run, result_class="triage")
+"""
+    assert tool_findings(source) == []
+
+
+def test_the_decorator_form_links_the_function_it_decorates() -> None:
+    source = """\
+from semantics_lint.frameworks.mcp import served
+
+@served(result_class="inventory")
+async def hosts(export):
+    return described_result(
+        facts=[{"entity": "h"}], provenance={"measuredAt": export.at, "source": "s"}, coverage={"checked": ["x"]}
+    )
+
+@served
+def plain(export):
+    return described_result(facts=[{"entity": "h"}], provenance={"measuredAt": export.at, "source": "s"})
+"""
+    assert tool_findings(source) == [("SEM603", 5, 11)]
+
+
+def test_an_adapter_class_is_followed_through_a_name_and_judged() -> None:
+    source = f"""\
+from semantics_lint.frameworks.langchain import tool
+
+KIND = "Triage"
+{TRIAGE_BODY}
+T = tool(run, result_class=KIND)
+"""
+    findings = lint_source(textwrap.dedent(source).encode(), "t.py", LintSettings())
+    assert [(f.code, f.start.line, f.start.column) for f in findings] == [("SEM601", 8, 27)]
+    assert "tool(...) result_class 'Triage' is not a result class" in findings[0].message
+    assert "KIND" in (findings[0].help or "")
+
+
+def test_result_class_of_an_adapter_is_no_snake_case_key() -> None:
+    source = f"""\
+from semantics_lint.frameworks.mcp import served
+from semantics_lint.runtime import absent
+{TRIAGE_BODY}
+T = served(run, result_class="inventory")
+"""
+    codes = sorted(f.code for f in lint_source(source.encode(), "t.py", LintSettings()))
+    assert codes == ["SEM602", "SEM603"]
