@@ -2,8 +2,9 @@
 
 The prefilter asks for an API function name (``absent``, ``coverage``,
 ``define_tool``) only beside the first component of an API module's name, which the
-import that makes such a call ours must spell. These tests check it against the call
-locator on every Python file of the repository and on hand-written imports.
+import that makes such a call ours must spell, and for an adapter's name (``served``...)
+beside the first component of the adapters' modules. These tests check it against the
+call locator on every Python file of the repository and on hand-written imports.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint.engine import LintSettings, file_context, might_contain_calls
+from semantics_lint.lint.locate import locate_adapter_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))
@@ -27,6 +29,9 @@ SNIPPETS = [
     "from mytools.api import absent\nabsent(what='x', checked=['y'])\n",
     "from semantics_lint import runtime as r\nr.described_result(facts=[1])\n",
     "describedResult(facts=[])\n",
+    "from semantics_lint.frameworks.mcp import served\n@served(result_class='x')\ndef f(): ...\n",
+    "from semantics_lint.frameworks import langchain\nt = langchain.tool(f, result_class='x')\n",
+    "import semantics_lint.frameworks.openai_agents as oa\nt = oa.function_tool(f, result_class='x')\n",
 ]
 SETTINGS = [
     LintSettings(),
@@ -47,7 +52,8 @@ def _cases() -> list[tuple[str, str, LintSettings]]:
         except SyntaxError:
             continue
         for number, settings in enumerate(SETTINGS):
-            if file_context(text, tree, label, settings).calls:
+            context = file_context(text, tree, label, settings)
+            if context.calls or locate_adapter_calls(context.index):
                 cases.append((f"{label}-settings{number}", text, settings))
     return cases
 
@@ -70,7 +76,8 @@ def test_snippets_hold_calls() -> None:
     found = 0
     for text in SNIPPETS:
         tree = ast.parse(text)
-        found += any(file_context(text, tree, "snippet.py", s).calls for s in SETTINGS)
+        contexts = [file_context(text, tree, "snippet.py", s) for s in SETTINGS]
+        found += any(c.calls or locate_adapter_calls(c.index) for c in contexts)
     assert found == len(SNIPPETS)
 
 
@@ -79,3 +86,10 @@ def test_api_function_names_alone_are_not_enough() -> None:
     assert might_contain_calls("import semantics_lint\n# absent\n")
     assert not might_contain_calls("import semantics_lint\n")
     assert might_contain_calls("from mytools.api import absent\n", LintSettings(api_modules=("mytools.api",)))
+
+
+def test_an_adapter_name_needs_the_adapters_package() -> None:
+    assert not might_contain_calls("@served(result_class='triage')\ndef f(): ...\n")
+    # Whatever the API modules are, the adapters live in semantics_lint.frameworks.
+    only_mine = LintSettings(api_modules=("mytools.api",))
+    assert might_contain_calls("from semantics_lint.frameworks.mcp import served\n", only_mine)

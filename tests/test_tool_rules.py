@@ -415,3 +415,17 @@ T = served(run, result_class="inventory")
 """
     codes = sorted(f.code for f in lint_source(source.encode(), "t.py", LintSettings()))
     assert codes == ["SEM602", "SEM603"]
+
+
+def test_a_file_that_only_serves_tools_through_an_adapter_is_judged() -> None:
+    # No described_result, absent, coverage or define_tool in the file: the adapter's
+    # import alone brings it past the prefilter, and the tool rules still run.
+    source = """
+        from semantics_lint.frameworks.mcp import served
+
+
+        @served(result_class="tirage")
+        def disk_free(host: str):
+            return {"free": 3}
+        """
+    assert tool_findings(source) == [("SEM601", 5, 21)]

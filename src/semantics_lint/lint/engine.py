@@ -203,7 +203,7 @@ def _lint_tree(
         return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
     if timings is not None:
         timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
-    if not context.calls:
+    if not context.calls and not _serves_tools(context):
         return []
     declarations: list[Declaration] = []
     try:
@@ -212,6 +212,14 @@ def _lint_tree(
         for declaration in declarations:
             declaration.release()
         context.release()
+
+
+def _serves_tools(context: FileContext) -> bool:
+    """Whether a file with no declaration call still serves a tool through an adapter
+    (``@served(result_class=...)``), which the tool-level rules judge."""
+    from semantics_lint.lint.locate import locate_adapter_calls
+
+    return bool(locate_adapter_calls(context.index))
 
 
 def _run_rules(

@@ -48,6 +48,13 @@ def _needles(
     return names, functions, modules
 
 
+_ADAPTER_MODULE: bytes = next(iter(vocabulary.ADAPTERS)).split(".", 1)[0].encode("utf-8")
+"""The first component of the adapters' modules, which any import of one spells."""
+_ADAPTER_NAMES: tuple[bytes, ...] = tuple(
+    dict.fromkeys(name.encode("utf-8") for names in vocabulary.ADAPTERS.values() for name in names)
+)
+
+
 DEFAULT_SETTINGS = LintSettings()
 
 
@@ -58,12 +65,15 @@ def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETT
     function name (``absent``...; ``described_result`` too when it is not a name
     recognized alone) together with the first component of an API module
     (``semantics_lint``): those are recognized only when imported from an API module,
-    and that import spells the module. Plain substring searches: it may say True for
-    a file without calls (a comment, ``coverage`` in a word), never False for a file
-    with one.
+    and that import spells the module; likewise an adapter's name (``served``...) with
+    the first component of the adapters' modules, whatever the API modules are. Plain
+    substring searches: it may say True for a file without calls (a comment,
+    ``coverage`` in a word), never False for a file with one.
     """
     data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     names, functions, modules = _needles(settings.call_names, settings.api_modules)
     if any(name in data for name in names):
         return True
-    return any(module in data for module in modules) and any(function in data for function in functions)
+    if any(module in data for module in modules) and any(function in data for function in functions):
+        return True
+    return _ADAPTER_MODULE in data and any(name in data for name in _ADAPTER_NAMES)
