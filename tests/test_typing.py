@@ -2,9 +2,10 @@
 
 ``tests/typed/`` holds typed example tool code. A line marked ``# type-error`` must
 draw an error from mypy and from pyright (basedpyright); ``# type-error: mypy`` or
-``# type-error: pyright`` from that checker only (mypy reports a call that fits no
-overload on the call's first line, pyright on the argument that does not fit). Every
-other line must be clean, so the right examples are clean whole.
+``# type-error: pyright`` from that checker only. Both report a wrong key at the part
+that holds it, and mypy's message names the key (``Extra key "measured_at" for
+TypedDict "Provenance"``): the mints have one signature each. Every other line must
+be clean, so the right examples are clean whole.
 
 One mypy run (``--strict``, its cache in a temporary folder) checks the examples and
 the ``semantics_lint.runtime`` package, the language server and the pytest plugin
@@ -34,6 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from typing_extensions import Unpack
 
 import semantics_lint.runtime
 from semantics_lint import vocabulary
@@ -234,6 +236,77 @@ def test_the_runtime_language_server_and_pytest_plugin_pass_mypy_strict(
     assert ours == {}, output
 
 
+def _line_of(path: Path, text: str, function: str) -> int:
+    """The line, in ``function`` of ``path``, that holds ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    node = next(node for node in examples(path) if node.name == function)
+    found = [
+        number
+        for number in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        if text in lines[number - 1]
+    ]
+    assert len(found) == 1, (function, text, found)
+    return found[0]
+
+
+# (file, function, {checker: (the text on the line it reports, what it says)}): mypy
+# reports at the part's dict, pyright at the key (a multi-line dict shows the two).
+NAMED: list[tuple[str, str, dict[str, tuple[str, str]]]] = [
+    (
+        "described_result_wrong.py",
+        "wrong_snake_case_provenance_key_on_its_own_line",
+        {
+            "mypy": ('"measured_at"', 'Extra key "measured_at" for TypedDict "Provenance"'),
+            "pyright": ('"measured_at"', '"measured_at" is an undefined item in type "Provenance"'),
+        },
+    ),
+    (
+        "described_result_wrong.py",
+        "wrong_cannot_cover_without_why",
+        {
+            "mypy": ('"cannotCover"', 'Missing key "why" for TypedDict "CannotCoverItem"'),
+            "pyright": ('"cannotCover"', '"why" is required in "CannotCoverItem"'),
+        },
+    ),
+    (
+        "described_result_wrong.py",
+        "wrong_snake_case_grain_key",
+        {
+            "mypy": ('"is_counter"', 'Extra key "is_counter" for TypedDict "Grain"'),
+            "pyright": ('"is_counter"', '"is_counter" is an undefined item in type "Grain"'),
+        },
+    ),
+    (
+        "absent_coverage_wrong.py",
+        "wrong_coverage_snake_case_period_key",
+        {
+            "mypy": ("period={", 'Extra key "read_at" for TypedDict "Period"'),
+            "pyright": ('"read_at"', '"read_at" is an undefined item in type "Period"'),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "function", "says"), NAMED, ids=lambda v: str(v)[:60])
+def test_both_checkers_name_the_key_at_the_part(
+    checker: tuple[str, dict[Path, set[int]], str],
+    name: str,
+    function: str,
+    says: dict[str, tuple[str, str]],
+) -> None:
+    checker_name, _, output = checker
+    path = EXAMPLES / name
+    text, message = says[checker_name]
+    line = _line_of(path, text, function)
+    at_line = [
+        entry
+        for entry in re.split(r"\n(?=\S)", output)
+        if entry.startswith(f"{path.resolve()}:{line}:")
+    ]
+    assert any(message in entry for entry in at_line), f"{checker_name} at {name}:{line}:\n{output}"
+    assert "No overload variant" not in output
+
+
 # ---------------------------------------------------------------------------
 # The runtime agrees
 # ---------------------------------------------------------------------------
@@ -287,9 +360,12 @@ KEYS: list[tuple[object, tuple[str, ...]]] = [
     (types.Fact, vocabulary.ROW_REQUIRED_FIELDS["facts"]),
     (types.Edge, vocabulary.ROW_REQUIRED_FIELDS["edges"]),
     (types.SeriesDeclaration, vocabulary.DESCRIBED_RESULT_FIELDS),
+    (types.DescribedResultFields, vocabulary.DESCRIBED_RESULT_FIELDS),
     (types.AbsenceDeclaration, vocabulary.ABSENT_FIELDS),
+    (types.AbsenceFields, vocabulary.ABSENT_FIELDS),
     (types.CoverageDeclaration, vocabulary.LEDGER_FIELDS),
     (types.ToolDefinition, vocabulary.TOOL_FIELDS),
+    (types.ToolDefinitionFields, vocabulary.TOOL_FIELDS),
     (types.ToolSemantics, vocabulary.ENVELOPE_WIRE_KEYS),
     (types.SemanticGrain, vocabulary.GRAIN_WIRE_KEYS),
     (types.SemanticProvenance, vocabulary.PROVENANCE_WIRE_KEYS),
@@ -358,6 +434,30 @@ def test_required_keys_follow_the_reference() -> None:
     assert types.Period.__required_keys__ == {"queried", "held"}
     assert types.ToolSemantics.__required_keys__ == {vocabulary.SEMANTICS_MARKER, "note"}
     assert types.ToolDefinition.__required_keys__ == {"name", "execute"}
+    # What the mints take as keywords: each key optional (the dict form passes none).
+    assert types.DescribedResultFields.__required_keys__ == frozenset()
+    assert types.AbsenceFields.__required_keys__ == frozenset()
+    assert types.ToolDefinitionFields.__required_keys__ == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("function", "parameter", "expected"),
+    [
+        (semantics_lint.runtime.described_result, "fields", types.DescribedResultFields),
+        (semantics_lint.runtime.absent, "fields", types.AbsenceFields),
+        (semantics_lint.runtime.coverage, "fields", types.CoverageDeclaration),
+        (semantics_lint.runtime.define_tool, "fields", types.ToolDefinitionFields),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_each_door_has_one_signature_its_keywords_typed_by_the_parts(
+    function: Callable[..., object], parameter: str, expected: object
+) -> None:
+    # A door overloaded by shapes makes mypy answer "No overload variant" for any
+    # wrong key (test_both_checkers_name_the_key_at_the_part holds mypy to that).
+    names = {**vars(sys.modules[function.__module__]), **vars(types), "Unpack": Unpack}
+    hints = typing.get_type_hints(function, globalns=names, include_extras=True)
+    assert typing.get_args(hints[parameter]) == (expected,)
 
 
 def test_the_types_are_exported_and_loaded_only_when_asked_for() -> None:

@@ -11,14 +11,6 @@ def wrong_absent_snake_case_keyword() -> ToolAbsence:
     return absent(what="VM vm-09", checked=["every VM"], try_instead="Ask for another VM.")  # type-error
 
 
-def wrong_absent_without_checked() -> ToolAbsence:
-    return absent(what="VM vm-09")  # type-error
-
-
-def wrong_absent_without_what() -> ToolAbsence:
-    return absent(checked=["every VM in the export"])  # type-error
-
-
 def wrong_absent_cannot_cover_without_why() -> ToolAbsence:
     return absent(what="VM vm-09", checked=["every VM"], cannotCover=[{"what": "tape"}])  # type-error
 
@@ -40,10 +32,10 @@ def wrong_coverage_period_without_held() -> CoveredResult[int]:
 
 
 def wrong_coverage_snake_case_period_key() -> CoveredResult[int]:
-    return coverage(  # type-error: mypy
+    return coverage(
         3,
         checked=["x"],
-        period={
+        period={  # type-error: mypy
             "queried": {"from": "2026-09-26T09:00:00Z", "to": "2026-09-26T10:00:00Z"},
             "held": "unknown",
             "read_at": "2026-09-26T10:00:00Z",  # type-error: pyright

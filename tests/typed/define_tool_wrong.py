@@ -18,14 +18,6 @@ def wrong_result_class_outside_the_classes() -> Tool:
     return define_tool(name="vm_backup_status", execute=_run, resultClass="audit")  # type-error
 
 
-def wrong_without_execute() -> Tool:
-    return define_tool(name="vm_backup_status", resultClass="triage")  # type-error
-
-
-def wrong_without_name() -> Tool:
-    return define_tool(execute=_run)  # type-error
-
-
 def wrong_execute_not_callable() -> Tool:
     return define_tool(name="vm_backup_status", execute="vm_backup_status")  # type-error
 

@@ -1,9 +1,10 @@
 """Wrong ``described_result`` declarations: each draws a type error on its marked line,
 and the runtime refuses each (``wrong_*``) or fails reading it (``misread_*``).
 
-``# type-error`` marks a line both checkers report; ``# type-error: mypy`` and
-``# type-error: pyright`` a line only that checker reports (mypy reports a call
-that fits no overload on the call's first line, pyright on the argument).
+``# type-error`` marks a line both checkers report: the part that holds the wrong key,
+since the mint has one signature whose keywords are typed by the parts. What a keyword
+call gets wrong across fields (facts without provenance, series without grain, nothing
+declared, a dict and keywords both) is the linter's and the runtime's to say.
 """
 
 from __future__ import annotations
@@ -19,45 +20,25 @@ def wrong_snake_case_provenance_key() -> ToolSemantics:
     return described_result(facts=ROWS, provenance={"measured_at": EXPORT.exported_at, "source": "s"})  # type-error
 
 
-def wrong_facts_without_provenance() -> ToolSemantics:
-    return described_result(facts=[{"entity": "vm-01", "backed_up": True}])  # type-error
-
-
-def wrong_series_without_grain() -> ToolSemantics:
-    return described_result(series=[{"t": "2026-09-26", "entity": "vm-01", "metric": "runs", "value": 3}], provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source})  # type-error
+def wrong_snake_case_provenance_key_on_its_own_line() -> ToolSemantics:
+    return described_result(
+        facts=ROWS,
+        provenance={"measured_at": EXPORT.exported_at, "source": EXPORT.source},  # type-error
+    )
 
 
 def wrong_cannot_cover_without_why() -> ToolSemantics:
-    return described_result(  # type-error: mypy
+    return described_result(
         facts=ROWS,
         provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source},
-        coverage={"cannotCover": [{"what": "x"}]},  # type-error: pyright
+        coverage={"cannotCover": [{"what": "x"}]},  # type-error
     )
-
-
-def wrong_series_without_provenance() -> ToolSemantics:
-    return described_result(  # type-error
-        series=[{"t": 1, "entity": "vm-01", "metric": "runs", "value": 3}],
-        grain={"interval": "daily"},
-    )
-
-
-def wrong_declares_nothing() -> ToolSemantics:
-    return described_result(coverage={"checked": ["every job in the export"]})  # type-error
-
-
-def wrong_clarify_none_is_no_question() -> ToolSemantics:
-    return described_result(clarify=None)  # type-error
-
-
-def wrong_no_arguments() -> ToolSemantics:
-    return described_result()  # type-error
 
 
 def wrong_snake_case_grain_key() -> ToolSemantics:
-    return described_result(  # type-error: mypy
+    return described_result(
         series=[{"t": 1, "entity": "vm-01", "metric": "runs", "value": 3}],
-        grain={"aggregation": "count", "is_counter": False},  # type-error: pyright
+        grain={"aggregation": "count", "is_counter": False},  # type-error
         provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source},
     )
 
@@ -71,18 +52,18 @@ def wrong_provenance_without_source() -> ToolSemantics:
 
 
 def wrong_render_without_default() -> ToolSemantics:
-    return described_result(  # type-error: mypy
+    return described_result(
         facts=ROWS,
         provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source},
-        render={"columns": ["entity"]},  # type-error: pyright
+        render={"columns": ["entity"]},  # type-error
     )
 
 
 def wrong_cannot_cover_bare_string() -> ToolSemantics:
-    return described_result(  # type-error: mypy
+    return described_result(
         facts=ROWS,
         provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source},
-        coverage={"cannotCover": ["PPDM"]},  # type-error: pyright
+        coverage={"cannotCover": ["PPDM"]},  # type-error
     )
 
 
@@ -90,13 +71,9 @@ def wrong_snake_case_in_one_dict() -> ToolSemantics:
     return described_result({"facts": ROWS, "provenance": {"measuredAt": "t", "source": "s"}, "coverage": {"not_checked": ["x"]}})  # type-error
 
 
-def wrong_dict_and_keywords_together() -> ToolSemantics:
-    return described_result({"edges": [{"from": "a", "to": "b", "kind": "k"}]}, facts=ROWS)  # type-error
-
-
 def stricter_series_point_with_another_key() -> ToolSemantics:
-    return described_result(  # type-error: mypy
-        series=[{"t": 1, "entity": "vm-01", "metric": "runs", "value": 3, "unit": "runs"}],  # type-error: pyright
+    return described_result(
+        series=[{"t": 1, "entity": "vm-01", "metric": "runs", "value": 3, "unit": "runs"}],  # type-error
         grain={"interval": "daily"},
         provenance={"measuredAt": EXPORT.exported_at, "source": EXPORT.source},
     )

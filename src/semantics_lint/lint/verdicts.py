@@ -86,6 +86,7 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
     found: list[tuple[Refusal, ast.AST | None]] = []
     positional = call.args
     keywords = call.keywords
+    whole = True
     # The whole call, read until the first value that is not a literal: most calls
     # stop at their first argument (``facts=[... for r in rows]``).
     read: list[object] = []
@@ -93,12 +94,14 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
         value = UNKNOWN if type(node) is ast.Starred else literal_of(node)
         read.append(value)
         if value is UNKNOWN:
+            whole = False
             break
     else:
         for keyword in keywords:
             value = UNKNOWN if keyword.arg is None else literal_of(keyword.value)
             read.append(value)
             if value is UNKNOWN:
+                whole = False
                 break
         else:
             args = tuple(read[: len(positional)])
@@ -107,6 +110,10 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
             if refusal is None:
                 return found  # the mint accepts the call, so it accepts every part of it
             found.append((refusal, _node_of(kind, call, refusal)))
+    if not whole:
+        both = _dict_and_keywords(kind, call)
+        if both is not None:
+            found.append((both, None))
     judged = _JUDGED_ALONE[kind]
     as_list = _SPECIFIC_AS_LIST.get(kind, _NOTHING)
     parts: list[tuple[str, object]] = []
@@ -130,6 +137,37 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
         if refusal is not None and all(refusal.path != known.path for known, _ in found):
             found.append((refusal, _node_of(kind, call, refusal)))
     return found
+
+
+# Displays that are never None: given as the positional declaration beside keywords,
+# the mint refuses the call whatever they hold (it checks "not both" first).
+_NOT_NONE: Final = (
+    ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp, ast.JoinedStr
+)
+
+
+def _dict_and_keywords(kind: str, call: ast.Call) -> Refusal | None:
+    """The mint's refusal of ``call`` for passing a declaration and keywords both, when
+    the source proves it (a positional declaration that is a display, or a literal other
+    than None, beside a named keyword), whatever the values: the mint refuses that
+    before it reads any of them. Judged on stand-ins (the keywords' names are kept, as
+    the refusal may quote them), so a call whose values are not literals is judged too."""
+    offset = 1 if kind == "coverage" else 0
+    positional = call.args
+    if len(positional) != offset + 1 or any(type(arg) is ast.Starred for arg in positional):
+        return None
+    names = [keyword.arg for keyword in call.keywords if keyword.arg is not None]
+    if not names:
+        return None
+    decl = positional[offset]
+    if not (
+        isinstance(decl, _NOT_NONE)
+        or is_dict_form(decl)
+        or (isinstance(decl, ast.Constant) and decl.value is not None)
+    ):
+        return None
+    refusal = refusal_of(kind, (0,) * offset + ({},), dict.fromkeys(names))
+    return refusal if refusal is not None and refusal.kind == ARGUMENTS else None
 
 
 # Parts whose every refusal a specific code reports (see specific_code): never judged

@@ -68,6 +68,7 @@ from semantics_lint.vocabulary import (
 if TYPE_CHECKING:
     from semantics_lint.runtime.types import (
         AbsenceDeclaration,
+        AbsenceFields,
         CannotCoverItem,
         Clarify,
         ClarifyDeclaration,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
         CoverageLedger,
         CoveredResult,
         DescribedResultDeclaration,
+        DescribedResultFields,
         Edge,
         EdgesDeclaration,
         Fact,
@@ -97,6 +99,7 @@ if TYPE_CHECKING:
         SeriesPoint,
         ToolAbsence,
         ToolDefinition,
+        ToolDefinitionFields,
         ToolResultClass,
         ToolSemantics,
     )
@@ -105,6 +108,7 @@ __all__ = [
     "ABSENCE_MARKER",
     "ABSENCE_NOTE",
     "AbsenceDeclaration",
+    "AbsenceFields",
     "AsyncTool",
     "COUNTER_AGGREGATION_WORDS",
     "COVERAGE_MARKER",
@@ -118,6 +122,7 @@ __all__ = [
     "CoverageLedger",
     "CoveredResult",
     "DescribedResultDeclaration",
+    "DescribedResultFields",
     "Edge",
     "EdgesDeclaration",
     "Fact",
@@ -145,6 +150,7 @@ __all__ = [
     "Tool",
     "ToolAbsence",
     "ToolDefinition",
+    "ToolDefinitionFields",
     "ToolResultClass",
     "ToolSemantics",
     "absent",

@@ -23,7 +23,7 @@ error result, which is what the model reads.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, overload
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from semantics_lint.runtime.envelope import (
     DECLARATION_SPELLING,
@@ -60,11 +60,8 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from semantics_lint.runtime.types import (
-        ClarifyDeclaration,
         DescribedResultDeclaration,
-        EdgesDeclaration,
-        FactsDeclaration,
-        SeriesDeclaration,
+        DescribedResultFields,
         ToolSemantics,
     )
 
@@ -196,22 +193,12 @@ def _copy_clarify(clarify: object) -> object:
     return copied
 
 
-# The overloads are the declaration's four shapes (types.DescribedResultDeclaration):
-# a call that fits none (facts without provenance, series without grain, nothing
-# declared, a snake_case key) is a type error. The runtime judges the same rules.
-@overload
-def described_result(decl: DescribedResultDeclaration, /) -> ToolSemantics: ...
-@overload
-def described_result(**fields: Unpack[SeriesDeclaration]) -> ToolSemantics: ...
-@overload
-def described_result(**fields: Unpack[FactsDeclaration]) -> ToolSemantics: ...
-@overload
-def described_result(**fields: Unpack[EdgesDeclaration]) -> ToolSemantics: ...
-@overload
-def described_result(**fields: Unpack[ClarifyDeclaration]) -> ToolSemantics: ...
+# One signature, its keywords typed by the parts, so that a type checker names the
+# key at fault (types.DescribedResultFields); the one positional dict is typed by
+# the declaration's four shapes. The runtime judges every rule.
 def described_result(
-    decl: Mapping[str, Any] | None = None, /, **fields: Any
-) -> Mapping[str, Any]:
+    decl: DescribedResultDeclaration | None = None, /, **fields: Unpack[DescribedResultFields]
+) -> ToolSemantics:
     """Mint a semantic wire envelope from a camelCase declaration, or refuse it.
 
     Pass the fields as keyword arguments (``series``, ``facts``, ``edges``,
@@ -287,7 +274,7 @@ def described_result(
     faults = faults_in(candidate, DECLARATION_SPELLING)
     if faults:
         raise _refusal(faults[0])
-    return candidate
+    return cast("ToolSemantics", candidate)
 
 
 def _refusal(fault: Fault) -> Refusal:

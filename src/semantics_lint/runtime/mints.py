@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from semantics_lint.runtime.items import (
     NOT_PASSED,
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
 
     from semantics_lint.runtime.types import (
         AbsenceDeclaration,
+        AbsenceFields,
         CoverageDeclaration,
         CoveredResult,
         ToolAbsence,
@@ -92,7 +93,7 @@ _Content = TypeVar("_Content")
 
 
 def _declaration(
-    fn: str, decl: object, fields: dict[str, Any], shape: str, argument: int
+    fn: str, decl: object, fields: Mapping[str, Any], shape: str, argument: int
 ) -> Mapping[str, Any]:
     """The one declaration a mint was given: a positional dict or keyword arguments.
 
@@ -130,11 +131,11 @@ def _get(decl: Mapping[str, Any], key: str) -> object:
 _ABSENT_SHAPE: Final = "absent(what=..., checked=[...], notChecked=?, cannotCover=?, tryInstead=?)"
 
 
-@overload
-def absent(decl: AbsenceDeclaration, /) -> ToolAbsence: ...
-@overload
-def absent(**fields: Unpack[AbsenceDeclaration]) -> ToolAbsence: ...
-def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[str, Any]:
+# One signature, its keywords typed by the parts, so that a type checker names the
+# key at fault (types.AbsenceFields). The runtime judges every rule.
+def absent(
+    decl: AbsenceDeclaration | None = None, /, **fields: Unpack[AbsenceFields]
+) -> ToolAbsence:
     """Say "I looked, and there is nothing": the rendered absence a tool returns.
 
     ``what`` (non-empty) names what was looked for; ``checked`` (non-empty) the
@@ -169,7 +170,7 @@ def absent(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Mapping[s
     if try_instead:
         rendered[to_wire("tryInstead")] = try_instead
     rendered["note"] = ABSENCE_NOTE
-    return rendered
+    return cast("ToolAbsence", rendered)
 
 
 def absent_what(raw: object) -> str:
@@ -516,15 +517,14 @@ _COVERAGE_SHAPE: Final = (
 )
 
 
-@overload
-def coverage(content: _Content, decl: CoverageDeclaration, /) -> CoveredResult[_Content]: ...
-@overload
+# One signature, its keywords typed by the parts, so that a type checker names the
+# key at fault. The default marks a call given no content, which the runtime refuses.
 def coverage(
-    content: _Content, /, **fields: Unpack[CoverageDeclaration]
-) -> CoveredResult[_Content]: ...
-def coverage(
-    content: object = NOT_PASSED, decl: Mapping[str, Any] | None = None, /, **fields: Any
-) -> Mapping[str, Any]:
+    content: _Content = NOT_PASSED,  # type: ignore[assignment]
+    decl: CoverageDeclaration | None = None,
+    /,
+    **fields: Unpack[CoverageDeclaration],
+) -> CoveredResult[_Content]:
     """Return ``content`` with its own boundary: ``{"af_coverage": {...}, "result": content}``.
 
     The boundary comes first on purpose: a limit placed after a long result gets
@@ -572,4 +572,4 @@ def coverage(
     if in_progress:
         marker[to_wire("inProgress")] = in_progress
     marker["note"] = COVERAGE_NOTE
-    return {COVERAGE_MARKER: marker, "result": content}
+    return cast("CoveredResult[_Content]", {COVERAGE_MARKER: marker, "result": content})

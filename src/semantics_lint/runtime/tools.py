@@ -26,7 +26,7 @@ import difflib
 import inspect
 import weakref
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol, overload
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from semantics_lint.runtime.items import shown
 from semantics_lint.runtime.refusal import (
@@ -43,7 +43,7 @@ from semantics_lint.vocabulary import RESULT_CLASSES, TOOL_FIELDS, is_non_empty_
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from semantics_lint.runtime.types import ToolDefinition
+    from semantics_lint.runtime.types import ToolDefinition, ToolDefinitionFields
 
 __all__ = [
     "AsyncTool",
@@ -152,7 +152,7 @@ async def _record_when_awaited(observer: ToolObserver, tool: Tool, awaitable: An
     return value
 
 
-def _declaration(decl: object, fields: dict[str, Any]) -> Mapping[str, Any]:
+def _declaration(decl: object, fields: Mapping[str, Any]) -> Mapping[str, Any]:
     if decl is not None and fields:
         raise Refusal(
             "refused: define_tool() takes its definition either as one dict or as keyword "
@@ -201,13 +201,11 @@ def _is_async(execute: object) -> bool:
     return not inspect.isfunction(execute) and inspect.iscoroutinefunction(call)
 
 
-# Typed with types.ToolDefinition: a missing name or execute, a resultClass outside
-# the classes, a snake_case key (result_class=) is a type error too.
-@overload
-def define_tool(decl: ToolDefinition, /) -> Tool: ...
-@overload
-def define_tool(**fields: Unpack[ToolDefinition]) -> Tool: ...
-def define_tool(decl: Mapping[str, Any] | None = None, /, **fields: Any) -> Tool:
+# One signature, its keywords typed by types.ToolDefinitionFields, so that a type
+# checker names the key at fault (result_class=) and a resultClass outside the classes.
+def define_tool(
+    decl: ToolDefinition | None = None, /, **fields: Unpack[ToolDefinitionFields]
+) -> Tool:
     """Define a tool, or refuse the definition; see the module docstring for the rules.
 
     ``name`` (a non-empty string) and ``execute`` (a callable) are required;

@@ -6,13 +6,17 @@ are typed with these, so an editor running mypy or pyright (Pylance) underlines,
 before anything runs, what the reference's TypeScript types underline:
 
 * a snake_case key (``provenance={"measured_at": ...}``, ``not_checked=[...]``):
-  the declaration is camelCase at every level;
-* series or facts with no ``provenance``, series with no ``grain``, a described
-  result with no data and no ``clarify`` question (the four shapes of
-  :data:`DescribedResultDeclaration`);
+  the declaration is camelCase at every level; mypy and pyright name the key at
+  the part, since each door has one signature whose keywords are typed by the
+  parts (:class:`DescribedResultFields`, :class:`AbsenceFields`,
+  :class:`CoverageDeclaration`, :class:`ToolDefinitionFields`);
+* in the one positional dict: series or facts with no ``provenance``, series with
+  no ``grain``, a described result with no data and no ``clarify`` question (the
+  four shapes of :data:`DescribedResultDeclaration`); as keywords, these
+  combinations are the linter's and the runtime's to report;
 * a ``cannotCover`` item without a ``why`` (:class:`CannotCoverItem`);
 * provenance without ``measuredAt`` or ``source``, render without ``default``,
-  absent() without ``what`` or ``checked``, a period without ``queried``/``held``.
+  a period without ``queried``/``held``.
 
 Two families of names:
 
@@ -23,8 +27,9 @@ Two families of names:
   :class:`Fact`, :class:`Edge`, and the declarations :data:`DescribedResultDeclaration`
   (:class:`SeriesDeclaration` | :class:`FactsDeclaration` | :class:`EdgesDeclaration` |
   :class:`ClarifyDeclaration`), :class:`AbsenceDeclaration` and
-  :class:`CoverageDeclaration`; and :class:`ToolDefinition` (``define_tool``), whose
-  ``resultClass`` is a :data:`ToolResultClass`;
+  :class:`CoverageDeclaration`; :class:`ToolDefinition` (``define_tool``), whose
+  ``resultClass`` is a :data:`ToolResultClass`; and the keyword forms
+  :class:`DescribedResultFields`, :class:`AbsenceFields`, :class:`ToolDefinitionFields`;
 * **wire envelopes** (what the mints return and records keep, snake_case):
   :class:`ToolSemantics` with :class:`SemanticGrain`, :class:`SemanticProvenance`,
   :class:`SemanticCoverage`, :class:`SemanticClarify`, :class:`SemanticRender`;
@@ -64,6 +69,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 __all__ = [
     "AbsenceDeclaration",
+    "AbsenceFields",
     "CannotCoverItem",
     "Clarify",
     "ClarifyDeclaration",
@@ -73,6 +79,7 @@ __all__ = [
     "CoverageLedger",
     "CoveredResult",
     "DescribedResultDeclaration",
+    "DescribedResultFields",
     "Edge",
     "EdgesDeclaration",
     "Fact",
@@ -93,6 +100,7 @@ __all__ = [
     "SeriesPoint",
     "ToolAbsence",
     "ToolDefinition",
+    "ToolDefinitionFields",
     "ToolResultClass",
     "ToolSemantics",
 ]
@@ -300,6 +308,25 @@ series or facts; ``grain`` with series. No ``notCovered``: it is derived from
 ``coverage``."""
 
 
+class DescribedResultFields(TypedDict, total=False):
+    """What ``described_result()`` takes as keyword arguments: every field, each optional.
+
+    One signature whose keywords are typed by the parts is what lets mypy name the key
+    at fault in a part (``Extra key "measured_at" for TypedDict "Provenance"``); the
+    shapes of :data:`DescribedResultDeclaration` (provenance with facts, grain with
+    series) type the one positional dict. The combinations are the linter's and the
+    runtime's ground for keyword calls."""
+
+    series: Sequence[SeriesPoint]
+    facts: Sequence[_Row]
+    edges: Sequence[_Row]
+    grain: Grain
+    provenance: Provenance
+    coverage: Coverage
+    clarify: Clarify | None
+    render: Render
+
+
 class AbsenceDeclaration(TypedDict):
     """What ``absent()`` takes: what was looked for, and the ground that was searched."""
 
@@ -311,6 +338,19 @@ class AbsenceDeclaration(TypedDict):
     cannotCover: NotRequired[Sequence[CannotCoverItem]]
     tryInstead: NotRequired[str]
     """Where to go instead, in one sentence."""
+
+
+class AbsenceFields(TypedDict, total=False):
+    """What ``absent()`` takes as keyword arguments: the keys of
+    :class:`AbsenceDeclaration`, each optional to the type checker (the positional dict
+    form has none of them as keywords); a missing ``what`` or ``checked`` is the
+    linter's SEM404 and the runtime's refusal."""
+
+    what: str
+    checked: Sequence[str | CoverageItem]
+    notChecked: Sequence[str | CoverageItem]
+    cannotCover: Sequence[CannotCoverItem]
+    tryInstead: str
 
 
 class CoverageDeclaration(TypedDict, total=False):
@@ -340,6 +380,20 @@ class ToolDefinition(TypedDict):
     """What kind of answer the tool gives; the gate's class rules key on it."""
     execute: Callable[..., Any]
     """The function that runs the tool; the tool returns its value unchanged."""
+
+
+
+class ToolDefinitionFields(TypedDict, total=False):
+    """What ``define_tool()`` takes as keyword arguments: the keys of
+    :class:`ToolDefinition`, each optional to the type checker; a missing ``name`` or
+    ``execute`` is refused at definition."""
+
+    name: str
+    description: str
+    inputSchema: Mapping[str, object]
+    resultClass: ToolResultClass
+    execute: Callable[..., Any]
+
 
 # ---------------------------------------------------------------------------
 # The wire (snake_case): what the mints return

@@ -129,6 +129,18 @@ class RuntimeRefusesDeclaration(Rule):
             """
             from agentfootprint import coverage
 
+            def tool(verdict, skipped):
+                # A dict and keywords both: refused whatever the values hold.
+                return coverage(verdict, {"checked": ["SRDF pair state"]}, notChecked=skipped)
+            """,
+            line=5,
+            column=11,
+            field="not both",
+        ),
+        Invalid(
+            """
+            from agentfootprint import coverage
+
             def tool(verdict):
                 return coverage(verdict, checked=["SRDF pair state"], inProgress=[{"what": "pair 7", "count": 1.5}])
             """,
