@@ -304,3 +304,20 @@ def test_a_run_record_composes_into_the_answer() -> None:
         "Checked:\n- every backup job in the export\n\n"
         "Cannot cover:\n- PPDM — not collected on this install"
     )
+
+
+def _reference_cases() -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = json.loads(REFERENCE.read_text(encoding="utf-8"))["cases"]
+    return cases
+
+
+@pytest.mark.parametrize("case", _reference_cases(), ids=lambda case: case["name"])
+def test_compose_answer_agrees_with_the_reference(case: dict[str, Any]) -> None:
+    assert compose_answer_with_coverage(case["answer"], case["declared"]) == case["expected"]
+
+
+def test_the_reference_cases_cover_what_they_claim() -> None:
+    cases = _reference_cases()
+    assert len(cases) >= 20
+    assert any("… and" in case["expected"] for case in cases)
+    assert any(case["expected"] == case["answer"] and case["declared"] for case in cases)
