@@ -17,6 +17,8 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install '
 
 import anyio  # noqa: E402  (installed with mcp)
 
+import semantics_lint  # noqa: E402
+
 from semantics_lint.frameworks.mcp import RECORD_KEY, served  # noqa: E402
 from semantics_lint.runtime import (  # noqa: E402
     Refusal,
@@ -192,7 +194,7 @@ def test_fastmcp_in_memory() -> None:
 
 SERVER_SCRIPT = """
 import sys
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{tests!r}, {package!r}]
 from test_frameworks_mcp import build_server
 build_server().run()
 """
@@ -203,7 +205,11 @@ def test_official_sdk_over_stdio(tmp_path: Path) -> None:
     from mcp.client.stdio import stdio_client
 
     script = tmp_path / "server.py"
-    script.write_text(SERVER_SCRIPT.format(tests=str(Path(__file__).parent)), encoding="utf-8")
+    # The server process finds this test module and the package where this process does.
+    package = str(Path(semantics_lint.__file__).parent.parent)
+    script.write_text(
+        SERVER_SCRIPT.format(tests=str(Path(__file__).parent), package=package), encoding="utf-8"
+    )
     params = StdioServerParameters(command=sys.executable, args=[str(script)])
 
     async def main() -> None:
