@@ -3,10 +3,9 @@
 ``served(fn)`` (or ``served(fn, result_class=...)``, ``@served``,
 ``@served(result_class=...)``) takes a plain function or a ``define_tool`` tool, sync
 or async, and returns the function to register with ``Agent.tool_plain``,
-``Agent(tools=[...])`` or ``Tool(...)``: the tool's name,
-docstring and parameters (Pydantic AI builds the input schema from them), async
-exactly when the tool is. Each call returns ``ToolReturn(return_value=model,
-metadata=record)``:
+``Agent(tools=[...])`` or ``Tool(...)``: the tool's name, docstring and parameters
+(Pydantic AI builds the input schema from them), async exactly when the tool is. Each
+call returns ``ToolReturn(return_value=model, metadata=record)``:
 
 * ``return_value`` is ``tool_message(value).model``, what the model reads (Pydantic
   AI writes it as JSON): the projection of a described result, an absence or a
