@@ -8,6 +8,11 @@ call's error result. Every call feeds the current ``run_record()`` and the pytes
 plugin. The adapters share :mod:`semantics_lint.frameworks._common`; each module here
 imports its framework, so import the one you use:
 
-* :mod:`semantics_lint.frameworks.mcp` (``pip install 'semantics-lint[mcp]'``): the
-  official MCP SDK (1.x ``FastMCP``, 2.x ``MCPServer``) and ``fastmcp``.
+* :mod:`semantics_lint.frameworks.mcp` (``pip install 'semantics-lint[mcp]'``):
+  ``served``, for the official MCP SDK (1.x ``FastMCP``, 2.x ``MCPServer``) and ``fastmcp``;
+* :mod:`semantics_lint.frameworks.openai_agents` (``[openai-agents]``): ``function_tool``;
+* :mod:`semantics_lint.frameworks.langchain` (``[langchain]``): ``tool``;
+* :mod:`semantics_lint.frameworks.pydantic_ai` (``[pydantic-ai]``): ``served``.
+
+See ``docs/frameworks.md`` for an example of each.
 """
