@@ -27,9 +27,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from agents import FunctionTool
+from agents import FunctionTool, FunctionToolCustomDataContext
 from agents import function_tool as _sdk_function_tool
-from agents.tool import FunctionToolCustomDataContext
 from agents.tool_context import ToolContext
 
 from semantics_lint.frameworks._common import prepare, served_function
