@@ -18,7 +18,11 @@ faithful Python implementation of the reference framework's rules
   ``resultClass`` the gate's class rules are about;
 * the gate over a catalog of sample results: :func:`check_semantics`,
   :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
-  :func:`run_check_semantics_cli` (``semantics-lint check-semantics``).
+  :func:`run_check_semantics_cli` (``semantics-lint check-semantics``);
+* serving a result to an agent (:mod:`semantics_lint.runtime.serving`, loaded on
+  first use): :func:`tool_message`, :func:`refusal_message`, :class:`ToolMessage`,
+  :class:`SemanticsWarning`, :func:`run_record`, :class:`RunRecord` and
+  :func:`compose_answer_with_coverage`.
 
 The markers, notes, result classes and counter words are re-exported from
 :mod:`semantics_lint.vocabulary`, the one place they are written.
@@ -66,6 +70,15 @@ from semantics_lint.vocabulary import (
 )
 
 if TYPE_CHECKING:
+    from semantics_lint.runtime.serving import (
+        RunRecord,
+        SemanticsWarning,
+        ToolMessage,
+        compose_answer_with_coverage,
+        refusal_message,
+        run_record,
+        tool_message,
+    )
     from semantics_lint.runtime.types import (
         AbsenceDeclaration,
         AbsenceFields,
@@ -136,6 +149,7 @@ __all__ = [
     "RESULT_CLASSES",
     "Refusal",
     "Render",
+    "RunRecord",
     "SEMANTICS_MARKER",
     "SEMANTICS_NOTE",
     "SemanticClarify",
@@ -145,17 +159,20 @@ __all__ = [
     "SemanticRender",
     "SemanticsCatalogError",
     "SemanticsCliIO",
+    "SemanticsWarning",
     "SeriesDeclaration",
     "SeriesPoint",
     "Tool",
     "ToolAbsence",
     "ToolDefinition",
     "ToolDefinitionFields",
+    "ToolMessage",
     "ToolResultClass",
     "ToolSemantics",
     "absent",
     "check_semantics",
     "coerce_semantics_catalog",
+    "compose_answer_with_coverage",
     "compose_not_covered",
     "coverage",
     "defineTool",
@@ -167,14 +184,34 @@ __all__ = [
     "is_counter_looking_aggregation",
     "read_coverage_result",
     "read_semantics",
+    "refusal_message",
+    "run_record",
     "run_check_semantics_cli",
     "semantic_issues",
     "semantics_for_model",
+    "tool_message",
 ]
+
+_SERVING = frozenset(
+    {
+        "RunRecord",
+        "SemanticsWarning",
+        "ToolMessage",
+        "compose_answer_with_coverage",
+        "refusal_message",
+        "run_record",
+        "tool_message",
+    }
+)
 
 
 def __getattr__(name: str) -> object:
-    # The types module (and typing_extensions under it) loads on first use only.
+    # The serving seam and the types module (and typing_extensions under it) load on
+    # first use only.
+    if name in _SERVING:
+        from semantics_lint.runtime import serving
+
+        return getattr(serving, name)
     if name in __all__:
         from semantics_lint.runtime import types
 

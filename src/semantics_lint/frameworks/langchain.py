@@ -1,0 +1,96 @@
+"""Serve a tool to LangChain: :func:`tool` (``pip install 'semantics-lint[langchain]'``).
+
+``tool(fn)`` takes a plain function or a ``define_tool`` tool, sync or async, and
+returns a ``langchain_core`` ``StructuredTool`` with the tool's name, docstring and
+parameters (its ``args_schema`` built from the function's signature) and
+``response_format="content_and_artifact"``. Invoked with a tool call
+(``{"type": "tool_call", "id": ..., "name": ..., "args": ...}``) it gives a
+``ToolMessage``:
+
+* ``content`` is ``tool_message(value).text``, what the model reads: the projection of
+  a described result as JSON, an absence or a coverage ledger as written, any other
+  value as JSON (a ``str`` as itself);
+* ``artifact`` is the record: the whole envelope, or the value (never sent to the
+  model);
+* a refusal raised inside the tool gives ``ToolMessage(status="error",
+  content=<its refused: text>)``, and the run goes on;
+* any other exception follows LangChain's policy: a ``ToolException`` is handled as
+  ``handle_tool_error`` says (by default it propagates), anything else propagates.
+
+Each call is recorded into the current ``run_record()`` and seen by the pytest plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.tools import StructuredTool, ToolException
+
+from semantics_lint.frameworks._common import prepare, served_function
+from semantics_lint.runtime.serving import ToolMessage
+from semantics_lint.runtime.tools import Tool
+
+__all__ = ["tool"]
+
+ToolErrorHandling = bool | str | Callable[[ToolException], Any] | None
+"""What LangChain's ``handle_tool_error`` takes."""
+
+
+class _Refused(ToolException):
+    """A refusal raised inside the tool, on its way to an error ``ToolMessage``."""
+
+
+def _content_and_artifact(message: ToolMessage) -> tuple[str, Any]:
+    if message.is_error:
+        raise _Refused(message.text)
+    return message.text, message.record
+
+
+def _tool_errors(handle_tool_error: ToolErrorHandling) -> Callable[[ToolException], Any]:
+    """LangChain's ``handle_tool_error``, with a refusal always handled as its text."""
+
+    def handle(exc: ToolException) -> Any:
+        if isinstance(exc, _Refused):
+            return str(exc)
+        if not handle_tool_error:
+            raise exc
+        if handle_tool_error is True:
+            return exc.args[0] if exc.args else "Tool execution error"
+        if isinstance(handle_tool_error, str):
+            return handle_tool_error
+        return handle_tool_error(exc)
+
+    return handle
+
+
+def tool(
+    fn_or_tool: Callable[..., Any] | Tool,
+    /,
+    *,
+    result_class: str | None = None,
+    name: str | None = None,
+    description: str | None = None,
+    handle_tool_error: ToolErrorHandling = False,
+    **kwargs: Any,
+) -> StructuredTool:
+    """A LangChain ``StructuredTool`` serving ``fn_or_tool`` (see the module docstring).
+
+    ``result_class`` declares the tool's result class, as ``define_tool``'s
+    ``resultClass``. ``name`` and ``description`` rename and redescribe a plain
+    function (a ``define_tool`` tool keeps its own). ``handle_tool_error`` applies to
+    each ``ToolException`` the tool raises itself, as in LangChain (one left
+    unhandled propagates, without the ``on_tool_error`` callback); a refusal is always
+    the call's error result. Every other keyword (``parse_docstring``,
+    ``return_direct``, ``tags``, ...) goes to ``StructuredTool.from_function``.
+    """
+    prepared = prepare(fn_or_tool, result_class=result_class, name=name, description=description)
+    function = served_function(prepared, _content_and_artifact)
+    return StructuredTool.from_function(
+        func=None if prepared.is_async else function,
+        coroutine=function if prepared.is_async else None,
+        name=prepared.name,
+        response_format="content_and_artifact",
+        handle_tool_error=_tool_errors(handle_tool_error),
+        **kwargs,
+    )
