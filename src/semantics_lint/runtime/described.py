@@ -243,7 +243,10 @@ def described_result(
 
     Traps: ``None`` is a value, not an omission (``provenance=None`` is a malformed
     provenance, ``clarify=None`` states there is no ambiguity). ``measuredAt`` is
-    never parsed: it is the tool's own words for a time. ``ageSeconds`` must be a
+    never parsed: it is the tool's own words for a time. An aware ``datetime`` or a
+    ``date`` in ``measuredAt`` or a series point's ``t`` is written as its ISO 8601
+    text; a naive ``datetime`` is refused (it names no zone), and any other value
+    that is not text is refused naming its type. ``ageSeconds`` must be a
     finite number >= 0, and a bool is not a number. A clarify-only result needs no
     provenance.
     """
