@@ -374,13 +374,19 @@ _COVERED = json.dumps(coverage({"rows": []}, checked=["every backup job"]))
     "catalog",
     [
         # streamed; `tests` may come before or after the samples
-        '[{"name": "t", "resultClass": "triage", "tests": ["a.py::ok", "a.py::bad"], '
-        f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]',
-        '{"tools": [{"name": "t", "resultClass": "triage", '
-        f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}], "tests": ["a.py::ok", "a.py::bad"]}}]}}',
+        (
+            '[{"name": "t", "resultClass": "triage", "tests": ["a.py::ok", "a.py::bad"], '
+            f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]'
+        ),
+        (
+            '{"tools": [{"name": "t", "resultClass": "triage", '
+            f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}], "tests": ["a.py::ok", "a.py::bad"]}}]}}'
+        ),
         # a repeated key: read whole, same names
-        '[{"name": "x", "name": "t", "resultClass": "triage", "tests": ["a.py::ok", "a.py::bad"], '
-        f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]',
+        (
+            '[{"name": "x", "name": "t", "resultClass": "triage", '
+            f'"tests": ["a.py::ok", "a.py::bad"], "results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]'
+        ),
     ],
     ids=["before", "after", "read-whole"],
 )

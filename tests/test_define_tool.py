@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from semantics_lint import runtime
-from semantics_lint.runtime import AsyncTool, Refusal, Tool, defineTool, define_tool
+from semantics_lint.runtime import AsyncTool, Refusal, Tool, define_tool, defineTool
 from semantics_lint.runtime.tools import observe_tools
 
 

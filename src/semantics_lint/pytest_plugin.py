@@ -273,7 +273,11 @@ class SemanticsRecorder:
 
     def __init__(self, config: pytest.Config, strict: bool, catalog: str | None) -> None:
         from semantics_lint.runtime import tools
-        from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, SEMANTICS_MARKER
+        from semantics_lint.vocabulary import (
+            ABSENCE_MARKER,
+            COVERAGE_MARKER,
+            SEMANTICS_MARKER,
+        )
 
         self.config = config
         self.strict = strict
@@ -504,8 +508,11 @@ class SemanticsRecorder:
 
         if self.report is None:
             lines = [
-                "no define_tool tool was seen in this session: the gate had nothing to judge "
-                "(define the tools with semantics_lint.runtime.define_tool and call them in tests)"
+                (
+                    "no define_tool tool was seen in this session: the gate had nothing to "
+                    "judge (define the tools with semantics_lint.runtime.define_tool and "
+                    "call them in tests)"
+                )
             ]
         else:
             document = gate_report([self.report], strict=self.strict)

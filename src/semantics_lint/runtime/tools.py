@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AsyncTool",
-    "Tool",
     "RefusalObserver",
+    "Tool",
     "ToolObserver",
     "defineTool",
     "define_tool",
