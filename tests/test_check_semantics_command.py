@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from semantics_lint.runtime import coverage
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,
     SemanticsCliIO,
@@ -360,3 +361,61 @@ def test_the_core_always_ends_in_an_exit_code(catalog: Any, strict: bool, as_jso
             assert not strict or report["findings"] == []
         else:
             assert report["ok"] is False or (strict and report["findings"])
+
+
+_TRIAGE_SAMPLE = (
+    '{"af_semantics": true, "facts": [{"entity": "vm"}], '
+    '"provenance": {"measured_at": "t", "source": "s"}}'
+)
+_COVERED = json.dumps(coverage({"rows": []}, checked=["every backup job"]))
+
+
+@pytest.mark.parametrize(
+    "catalog",
+    [
+        # streamed; `tests` may come before or after the samples
+        (
+            '[{"name": "t", "resultClass": "triage", "tests": ["a.py::ok", "a.py::bad"], '
+            f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]'
+        ),
+        (
+            '{"tools": [{"name": "t", "resultClass": "triage", '
+            f'"results": [{_COVERED}, {_TRIAGE_SAMPLE}], "tests": ["a.py::ok", "a.py::bad"]}}]}}'
+        ),
+        # a repeated key: read whole, same names
+        (
+            '[{"name": "x", "name": "t", "resultClass": "triage", '
+            f'"tests": ["a.py::ok", "a.py::bad"], "results": [{_COVERED}, {_TRIAGE_SAMPLE}]}}]'
+        ),
+    ],
+    ids=["before", "after", "read-whole"],
+)
+def test_a_catalog_s_tests_name_the_test_behind_each_finding(catalog: str) -> None:
+    out: list[str] = []
+    io = SemanticsCliIO(stdout=out.append, stderr=out.append, read_file=lambda path: catalog)
+    assert run_check_semantics_cli(["cat.json", "--json"], io) == 1
+    report = json.loads("\n".join(out))
+    assert [(f["code"], f["resultIndex"], f["test"]) for f in report["findings"]] == [
+        ("triage-without-coverage", 1, "a.py::bad")
+    ]
+    out.clear()
+    assert run_check_semantics_cli(["cat.json"], io) == 1
+    assert "  error: t, result 2 (from a.py::bad), field coverage [triage-without-coverage]" in (
+        "\n".join(out).splitlines()
+    )
+
+
+@pytest.mark.parametrize("tests", ['"a.py::bad"', "[1, 2]", '["only-one"]', "null"])
+def test_tests_that_name_nothing_are_ignored(tests: str) -> None:
+    catalog = f'[{{"name": "t", "resultClass": "triage", "tests": {tests}, "results": [{{}}, {{}}]}}]'
+    out: list[str] = []
+    io = SemanticsCliIO(stdout=out.append, stderr=out.append, read_file=lambda path: catalog)
+    assert run_check_semantics_cli(["cat.json", "--json"], io) == 1
+    findings = json.loads("\n".join(out))["findings"]
+    assert len(findings) == 2
+    assert "test" not in findings[1]
+    # The reference's checker ignores the key: the same findings as without it.
+    bare = '[{"name": "t", "resultClass": "triage", "results": [{}, {}]}]'
+    assert check_semantics(coerce_semantics_catalog(json.loads(catalog))) == check_semantics(
+        coerce_semantics_catalog(json.loads(bare))
+    )

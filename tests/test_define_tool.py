@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from semantics_lint import runtime
-from semantics_lint.runtime import AsyncTool, Refusal, Tool, defineTool, define_tool
+from semantics_lint.runtime import AsyncTool, Refusal, Tool, define_tool, defineTool
 from semantics_lint.runtime.tools import observe_tools
 
 
@@ -185,3 +185,62 @@ def test_a_refused_definition_is_never_observed() -> None:
     finally:
         observe_tools(previous)
     assert recorder.defined == []
+
+
+class _RefusalRecorder(_Recorder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused: list[tuple[str, str]] = []
+
+    def tool_refused(self, tool: Tool, error: BaseException) -> None:
+        self.refused.append((tool.name, str(error)))
+
+
+def _refuses(kind: str) -> dict[str, Any]:
+    if kind == "refusal":
+        raise Refusal("refused: provenance.measuredAt: missing")
+    if kind == "text":
+        raise ValueError("refused: the export is older than a day")
+    raise KeyError("vm-09")
+
+
+async def _refuses_async(kind: str) -> dict[str, Any]:
+    await asyncio.sleep(0)
+    return _refuses(kind)
+
+
+def test_an_observer_with_tool_refused_sees_refusals_and_only_refusals() -> None:
+    recorder = _RefusalRecorder()
+    previous = observe_tools(recorder)
+    try:
+        sync = define_tool(name="sync", execute=_refuses)
+        asyncish = define_tool(name="async", execute=_refuses_async)
+        wrapped = define_tool(name="wrapped", execute=lambda kind: _refuses_async(kind))
+        for kind, error in (("refusal", Refusal), ("text", ValueError), ("other", KeyError)):
+            with pytest.raises(error):
+                sync(kind)
+            with pytest.raises(error):
+                asyncio.run(asyncish(kind))
+            with pytest.raises(error):
+                asyncio.run(wrapped(kind))
+    finally:
+        observe_tools(previous)
+    refusal, text = "refused: provenance.measuredAt: missing", "refused: the export is older than a day"
+    assert recorder.refused == [
+        ("sync", refusal), ("async", refusal), ("wrapped", refusal),
+        ("sync", text), ("async", text), ("wrapped", text),
+    ]  # fmt: skip
+    assert recorder.returned == []
+
+
+def test_an_observer_without_tool_refused_still_works_when_a_tool_refuses() -> None:
+    recorder = _Recorder()
+    previous = observe_tools(recorder)
+    try:
+        tool = define_tool(name="t", execute=_refuses)
+        with pytest.raises(Refusal):
+            tool("refusal")
+        assert define_tool(name="u", execute=_run)(x=4) == {"x": 4}
+    finally:
+        observe_tools(previous)
+    assert recorder.returned == [("u", {"x": 4})]

@@ -206,7 +206,7 @@ def test_a_tool_never_called_is_a_warning(pytester: pytest.Pytester) -> None:
     assert "passed: 0 errors, 2 warnings" in out
     strict = _run(pytester, "--semantics-strict")
     assert strict.ret == 1
-    assert "FAILED (--strict: warnings fail the gate): 0 errors, 2 warnings" in strict.stdout.str()
+    assert "FAILED (--semantics-strict: warnings fail the gate): 0 errors, 2 warnings" in strict.stdout.str()
 
 
 def test_xdist_workers_samples_are_merged(pytester: pytest.Pytester) -> None:
@@ -325,3 +325,181 @@ def test_a_value_that_cannot_be_shown_never_fails_the_test_that_produced_it(
     assert {"af_semantics": True, "facts": [{"entity": "<Opaque object that cannot be shown>"}]} in samples
     assert {"af_semantics": True, "<Opaque object that cannot be shown>": 1} in samples
     assert "<a value that could not be recorded: RuntimeError>" in samples
+
+
+# ---------------------------------------------------------------------------
+# What happened: refusals, bare declaration words, subsets, the last line
+# ---------------------------------------------------------------------------
+
+HEALTH_TOOLS = FIXED + textwrap.dedent(
+    '''
+    from semantics_lint.runtime import Refusal
+
+
+    def free_disk(host):
+        if host == "unknown":
+            raise Refusal("refused: no export names host 'unknown'")
+        return {"free": 3, "measured_at": "2026-05-01T06:00:00Z"}
+
+
+    def health(host):
+        return described_result(
+            facts=[{"entity": host, "healthy": True}],
+            provenance={"measuredAt": "2026-05-01T06:00:00Z", "source": "health probe"},
+        )
+
+
+    def quota(user):
+        raise ValueError("refused: quota export missing for " + user)
+
+
+    disk = define_tool(name="free_disk", execute=free_disk)
+    health_check = define_tool(name="health_check", execute=health)
+    quota_tool = define_tool(name="quota", execute=quota)
+    '''
+)
+HEALTH_TESTS = TESTS.replace(
+    "from tools import vm_backup_status",
+    "import pytest\nfrom tools import vm_backup_status, disk, health_check, quota_tool",
+) + textwrap.dedent(
+    '''
+
+    def test_health():
+        assert health_check("db-1")["facts"][0]["healthy"] is True
+
+
+    def test_free_disk():
+        assert disk("db-1")["free"] == 3
+
+
+    def test_quota_refuses():
+        with pytest.raises(ValueError, match="refused:"):
+            quota_tool("ann")
+    '''
+)
+
+
+def _health(pytester: pytest.Pytester) -> None:
+    _project(pytester, HEALTH_TOOLS, HEALTH_TESTS)
+
+
+def test_a_refusing_tool_is_reported_as_refusing_with_its_test(pytester: pytest.Pytester) -> None:
+    _health(pytester)
+    result = _run(pytester, "--semantics")
+    out = result.stdout.str()
+    assert "[uncalled-tool]" not in out
+    assert (
+        "  warning: quota, the tool as a whole (from test_tools.py::test_quota_refuses), "
+        "field results [refusing-tool]"
+    ) in result.outlines
+    assert "it refused with: refused: quota export missing for ann" in out
+
+
+def test_a_dict_with_bare_declaration_words_is_named(pytester: pytest.Pytester) -> None:
+    _health(pytester)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 0  # warnings only
+    assert (
+        "  warning: free_disk, result 1 (from test_tools.py::test_free_disk), "
+        "field measured_at [undeclared-result]"
+    ) in result.outlines
+    assert "carries measured_at without the af_semantics marker" in result.stdout.str()
+    assert "passed: 0 errors, 2 warnings" in result.stdout.str()
+    assert _run(pytester, "--semantics-strict").ret == 1
+
+
+def test_the_last_line_says_the_gate_failed(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN)
+    result = _run(pytester, "--semantics")
+    assert result.ret == 1
+    assert "2 passed, 2 semantics errors (gate failed)" in result.outlines[-1]
+    _project(pytester, FIXED)
+    assert "semantics" not in _run(pytester, "--semantics").outlines[-1]
+
+
+def test_the_strict_last_line_names_the_option(pytester: pytest.Pytester) -> None:
+    _health(pytester)
+    result = _run(pytester, "--semantics-strict")
+    assert result.ret == 1
+    assert "FAILED (--semantics-strict: warnings fail the gate)" in result.stdout.str()
+    assert "semantics warnings (--semantics-strict gate failed)" in result.outlines[-1]
+
+
+def test_no_semantics_turns_off_an_ini_enabled_gate(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN)
+    pytester.makepyprojecttoml(
+        "[tool.pytest.ini_options]\nsemantics = true\nsemantics_strict = true\n"
+    )
+    assert _run(pytester).ret == 1
+    result = _run(pytester, "--no-semantics")
+    assert result.ret == 0
+    result.assert_outcomes(passed=2)
+    assert "semantics gate" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "selection",
+    [("-k", "health"), ("test_tools.py::test_health",), ("--deselect", "test_tools.py::test_quota_refuses", "-k", "health or backed")],
+    ids=["-k", "node-id", "deselect"],
+)  # fmt: skip
+def test_a_subset_run_never_fails_for_tools_it_did_not_select(
+    pytester: pytest.Pytester, selection: tuple[str, ...]
+) -> None:
+    _health(pytester)
+    pytester.makepyfile(test_other="def test_nothing():\n    pass\n")
+    result = _run(pytester, "--semantics-strict", *selection)
+    assert result.ret == 0, result.stdout.str()
+    out = result.stdout.str()
+    assert "[uncalled-tool]" not in out and "[unsampled-tool-class]" not in out
+    unjudged = [line for line in result.outlines if line.startswith("not judged in this run")]
+    assert len(unjudged) == 1
+    assert unjudged[0].endswith("free_disk, quota") or unjudged[0].endswith(
+        "free_disk, quota, vm_backup_status"
+    )
+    assert "health_check" not in unjudged[0]
+
+
+def test_the_whole_suite_named_as_a_folder_is_judged_whole(pytester: pytest.Pytester) -> None:
+    tools = FIXED + '\nlisting = define_tool(name="vm_list", execute=run)\n'
+    _project(pytester, tools)
+    result = _run(pytester, "--semantics", str(pytester.path))
+    assert "[uncalled-tool]" in result.stdout.str()
+    assert "not judged" not in result.stdout.str()
+
+
+def test_a_project_without_tools_says_no_tool_was_seen(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain="def test_plain():\n    assert 1 + 1 == 2\n")
+    result = _run(pytester, "--semantics")
+    assert result.ret == 0
+    out = result.stdout.str()
+    assert "no define_tool tool was seen in this session" in out
+    assert "check-semantics: 0 tools" not in out
+    assert "passed: 0 errors" not in out
+
+
+def test_check_semantics_on_the_written_catalog_names_the_test(pytester: pytest.Pytester) -> None:
+    _project(pytester, BROKEN)
+    _run(pytester, "--semantics", "--semantics-catalog", "catalog.json")
+    catalog = str(pytester.path / "catalog.json")
+    text = _gate(catalog)
+    assert text.returncode == 1
+    assert (
+        "  error: vm_backup_status, result 2 (from test_tools.py::test_not_backed_up), "
+        "field coverage [triage-without-coverage]"
+    ) in text.stdout.splitlines()
+    report = json.loads(_gate(catalog, "--json").stdout)
+    assert [f["test"] for f in report["findings"]] == [
+        "test_tools.py::test_backed_up",
+        "test_tools.py::test_not_backed_up",
+    ]
+
+
+def test_xdist_workers_hand_over_refusals_words_and_selection(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    _health(pytester)
+    whole = _run(pytester, "-n", "2", "--semantics")
+    assert "[refusing-tool]" in whole.stdout.str()
+    assert "[undeclared-result]" in whole.stdout.str()
+    subset = _run(pytester, "-n", "2", "--semantics-strict", "-k", "health")
+    assert subset.ret == 0, subset.stdout.str()
+    assert "not judged in this run (tests were deselected" in subset.stdout.str()

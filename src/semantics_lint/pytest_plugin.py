@@ -4,23 +4,40 @@ Registered under the ``pytest11`` entry point, so installing semantics-lint make
 available; it does nothing (and imports nothing of the runtime) unless enabled with
 ``pytest --semantics`` or ``semantics = true`` in the ini file (``[tool.pytest.ini_options]``).
 ``--semantics-strict`` and ``--semantics-catalog PATH`` (or the ini options
-``semantics_strict`` and ``semantics_catalog``) enable it too.
+``semantics_strict`` and ``semantics_catalog``) enable it too; ``--no-semantics``
+turns it off for one run, whatever else enables it.
 
 Enabled, it records every value a :func:`~semantics_lint.runtime.define_tool` tool
 returns during the session, with the tool's name and ``resultClass`` and the node
-id of the test that was running, as JSON (what a model reads). At the end of the
-session it builds the catalog ``[{name, resultClass?, results, tests}]``, judges it
-with the gate's own :func:`~semantics_lint.runtime.gate.judge_catalog` (the very
-function ``semantics-lint check-semantics`` runs, so a catalog written with
-``--semantics-catalog`` gets the same verdict there), prints the report in the
-terminal summary, each finding naming the tool, the field and the test, and makes
-the session exit 1 when the gate fails, even if every test passed.
+id of the test that was running, as JSON (what a model reads), and every refusal a
+tool's call raises. At the end of the session it builds the catalog ``[{name,
+resultClass?, results, tests}]`` (``tests[i]`` is the test that produced
+``results[i]``), judges it with the gate's own
+:func:`~semantics_lint.runtime.gate.judge_catalog` (the very function
+``semantics-lint check-semantics`` runs, so a catalog written with
+``--semantics-catalog`` gets the same verdict there, each finding naming its test),
+prints the report in the terminal summary, and makes the session exit 1 when the
+gate fails, even if every test passed; pytest's last line then says so
+(``4 passed, 2 semantics errors (gate failed)``).
 
-A tool defined in the session but never called is a warning: a classed one is the
-gate's ``unsampled-tool-class``; one without a class is this plugin's
-``uncalled-tool`` (the catalog lists it with no samples, and the gate itself only
-warns about classed tools, so under ``--strict`` that warning fails the session but
-not ``check-semantics --strict`` on the catalog).
+Beside the gate's findings, the plugin reports its own, all warnings (under
+``--semantics-strict`` they fail the session, as the gate's warnings do):
+
+* ``uncalled-tool``: a tool without a class, defined in the session, that no test
+  called (a classed one is the gate's ``unsampled-tool-class``);
+* ``refusing-tool``: a tool whose every call in the session raised a refusal (a
+  ``Refusal``, or an exception whose message starts ``refused:``), so the gate saw
+  nothing it returns; the finding names the test and quotes the refusal;
+* ``undeclared-result``: a result that carries the words of a declaration
+  (``provenance``, ``measuredAt``/``measured_at``, ``grain``, ``isCounter``,
+  ``coverage``, ``notChecked``, ...) without the marker: it looks declared, declares
+  nothing, and a model reads it as bare data.
+
+A run of a subset of the tests (``-k``, ``-m``, ``--deselect``, ``--lf``, ``--sw``,
+named files or test ids, or one stopped early by ``-x``/``--maxfail``) judges what
+its tests produced and leaves the tools they did not call unjudged: they are named
+once, on one line, and never fail the run. A session in which no tool was defined
+says so instead of a verdict.
 
 With pytest-xdist each worker records its own samples and hands them to the
 controller (``workeroutput``), which merges them and runs the gate once. Rows are
@@ -48,6 +65,10 @@ __all__ = ["SemanticsRecorder"]
 _WORKER_KEY: Final = "semantics_lint"
 _SESSION_LABEL: Final = "the session's samples"
 UNCALLED_CODE: Final = "uncalled-tool"
+REFUSING_CODE: Final = "refusing-tool"
+UNDECLARED_CODE: Final = "undeclared-result"
+PLUGIN_CODES: Final = (UNCALLED_CODE, REFUSING_CODE, UNDECLARED_CODE)
+"""The plugin's own finding codes (all warnings); the gate's are ``check-semantics``'s."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -60,6 +81,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="record what define_tool tools return and judge it with the check-semantics gate "
         "at the end of the session (exit 1 when it fails)",
+    )
+    group.addoption(
+        "--no-semantics",
+        action="store_true",
+        default=False,
+        help="turn the gate off for this run, whatever the ini file or other options say",
     )
     group.addoption(
         "--semantics-strict",
@@ -82,6 +109,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("no_semantics"):
+        return
     strict = bool(config.getoption("semantics_strict")) or bool(config.getini("semantics_strict"))
     catalog = config.getoption("semantics_catalog") or config.getini("semantics_catalog") or None
     enabled = (
@@ -178,29 +207,94 @@ def sample_json(value: object) -> str:
 
 
 # ---------------------------------------------------------------------------
+# A result that looks declared and is not
+# ---------------------------------------------------------------------------
+
+
+def declaration_words() -> frozenset[str]:
+    """The keys that make a result look declared: the caveat parts and their compound fields.
+
+    ``grain``, ``provenance`` and ``coverage``, the fields of those parts whose two
+    spellings differ (``measuredAt``/``measured_at``, ``isCounter``/``is_counter``,
+    ``notChecked``/``not_checked``, ...) and the derived ``not_covered``; one-word
+    fields (``source``, ``interval``, ``checked``) are ordinary data words and left out.
+    """
+    from semantics_lint.vocabulary import (
+        CAMEL_TO_SNAKE,
+        COVERAGE_FIELDS,
+        DERIVED_FIELDS,
+        DESCRIBED_RESULT_FIELDS,
+        GRAIN_FIELDS,
+        PROVENANCE_FIELDS,
+        SEMANTICS_MARKER,
+    )
+
+    parts = {"grain": GRAIN_FIELDS, "provenance": PROVENANCE_FIELDS, "coverage": COVERAGE_FIELDS}
+    assert set(parts) <= set(DESCRIBED_RESULT_FIELDS)
+    compound = [key for fields in parts.values() for key in fields if key in CAMEL_TO_SNAKE]
+    derived = [key for key in DERIVED_FIELDS if key != SEMANTICS_MARKER and key != "note"]
+    return frozenset([*parts, *compound, *(CAMEL_TO_SNAKE[key] for key in compound), *derived])
+
+
+def _undeclared_words(value: object, words: frozenset[str], markers: tuple[str, ...]) -> list[str]:
+    """The declaration words among a result's keys, when it carries no marker; else ``[]``."""
+    if not isinstance(value, dict) or any(marker in value for marker in markers):
+        return []
+    try:
+        return [key for key in value if isinstance(key, str) and key in words]
+    except Exception:  # noqa: BLE001 - a user's dict subclass may raise anything
+        return []
+
+
+# ---------------------------------------------------------------------------
 # The recorder
 # ---------------------------------------------------------------------------
 
 ToolKey = tuple[str, "str | None"]
+Sample = tuple[str, "str | None", str, "str | None", list[str]]
+"""(tool, resultClass, the result as JSON, the test, the declaration words it carries bare)."""
+Refused = tuple[str, "str | None", str, "str | None"]
+"""(tool, resultClass, the refusal's message, the test)."""
+
+_QUOTED: Final = 300
+
+
+def _quoted(error: BaseException) -> str:
+    text = " ".join(_text(error).split())
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 3] + "..."
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 class SemanticsRecorder:
-    """Records tool samples during the session and gates them at its end."""
+    """Records tool samples and refusals during the session and gates them at its end."""
 
     def __init__(self, config: pytest.Config, strict: bool, catalog: str | None) -> None:
         from semantics_lint.runtime import tools
+        from semantics_lint.vocabulary import (
+            ABSENCE_MARKER,
+            COVERAGE_MARKER,
+            SEMANTICS_MARKER,
+        )
 
         self.config = config
         self.strict = strict
         self.catalog = catalog
         self.is_worker = hasattr(config, "workerinput")
         self.defined: dict[ToolKey, None] = {}
-        self.samples: list[tuple[str, str | None, str, str | None]] = []
+        self.samples: list[Sample] = []
+        self.refused: list[Refused] = []
         self.current: str | None = None
+        self.deselected = False
         self.report: CatalogReport | None = None
-        self.uncalled: list[dict[str, Any]] = []
-        self.lines: list[str] = []
+        self.own: list[dict[str, Any]] = []
+        self.unjudged: list[str] = []
+        self.why_unjudged = ""
         self.failed = False
+        self._words = declaration_words()
+        self._markers = (SEMANTICS_MARKER, ABSENCE_MARKER, COVERAGE_MARKER)
         self._tools = tools
         self._previous = tools.observe_tools(self)
 
@@ -210,9 +304,15 @@ class SemanticsRecorder:
         self.defined.setdefault((tool.name, tool.result_class), None)
 
     def tool_returned(self, tool: Tool, value: object) -> None:
-        self.samples.append((tool.name, tool.result_class, sample_json(value), self.current))
+        words = _undeclared_words(value, self._words, self._markers)
+        self.samples.append(
+            (tool.name, tool.result_class, sample_json(value), self.current, words)
+        )
 
-    # -- which test is running --
+    def tool_refused(self, tool: Tool, error: BaseException) -> None:
+        self.refused.append((tool.name, tool.result_class, _quoted(error), self.current))
+
+    # -- which test is running, and which were left out --
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logstart(self, nodeid: str) -> None:
@@ -221,6 +321,10 @@ class SemanticsRecorder:
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         self.current = None
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        if items:
+            self.deselected = True
 
     # -- pytest-xdist: workers hand their samples to the controller --
 
@@ -232,8 +336,37 @@ class SemanticsRecorder:
         for name, result_class in output["defined"]:
             self.defined.setdefault((name, result_class), None)
         # Sent as JSON lists; kept as the tuples this process records.
-        for tool, result_class, value, node_id in output["samples"]:
-            self.samples.append((tool, result_class, value, node_id))
+        for tool, result_class, value, node_id, words in output["samples"]:
+            self.samples.append((tool, result_class, value, node_id, words))
+        for tool, result_class, message, node_id in output["refused"]:
+            self.refused.append((tool, result_class, message, node_id))
+        self.deselected = self.deselected or output["deselected"]
+
+    # -- which run this is --
+
+    def _subset(self, session: pytest.Session) -> str:
+        """Why this run is a subset of the tests (``""`` when it is the whole suite)."""
+        config = self.config
+        if self.deselected:
+            return "tests were deselected"
+        if config.getoption("lf", False) or config.getoption("stepwise", False):
+            return "only the last failures ran"
+        if session.shouldfail or session.shouldstop:
+            return "the run stopped early"
+        if config.args_source is not pytest.Config.ArgsSource.ARGS:
+            return ""
+        here = Path(config.invocation_params.dir)
+        folders = []
+        for arg in config.args:
+            path = (here / arg).resolve()
+            if "::" in arg or not path.is_dir():
+                return "named tests ran"
+            folders.append(path)
+        testpaths = [config.rootpath / entry for entry in config.getini("testpaths")]
+        for default in testpaths or [here]:
+            if not any(default.resolve().is_relative_to(folder) for folder in folders):
+                return "named folders ran"
+        return ""
 
     # -- the end of the session --
 
@@ -241,25 +374,88 @@ class SemanticsRecorder:
         for tool in self._tools.defined_tools():
             self.defined.setdefault((tool.name, tool.result_class), None)
 
-    def catalog_text(self) -> str:
-        """The recorded catalog as JSON text: one row per tool name and class, samples by test."""
-        rows: dict[ToolKey, list[tuple[str, str | None]]] = {key: [] for key in self.defined}
-        for name, result_class, text, test in self.samples:
-            rows.setdefault((name, result_class), []).append((text, test))
+    def _rows(self) -> list[tuple[ToolKey, list[Sample]]]:
+        """Every tool with its samples, by tool name and class; samples by test id."""
+        rows: dict[ToolKey, list[Sample]] = {key: [] for key in self.defined}
+        for sample in self.samples:
+            rows.setdefault((sample[0], sample[1]), []).append(sample)
+        for samples in rows.values():
+            samples.sort(key=lambda sample: sample[3] or "")
+        return sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or ""))
+
+    @staticmethod
+    def catalog_text_of(rows: list[tuple[ToolKey, list[Sample]]]) -> str:
+        """Catalog JSON text: one row per tool name and class, with the test behind each sample."""
         parts = []
-        ordered = sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or ""))
-        for (name, result_class), samples in ordered:
-            samples.sort(key=lambda sample: sample[1] or "")
+        for (name, result_class), samples in rows:
             head = {"name": name, **({"resultClass": result_class} if result_class else {})}
             parts.append(
                 json.dumps(head)[:-1]
                 + ', "results": ['
-                + ", ".join(text for text, _ in samples)
+                + ", ".join(sample[2] for sample in samples)
                 + '], "tests": '
-                + json.dumps([test for _, test in samples])
+                + json.dumps([sample[3] for sample in samples])
                 + "}"
             )
         return "[\n" + ",\n".join(parts) + "\n]\n"
+
+    def catalog_text(self) -> str:
+        """The recorded catalog as JSON text (every tool the session defined)."""
+        return self.catalog_text_of(self._rows())
+
+    def _refusing(self, name: str, result_class: str | None) -> dict[str, Any] | None:
+        refusals = [r for r in self.refused if (r[0], r[1]) == (name, result_class)]
+        if not refusals:
+            return None
+        _, _, message, test = min(refusals, key=lambda refusal: refusal[3] or "")
+        return {
+            "tool": name,
+            "code": REFUSING_CODE,
+            "severity": "warning",
+            "field": "results",
+            "test": test or "no test (collection)",
+            "message": (
+                f"tool {name!r} refused in every call the tests made "
+                f"({_plural(len(refusals), 'call')}), so the gate judged nothing it returns; "
+                f"it refused with: {message} Add a test whose call returns a result."
+            ),
+        }
+
+    def _uncalled(self, name: str) -> dict[str, Any]:
+        return {
+            "tool": name,
+            "code": UNCALLED_CODE,
+            "severity": "warning",
+            "field": "results",
+            "message": (
+                f"tool {name!r} was defined but no test called it: no sample exercises it, so "
+                "the gate judged nothing of what it returns. Call it in a test (with mocked "
+                "inputs)."
+            ),
+        }
+
+    @staticmethod
+    def _undeclared(name: str, samples: list[Sample]) -> dict[str, Any] | None:
+        bare = [(index, s) for index, s in enumerate(samples) if s[4]]
+        if not bare:
+            return None
+        index, (_, _, _, test, words) = bare[0]
+        return {
+            "tool": name,
+            "code": UNDECLARED_CODE,
+            "severity": "warning",
+            "field": words[0],
+            "resultIndex": index,
+            "test": test or "no test (collection)",
+            "message": (
+                f"tool {name!r}, sample result {index + 1} (and "
+                f"{_plural(len(bare) - 1, 'other')}) carries {', '.join(words)} without the "
+                "af_semantics marker: it looks declared, declares nothing, and a model reads "
+                "it as bare data. Return described_result(..., provenance={'measuredAt': ..., "
+                "'source': ...}) (or absent(), coverage()) so the words reach the model as "
+                "caveats."
+            ),
+        }
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -268,38 +464,40 @@ class SemanticsRecorder:
             self.config.workeroutput[_WORKER_KEY] = {  # type: ignore[attr-defined]
                 "defined": [list(key) for key in self.defined],
                 "samples": [list(sample) for sample in self.samples],
+                "refused": [list(refusal) for refusal in self.refused],
+                "deselected": self.deselected,
             }
             return
         from semantics_lint.runtime.gate import judge_catalog
 
-        text = self.catalog_text()
+        self.why_unjudged = self._subset(session)
+        judged: list[tuple[ToolKey, list[Sample]]] = []
+        for (name, result_class), samples in self._rows():
+            if samples:
+                judged.append(((name, result_class), samples))
+                finding = self._undeclared(name, samples)
+                if finding is not None:
+                    self.own.append(finding)
+                continue
+            refusing = self._refusing(name, result_class)
+            if refusing is not None:
+                self.own.append(refusing)
+            elif self.why_unjudged:
+                self.unjudged.append(name)
+            else:
+                judged.append(((name, result_class), samples))
+                if result_class is None:
+                    self.own.append(self._uncalled(name))
+        text = self.catalog_text_of(judged)
         if self.catalog is not None:
             target = Path(self.catalog)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
+        if not self.defined and not self.refused:
+            return  # no tool seen: nothing to judge, and no verdict to give
         report = judge_catalog(text, self.catalog or _SESSION_LABEL)
         self.report = report
-        rows = json.loads(text)
-        for finding, row in zip(report.findings, report.finding_rows):
-            if "resultIndex" in finding:
-                test = rows[row]["tests"][finding["resultIndex"]]
-                finding["test"] = test or "no test (collection)"
-        self.uncalled = [
-            {
-                "tool": row["name"],
-                "code": UNCALLED_CODE,
-                "severity": "warning",
-                "field": "results",
-                "message": (
-                    f"tool {row['name']!r} was defined but no test called it: no sample "
-                    "exercises it, so the gate judged nothing of what it returns. Call it "
-                    "in a test (with mocked inputs)."
-                ),
-            }
-            for row in rows
-            if not row["results"] and "resultClass" not in row
-        ]
-        warnings = report.warnings + len(self.uncalled)
+        warnings = report.warnings + len(self.own)
         self.failed = not report.ok or (self.strict and warnings > 0)
         passing = (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
         if self.failed and session.exitstatus in passing:
@@ -308,22 +506,45 @@ class SemanticsRecorder:
     def summary_lines(self) -> list[str]:
         from semantics_lint.runtime.gate import format_semantics_report, gate_report
 
-        assert self.report is not None
-        document = gate_report([self.report], strict=self.strict)
-        document["findings"] = [*document["findings"], *self.uncalled]
-        document["warnings"] += len(self.uncalled)
-        document["passed"] = not self.failed
-        lines = format_semantics_report(document).splitlines()
+        if self.report is None:
+            lines = [
+                (
+                    "no define_tool tool was seen in this session: the gate had nothing to "
+                    "judge (define the tools with semantics_lint.runtime.define_tool and "
+                    "call them in tests)"
+                )
+            ]
+        else:
+            document = gate_report([self.report], strict=self.strict)
+            document["findings"] = [*document["findings"], *self.own]
+            document["warnings"] += len(self.own)
+            document["passed"] = not self.failed
+            lines = format_semantics_report(document).splitlines()
+            lines[-1] = lines[-1].replace("(--strict:", "(--semantics-strict:")
+        if self.unjudged:
+            lines.append(
+                f"not judged in this run ({self.why_unjudged}; no test that ran called them): "
+                + ", ".join(self.unjudged)
+            )
         if self.catalog is not None:
             lines.append(f"catalog written to {self.catalog}")
         return lines
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.is_worker or self.report is None:
+        if self.is_worker:
             return
         terminalreporter.section("semantics gate", red=self.failed, green=not self.failed)
         for line in self.summary_lines():
             terminalreporter.line(line)
+        if self.failed and self.report is not None:
+            # pytest's last line counts each key of its stats: this one reads
+            # "4 passed, 2 semantics errors (gate failed)".
+            errors = self.report.errors
+            count = errors or self.report.warnings + len(self.own)
+            what = "semantics error" if errors else "semantics warning"
+            how = "gate failed" if errors else "--semantics-strict gate failed"
+            key = f"{what}{'' if count == 1 else 's'} ({how})"
+            terminalreporter.stats.setdefault(key, []).extend([self.report] * count)
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self._tools.observe_tools(self._previous)

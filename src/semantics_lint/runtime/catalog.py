@@ -277,8 +277,14 @@ def _row(
     check_problem: CheckProblem,
     judge: Judge[R],
     on_row: Callable[[R], None],
+    tests: dict[int, object] | None,
 ) -> None:
-    """Read one row, judge its samples (unless a fault was already met), hand over its verdict."""
+    """Read one row, judge its samples (unless a fault was already met), hand over its verdict.
+
+    A row's ``tests`` (the test behind each sample, as the pytest plugin writes it) is
+    kept in ``tests`` under the row's index when ``tests`` is given; the checker
+    ignores the key, as it ignores every key it does not know.
+    """
     if text.peek() != "{":
         text.skip_value()
         errors.shape = errors.shape or _not_an_object(index)
@@ -316,6 +322,8 @@ def _row(
                 text.skip_value()
         elif key == "result":
             single = text.value()
+        elif key == "tests" and tests is not None:
+            tests[index] = text.value()  # a repeated key: the last wins, as in JSON.parse
         else:
             text.skip_value()
 
@@ -343,7 +351,11 @@ def _row(
 
 
 def stream_catalog(
-    text: str, check_problem: CheckProblem, judge: Judge[R], on_row: Callable[[R], None]
+    text: str,
+    check_problem: CheckProblem,
+    judge: Judge[R],
+    on_row: Callable[[R], None],
+    tests: dict[int, object] | None = None,
 ) -> int:
     """Read catalog text row by row; hand each row's verdict to ``on_row``; return the row count.
 
@@ -353,7 +365,8 @@ def stream_catalog(
     whole text was read, so the error is the one the reference would name), and
     :class:`Irregular` when the text must be parsed whole to mean what it says.
     ``on_row`` may have been called before an error is raised: keep its results
-    until this returns.
+    until this returns. When ``tests`` is given, each row's ``tests`` value is kept
+    in it under the row's index.
     """
     reader = _Text(_without_bom(text))
     errors = _Errors()
@@ -362,7 +375,7 @@ def stream_catalog(
         first = reader.peek()
         if first == "[":
             for _ in reader.elements():
-                _row(reader, rows, errors, check_problem, judge, on_row)
+                _row(reader, rows, errors, check_problem, judge, on_row, tests)
                 rows += 1
         elif first == "{":
             streamed = False
@@ -374,7 +387,7 @@ def stream_catalog(
                 else:
                     streamed = True
                     for _ in reader.elements():
-                        _row(reader, rows, errors, check_problem, judge, on_row)
+                        _row(reader, rows, errors, check_problem, judge, on_row, tests)
                         rows += 1
             if not streamed:
                 errors.shape = errors.shape or _SHAPE_MESSAGE

@@ -32,7 +32,13 @@ from semantics_lint.runtime.envelope import (
     faults_in,
     part_faults,
 )
-from semantics_lint.runtime.items import NOT_PASSED, is_list, normalize_coverage_list
+from semantics_lint.runtime.items import (
+    NOT_PASSED,
+    is_list,
+    normalize_coverage_list,
+    time_text,
+    type_named,
+)
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
     DERIVED_KEY,
@@ -224,7 +230,10 @@ def described_result(
 
     Traps: ``None`` is a value, not an omission (``provenance=None`` is a malformed
     provenance, ``clarify=None`` states there is no ambiguity). ``measuredAt`` is
-    never parsed: it is the tool's own words for a time. ``ageSeconds`` must be a
+    never parsed: it is the tool's own words for a time. An aware ``datetime`` or a
+    ``date`` in ``measuredAt`` or a series point's ``t`` is written as its ISO 8601
+    text; a naive ``datetime`` is refused (it names no zone), and any other value
+    that is not text is refused naming its type. ``ageSeconds`` must be a
     finite number >= 0, and a bool is not a number. A clarify-only result needs no
     provenance.
     """
@@ -273,27 +282,70 @@ def described_result(
     # camelCase words.
     faults = faults_in(candidate, DECLARATION_SPELLING)
     if faults:
-        raise _refusal(faults[0])
+        raise _refusal(faults[0], candidate)
     return cast("ToolSemantics", candidate)
 
 
-def _refusal(fault: Fault) -> Refusal:
+_ABSENT: Final = object()
+
+
+def _wire_value_at(candidate: Mapping[str, Any], path: tuple[object, ...]) -> object:
+    """The value the candidate holds at a declaration-spelled ``path``, or ``_ABSENT``."""
+    value: object = candidate
+    for step in path:
+        if isinstance(value, Mapping):
+            value = value.get(to_wire(step) if isinstance(step, str) else step, _ABSENT)
+        elif isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            return _ABSENT
+    return value
+
+
+def _refusal(fault: Fault, candidate: Mapping[str, Any]) -> Refusal:
     issue = fault.issue
     if issue["field"] == SEMANTICS_MARKER:
         # The marker is the mint's own; the fault is the declaration as a whole.
         message = f"refused: {_FN}(): {issue['message']}"
     else:
         message = f"refused: {issue['field']}: {issue['message']}"
+    if fault.kind == WRONG_TYPE and fault.path:
+        # A value of the wrong type: say which type it was (`got int`, `got datetime`).
+        value = _wire_value_at(candidate, fault.path)
+        if value is not _ABSENT:
+            message = f"{message.removesuffix('.')}; {type_named(value)}."
     return Refusal(message, path=fault.path, kind=fault.kind)
 
 
+def _with_time_text(row: object, index: int) -> object:
+    """A series point whose ``t`` is a ``datetime`` or ``date``, copied with ``t`` as text."""
+    if not isinstance(row, Mapping) or "t" not in row:
+        return row
+    t = time_text(row["t"], f"series[{index}].t", ("series", index, "t"))
+    return row if t is row["t"] else {**row, "t": t}
+
+
 def _candidate_part(field: str, value: object) -> object:
-    """A declared part as the mint puts it in its candidate (wire spelling)."""
+    """A declared part as the mint puts it in its candidate (wire spelling).
+
+    Times as Python holds them are written as text here (:func:`~semantics_lint.
+    runtime.items.time_text`): ``provenance.measuredAt`` and each series point's ``t``.
+    """
+    if field == "series":
+        copied = _copy_data_list(value)
+        if isinstance(copied, list):
+            return [_with_time_text(row, index) for index, row in enumerate(copied)]
+        return copied
     if field in DATA_FIELDS:
         return _copy_data_list(value)
     if field == "clarify":
         return _copy_clarify(value)
-    return _to_wire(value)
+    wire = _to_wire(value)
+    if field == "provenance" and isinstance(wire, dict) and "measured_at" in wire:
+        wire["measured_at"] = time_text(
+            wire["measured_at"], "provenance.measuredAt", ("provenance", "measuredAt")
+        )
+    return wire
 
 
 def described_part(field: str, value: object) -> None:
@@ -313,9 +365,10 @@ def described_part(field: str, value: object) -> None:
     if field == "coverage":
         _minted_coverage(value)
         return
-    faults = part_faults(field, _candidate_part(field, value), DECLARATION_SPELLING)
+    part = _candidate_part(field, value)
+    faults = part_faults(field, part, DECLARATION_SPELLING)
     if faults:
-        raise _refusal(faults[0])
+        raise _refusal(faults[0], {to_wire(field): part})
 
 
 describedResult = described_result

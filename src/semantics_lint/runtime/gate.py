@@ -405,12 +405,37 @@ def judge_catalog(text: str, catalog: str = "-", *, all_findings: bool = False) 
     """
     limit = None if all_findings else SHOWN_PER_CODE
     report = CatalogReport(catalog, limited=not all_findings)
+    tests: dict[int, object] = {}
     try:
-        stream_catalog(text, _entry_problem, _judge(limit), report.add)
+        stream_catalog(text, _entry_problem, _judge(limit), report.add, tests)
     except Irregular:
         report = CatalogReport(catalog, limited=not all_findings)
-        _check_entries(coerce_semantics_catalog(parse_catalog_text(text)), limit, report.add)
+        parsed = parse_catalog_text(text)
+        _check_entries(coerce_semantics_catalog(parsed), limit, report.add)
+        rows = parsed.get("tools") if isinstance(parsed, dict) else parsed
+        assert isinstance(rows, (list, tuple))  # coerced above
+        tests = {i: row.get("tests") for i, row in enumerate(rows) if isinstance(row, dict)}
+    _name_tests(report, tests)
     return report.finish()
+
+
+def _name_tests(report: CatalogReport, tests: Mapping[int, object]) -> None:
+    """Name in each shown finding of a sample the test that produced it, when its row says.
+
+    A row's ``tests`` (written by the pytest plugin) lists, per sample, the node id of
+    the test that produced it; the finding gets it as ``test``. A ``tests`` that is
+    not a list, or an entry that is neither a text nor null, names nothing.
+    """
+    for finding, row in zip(report.findings, report.finding_rows):
+        named = tests.get(row)
+        index = finding.get("resultIndex")
+        if not isinstance(named, list) or index is None or index >= len(named):
+            continue
+        test = named[index]
+        if isinstance(test, str) and test:
+            finding["test"] = test
+        elif test is None:
+            finding["test"] = "no test (collection)"
 
 
 def load_semantics_catalog(text: str) -> list[dict[str, Any]]:

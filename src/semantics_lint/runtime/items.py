@@ -14,10 +14,12 @@ well-formed piece of ground is.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
 from semantics_lint.runtime.refusal import (
+    BAD_VALUE,
     MISSING,
     WRONG_TYPE,
     FieldPath,
@@ -33,6 +35,8 @@ __all__ = [
     "is_list",
     "normalize_coverage_list",
     "shown",
+    "time_text",
+    "type_named",
 ]
 
 CoverageItem = dict[str, str]
@@ -77,6 +81,34 @@ def shown(value: object) -> str:
     except Exception:  # noqa: BLE001 - a caller's repr is not ours to trust
         text = f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def type_named(value: object) -> str:
+    """``got int``, ``got datetime``: the type of a value a field did not take, for a message."""
+    return "got None" if value is None else f"got {type(value).__name__}"
+
+
+def time_text(value: object, where: str, path: FieldPath) -> object:
+    """A time as Python holds it, as the ISO 8601 text the wire holds; anything else unchanged.
+
+    An aware ``datetime`` becomes ``value.isoformat()`` (``2026-05-01T06:00:00+00:00``),
+    a ``date`` its day (``2026-05-01``). A naive ``datetime`` is refused: written out,
+    it would name a time a reader cannot place (any of 24 hours), and which zone it
+    meant is the caller's to say, not the mint's to guess.
+    """
+    if isinstance(value, datetime.datetime):
+        if value.utcoffset() is None:
+            raise Refusal(
+                f"refused: {where}: a datetime with no zone ({value.isoformat()}) could be any "
+                "of 24 hours, so it is refused, not guessed. Give it its zone: "
+                "datetime.now(timezone.utc), value.replace(tzinfo=...) or value.astimezone().",
+                path=path,
+                kind=BAD_VALUE,
+            )
+        return value.isoformat()
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
 
 
 def normalize_coverage_list(

@@ -19,6 +19,7 @@ follow the reference's later ``period.ts`` and ``inProgress.ts``.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from collections.abc import Mapping
@@ -29,6 +30,8 @@ from semantics_lint.runtime.items import (
     is_list,
     normalize_coverage_list,
     shown,
+    time_text,
+    type_named,
 )
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -280,8 +283,31 @@ def _unknown_key_problem(
     return None
 
 
+def _instant(value: object, path: FieldPath) -> object:
+    """A period instant as the wire holds it: an aware ``datetime`` as its ISO 8601 text.
+
+    A naive ``datetime`` or a ``date`` (a day, with no time or zone) is returned as
+    its :class:`Refusal`; any other value is returned unchanged, for the instant rule.
+    """
+    where = field_text(path)
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return Refusal(
+            f"refused: `{where}` is a date ({value.isoformat()}), a whole day, where an "
+            "instant with a zone goes: give a datetime with its zone, e.g. "
+            "datetime(2026, 9, 26, 8, 0, tzinfo=timezone.utc).",
+            path=path,
+            kind=BAD_VALUE,
+        )
+    try:
+        return time_text(value, where, path)
+    except Refusal as refusal:
+        return refusal
+
+
 def _instant_problem(span: Mapping[Any, Any], key: str, at: FieldPath) -> Refusal | None:
-    value = span.get(key)
+    value = _instant(span.get(key), (*at, key))
+    if isinstance(value, Refusal):
+        return value
     if instant_of(value) is not None:
         return None
     if value is None:
@@ -289,9 +315,12 @@ def _instant_problem(span: Mapping[Any, Any], key: str, at: FieldPath) -> Refusa
     else:
         kind = BAD_VALUE if isinstance(value, str) else WRONG_TYPE
     where = field_text((*at, key))
+    got = f"got {shown(value)}" if value is None or isinstance(value, str) else (
+        f"{type_named(value)} ({shown(value)})"
+    )
     return Refusal(
         f"refused: `{where}` must be an ISO 8601 instant with a zone, e.g. "
-        f"'2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'; got {shown(value)}. "
+        f"'2026-09-26T08:00:00Z' or '2026-09-26T10:00:00+02:00'; {got}. "
         "An instant with no zone could be any of 24 hours, so it is refused, not guessed.",
         path=(*at, key),
         kind=kind,
@@ -313,7 +342,7 @@ def _span_problem(value: object, at: FieldPath) -> Refusal | None:
     bad = _instant_problem(value, "from", at) or _instant_problem(value, "to", at)
     if bad is not None:
         return bad
-    start, end = value.get("from"), value.get("to")
+    start, end = _wire_span(value, at).values()
     if (instant_of(start) or (0, 0)) > (instant_of(end) or (0, 0)):
         return Refusal(
             f"refused: `{where}.from` ({start}) is after `{where}.to` ({end}); a span runs "
@@ -322,6 +351,11 @@ def _span_problem(value: object, at: FieldPath) -> Refusal | None:
             kind=BAD_VALUE,
         )
     return None
+
+
+def _wire_span(span: Mapping[Any, Any], at: FieldPath) -> dict[str, Any]:
+    """``{from, to}`` of a span already judged, each instant as its text."""
+    return {key: _instant(span.get(key), (*at, key)) for key in ("from", "to")}
 
 
 def period_problem(value: object) -> Refusal | None:
@@ -389,14 +423,12 @@ def mint_period(declared: object) -> dict[str, Any] | None:
         raise problem
     assert isinstance(declared, Mapping)
     queried, held = declared["queried"], declared["held"]
-    wire: dict[str, Any] = {"queried": {"from": queried["from"], "to": queried["to"]}}
+    wire: dict[str, Any] = {"queried": _wire_span(queried, ("period", "queried"))}
     wire["held"] = (
-        PERIOD_HELD_UNKNOWN
-        if held == PERIOD_HELD_UNKNOWN
-        else {"from": held["from"], "to": held["to"]}
+        PERIOD_HELD_UNKNOWN if held == PERIOD_HELD_UNKNOWN else _wire_span(held, ("period", "held"))
     )
     if declared.get("readAt") is not None:
-        wire[to_wire("readAt")] = declared["readAt"]
+        wire[to_wire("readAt")] = _instant(declared["readAt"], ("period", "readAt"))
     return wire
 
 

@@ -17,7 +17,10 @@ unchanged; when ``execute`` is a coroutine function the tool is an
 
 The pytest plugin (``semantics_lint.pytest_plugin``) watches tools through
 :func:`observe_tools`: while an observer is set, every definition and every
-returned value is handed to it. With no observer a call costs one attribute check.
+returned value is handed to it, and so is every refusal a call raises (a
+:class:`~semantics_lint.runtime.refusal.Refusal`, or any exception whose message
+starts ``refused:``) when the observer has a ``tool_refused`` method. With no
+observer a call costs one attribute check.
 """
 
 from __future__ import annotations
@@ -47,11 +50,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AsyncTool",
+    "RefusalObserver",
     "Tool",
     "ToolObserver",
     "defineTool",
     "define_tool",
     "defined_tools",
+    "is_refusal",
     "observe_tools",
 ]
 
@@ -66,6 +71,29 @@ class ToolObserver(Protocol):
     def tool_defined(self, tool: Tool) -> None: ...
 
     def tool_returned(self, tool: Tool, value: object) -> None: ...
+
+
+class RefusalObserver(ToolObserver, Protocol):
+    """An observer also told of each refusal a tool's call raised (``tool_refused``)."""
+
+    def tool_refused(self, tool: Tool, error: BaseException) -> None: ...
+
+
+def is_refusal(error: BaseException) -> bool:
+    """True for a :class:`Refusal`, or any exception whose message starts ``refused:``."""
+    if isinstance(error, Refusal):
+        return True
+    try:
+        return str(error).startswith("refused:")
+    except Exception:  # noqa: BLE001 - a user's __str__ may raise anything
+        return False
+
+
+def _tell_refused(tool: Tool, error: BaseException) -> None:
+    """Hand a refusal to the observer, if one is set and watches refusals."""
+    told = getattr(_observer, "tool_refused", None)
+    if told is not None and is_refusal(error):
+        told(tool, error)
 
 
 _observer: ToolObserver | None = None
@@ -117,7 +145,12 @@ class Tool:
         self.input_schema = input_schema
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        value = self.execute(*args, **kwargs)
+        try:
+            value = self.execute(*args, **kwargs)
+        except Exception as error:
+            if _observer is not None:
+                _tell_refused(self, error)
+            raise
         observer = _observer
         if observer is None:
             return value
@@ -139,7 +172,12 @@ class AsyncTool(Tool):
     __slots__ = ()
 
     async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        value = await self.execute(*args, **kwargs)
+        try:
+            value = await self.execute(*args, **kwargs)
+        except Exception as error:
+            if _observer is not None:
+                _tell_refused(self, error)
+            raise
         observer = _observer
         if observer is not None:
             observer.tool_returned(self, value)
@@ -147,7 +185,12 @@ class AsyncTool(Tool):
 
 
 async def _record_when_awaited(observer: ToolObserver, tool: Tool, awaitable: Any) -> Any:
-    value = await awaitable
+    try:
+        value = await awaitable
+    except Exception as error:
+        if _observer is not None:
+            _tell_refused(tool, error)
+        raise
     observer.tool_returned(tool, value)
     return value
 
