@@ -236,6 +236,9 @@ class Pool:
     async def _acquire(self) -> _Worker:
         if self._closed:
             raise asyncio.CancelledError
+        while self._idle and not self._idle[-1].process.is_alive():
+            self._idle.pop().close()  # died while idle (killed from outside)
+            self._started -= 1
         if self._idle:
             worker = self._idle.pop()
         elif self._started < self.size:
