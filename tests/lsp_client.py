@@ -97,6 +97,13 @@ class LspClient:
 
     # -- messages -------------------------------------------------------------------
 
+    def send_raw(self, body: bytes) -> None:
+        """One frame with ``body`` as it is: not necessarily JSON, nor UTF-8."""
+        assert self.process.stdin is not None
+        with self._write_lock:
+            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.process.stdin.flush()
+
     def notify(self, method: str, params: Any = None) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
 
@@ -137,6 +144,15 @@ class LspClient:
                 if left <= 0 or self.process.poll() is not None:
                     raise TimeoutError("the expected notification did not arrive")
                 self._arrived.wait(left)
+
+    def published(self, uri: str, after: int = 0) -> list[Message]:
+        """The ``publishDiagnostics`` notifications for ``uri`` so far (from ``after`` on)."""
+        with self._arrived:
+            return [
+                m
+                for m in self._notifications[after:]
+                if m["method"] == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+            ]
 
     def mark(self) -> int:
         """A position in the notification list, for ``wait_for(after=...)``."""

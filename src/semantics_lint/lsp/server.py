@@ -11,18 +11,37 @@ Built on pygls 2 and lsprotocol. What it does:
   and ``source.fixAll.semantics-lint``, which applies every safe fix as ``--fix`` does.
   Edits are the smallest ``TextEdit``s that turn the buffer into the fixed text.
 
+Responsiveness (see :mod:`semantics_lint.lsp.workers`):
+
+* every lint and fix runs in a worker process, never in the server's: documents lint
+  side by side (one worker each, up to the number of cores), and code actions have
+  workers of their own, so a long lint of one buffer delays neither another buffer's
+  diagnostics nor any code action;
+* a change starts a lint after a short pause (``lintDelay``, seconds); at most one lint
+  of a document is on a worker at a time, plus the newest one waiting. A newer version
+  supersedes a pending lint, and one already running on a text of more than
+  :data:`KILL_ABOVE` characters is stopped by killing its worker (a smaller one finishes,
+  sooner than a new interpreter would start); a superseded lint is never published, and
+  diagnostics of an older version never follow a newer one's;
+* code actions are answered from the last lint of the document: none while the
+  buffer has changed since (its next lint is on its way), never a lint on demand;
+* a buffer of more than ``lintOnChangeMaxBytes`` bytes (UTF-8) is linted when opened
+  and saved, not as it changes; the editor is told so once per document
+  (``window/showMessage``, a warning);
+* what a careless client sends (a change to a document never opened, a body that is
+  not JSON or not UTF-8, parameters of the wrong shape) is logged on stderr and
+  otherwise ignored: the server's own errors never pop up in the editor.
+
 Long-lived correctness:
 
-* a change starts a lint after a short pause (``lintDelay``, seconds); a newer change
-  supersedes a pending or running one, whose result is dropped, never published;
 * ``didClose`` forgets the buffer and clears its diagnostics;
 * findings that followed a name into another module depend on that module's file on
   disk: when a file is saved (``didSave``) or a watched file changes
   (``workspace/didChangeWatchedFiles``), the linter forgets what it read from other
   modules and the open buffers whose findings used them are linted again; a changed
   ``pyproject.toml`` re-lints every open buffer;
-* all linting happens on one worker thread, one buffer at a time, from the buffer's
-  own text and path only: nothing of one buffer is kept for another.
+* a lint reads the buffer's own text and path only: nothing of one buffer is kept for
+  another.
 
 Documents are synchronized in full: the text the server lints is always exactly the
 client's, whatever line breaks it holds.
@@ -33,22 +52,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from semantics_lint.lint.model import Severity
 from semantics_lint.lsp import lint_adapter
 from semantics_lint.lsp.lint_adapter import FixFailed, Linted, Located
-from semantics_lint.lsp.positions import LineIndex, Point, Units, replacements
+from semantics_lint.lsp.positions import LineIndex, Point, Replacement, Units
+from semantics_lint.lsp.workers import Pool, WorkerCrashed, WorkerFailed
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +79,21 @@ FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{NAME}"
 PYTHON_SUFFIXES = (".py", ".pyi")
 DEFAULT_LINT_DELAY = 0.15
 """Seconds a buffer must stay unchanged before it is linted (typing pauses)."""
+DEFAULT_LINT_ON_CHANGE_MAX_BYTES = 4_000_000
+"""A buffer larger than this (UTF-8 bytes) is linted on open and save only: at about
+0.8 s a megabyte on one core, a lint of 4 MB takes some 3 s, the most that still
+follows typing."""
+KILL_ABOVE = 500_000
+"""Characters above which a running lint that a newer version supersedes is stopped
+(its worker killed) rather than left to finish: a lint of 500,000 characters takes
+about as long as a new worker takes to start (some 0.4 s)."""
+FIX_WORKERS = 2
+"""Workers for code actions, apart from the linting ones."""
 
-_T = TypeVar("_T")
+
+def lint_workers() -> int:
+    """Worker processes for lints: one a core, at least 2, at most 8."""
+    return max(2, min(os.cpu_count() or 2, 8))
 
 
 @dataclass(slots=True)
@@ -68,6 +102,7 @@ class Options:
 
     unsafe_fixes: bool = False
     lint_delay: float = DEFAULT_LINT_DELAY
+    lint_on_change_max_bytes: int = DEFAULT_LINT_ON_CHANGE_MAX_BYTES
 
     @classmethod
     def read(cls, raw: Any) -> Options:
@@ -84,6 +119,9 @@ class Options:
         delay = raw.get("lintDelay")
         if isinstance(delay, (int, float)) and not isinstance(delay, bool) and 0 <= delay <= 10:
             options.lint_delay = float(delay)
+        limit = raw.get("lintOnChangeMaxBytes")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+            options.lint_on_change_max_bytes = limit
         return options
 
 
@@ -94,6 +132,8 @@ class Snapshot:
     version: int | None
     text: str
     linted: Linted
+    fix_all: list[tuple[Replacement, ...]] = field(default_factory=list)
+    """The replacements of fix-all, once computed (one entry at most)."""
 
 
 @dataclass(slots=True)
@@ -106,8 +146,15 @@ class Buffer:
     """Bumped by every lint that is scheduled; a lint whose generation is no longer
     the buffer's has been superseded and is dropped."""
     task: asyncio.Task[None] | None = None
+    """The newest lint: waiting for its pause, for a worker, or running."""
+    in_flight: asyncio.Task[None] | None = None
+    """The lint whose job is on a worker (the newest or an older one), if any."""
+    in_flight_size: int = 0
     snapshot: Snapshot | None = None
+    published: int | None = None
+    """The version of the diagnostics published last."""
     errors_shown: set[str] = field(default_factory=set)
+    told_too_big: bool = False
 
 
 _ANSWERED = object()
@@ -121,8 +168,17 @@ class _Protocol(LanguageServerProtocol):
       the wrong type) is answered with pygls's error for it (InvalidParams), where
       pygls would log it and leave the client waiting;
     * a request after ``shutdown`` is answered with InvalidRequest, as LSP says,
-      where pygls drops it (openlawlibrary/pygls#605).
+      where pygls drops it (openlawlibrary/pygls#605);
+    * a ``didChange`` for a document that is not open is ignored (pygls would fail on
+      it with a ``KeyError``).
     """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            logger.info("ignored a change to %s, which is not open", params.text_document.uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -148,13 +204,23 @@ class _Protocol(LanguageServerProtocol):
         super().handle_message(message)
 
 
+class _LanguageServer(LanguageServer):
+    """pygls's server, with its own errors logged rather than shown to the user."""
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # pygls would pop up "Error in server: ..." (window/showMessage, an error) for a
+        # body that is not JSON, a notification it cannot read, and the like: the
+        # client's mistake or ours, and nothing the user can act on. The log has it.
+        logger.error("%s: %s", getattr(source, "__name__", source), error)
+
+
 class SemanticsLintServer:
     """The server's state and handlers, over one pygls ``LanguageServer``."""
 
     def __init__(self) -> None:
         from semantics_lint import __version__
 
-        self.ls = LanguageServer(
+        self.ls = _LanguageServer(
             NAME,
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Full,
@@ -163,9 +229,9 @@ class SemanticsLintServer:
         self.options = Options()
         self.buffers: dict[str, Buffer] = {}
         self.shutdown_requested = False
-        # The linter keeps process-wide state (astroid's modules, the garbage
-        # collector paused per file): one worker thread, one lint at a time.
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="semantics-lint")
+        # Started when first needed: a server that never sees a Python buffer starts none.
+        self.lints = Pool("lint", lint_workers())
+        self.fixes = Pool("fix", FIX_WORKERS)
         self._register()
 
     # -- registration -------------------------------------------------------------
@@ -228,6 +294,12 @@ class SemanticsLintServer:
         for buffer in self.buffers.values():
             if buffer.task is not None:
                 buffer.task.cancel()
+        self.close()
+
+    def close(self) -> None:
+        """Stop every worker process."""
+        self.lints.close()
+        self.fixes.close()
 
     # -- documents ----------------------------------------------------------------
 
@@ -236,11 +308,33 @@ class SemanticsLintServer:
         path = self._path_of(document.uri)
         if document.language_id != "python" and not path.endswith(PYTHON_SUFFIXES):
             return  # a client that sends every document: only Python is ours
+        previous = self.buffers.pop(document.uri, None)  # opened twice: the newer wins
+        if previous is not None and previous.task is not None:
+            previous.task.cancel()
         self.buffers[document.uri] = Buffer(document.uri, path)
+        self.fixes.warm()  # the first code action finds a worker ready
         self.schedule(document.uri, delay=0.0)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
-        self.schedule(params.text_document.uri, delay=self.options.lint_delay)
+        uri = params.text_document.uri
+        buffer = self.buffers.get(uri)
+        if buffer is None:
+            return
+        size = _utf8_size(self.ls.workspace.get_text_document(uri).source)
+        limit = self.options.lint_on_change_max_bytes
+        if size > limit:
+            if not buffer.told_too_big:
+                buffer.told_too_big = True
+                name = os.path.basename(buffer.path)
+                self.ls.window_show_message(
+                    types.ShowMessageParams(
+                        types.MessageType.Warning,
+                        f"{NAME}: {name} is {_megabytes(size)}, more than the {_megabytes(limit)}"
+                        f" linted as you type: it is linted when you save it.",
+                    )
+                )
+            return
+        self.schedule(uri, delay=self.options.lint_delay)
 
     def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -251,7 +345,9 @@ class SemanticsLintServer:
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         buffer = self.buffers.pop(uri, None)
-        if buffer is not None and buffer.task is not None:
+        if buffer is None:
+            return
+        if buffer.task is not None:
             buffer.task.cancel()
         self.publish(uri, None, [])
 
@@ -264,9 +360,9 @@ class SemanticsLintServer:
         if not paths:
             return
         configuration = any(lint_adapter.is_configuration_file(path) for path in paths)
-        # Forgetting runs on the worker, after the lints already queued and before
-        # the ones scheduled below.
-        self.worker.submit(lint_adapter.forget_other_modules)
+        # Each worker forgets before its next job: the lints scheduled below.
+        self.lints.forget_other_modules()
+        self.fixes.forget_other_modules()
         for uri, buffer in list(self.buffers.items()):
             if uri == saved:
                 continue  # already scheduled
@@ -287,32 +383,47 @@ class SemanticsLintServer:
     # -- linting ------------------------------------------------------------------
 
     def schedule(self, uri: str, delay: float) -> None:
-        """Lint ``uri`` after ``delay`` seconds, superseding any lint of it not yet published."""
+        """Lint ``uri`` after ``delay`` seconds, superseding any lint of it not yet published.
+
+        A superseded lint that is still waiting is cancelled; one running on a worker is
+        stopped when its text is large (:data:`KILL_ABOVE`) and otherwise left to finish
+        with its result dropped: the new one waits for it, so that one document never
+        holds two workers.
+        """
         buffer = self.buffers.get(uri)
         if buffer is None:
             return
-        if buffer.task is not None:
-            buffer.task.cancel()
+        task = buffer.task
+        running_small = task is buffer.in_flight and buffer.in_flight_size <= KILL_ABOVE
+        if task is not None and not task.done() and not running_small:
+            task.cancel()
         buffer.generation += 1
         buffer.task = asyncio.ensure_future(self._lint_later(buffer, buffer.generation, delay))
 
     async def _lint_later(self, buffer: Buffer, generation: int, delay: float) -> None:
-        if delay > 0:
-            await asyncio.sleep(delay)
-        document = self.ls.workspace.get_text_document(buffer.uri)
-        text, version = document.source, document.version
-
         def current() -> bool:
             return self.buffers.get(buffer.uri) is buffer and buffer.generation == generation
 
-        try:
-            linted = await self._on_worker(current, lint_adapter.lint_text, text, buffer.path)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - a bug in the linter must not stop the server
-            logger.exception("linting %s failed", buffer.uri)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        while buffer.in_flight is not None and not buffer.in_flight.done():
+            await asyncio.wait({buffer.in_flight})
+        if not current():
             return
-        if linted is None or not current():
+        document = self.ls.workspace.get_text_document(buffer.uri)
+        text, version = document.source, document.version
+        buffer.in_flight, buffer.in_flight_size = asyncio.current_task(), len(text)
+        try:
+            linted = await self.lints.run("lint", text, buffer.path)
+        except (WorkerCrashed, WorkerFailed) as error:
+            # A bug in the linter, or a worker that died twice: this version goes
+            # without diagnostics; the next change lints again.
+            logger.error("linting %s failed: %s", buffer.uri, error)
+            return
+        finally:
+            if buffer.in_flight is asyncio.current_task():
+                buffer.in_flight = None
+        if not current():
             return  # superseded: a newer lint of this buffer is on its way
         buffer.snapshot = Snapshot(version, text, linted)
         if linted.error is not None and linted.error not in buffer.errors_shown:
@@ -320,20 +431,11 @@ class SemanticsLintServer:
             self.ls.window_show_message(
                 types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {linted.error}")
             )
+        if version is not None and buffer.published is not None and version < buffer.published:
+            return  # a client that numbers versions backwards: keep the newer findings
+        buffer.published = version
         index = LineIndex(text)
         self.publish(buffer.uri, version, [self.diagnostic(found, index) for found in linted.findings])
-
-    async def _on_worker(
-        self, current: Callable[[], bool], function: Callable[..., _T], *args: Any
-    ) -> _T | None:
-        """Run ``function`` on the worker thread, unless superseded before its turn."""
-
-        def run() -> _T | None:
-            if not current():
-                return None
-            return function(*args)
-
-        return await asyncio.get_running_loop().run_in_executor(self.worker, run)
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
         self.ls.text_document_publish_diagnostics(
@@ -372,19 +474,19 @@ class SemanticsLintServer:
 
     # -- code actions -------------------------------------------------------------
 
-    async def _current_snapshot(self, uri: str) -> Snapshot | None:
-        """The lint of the buffer's current text: the published one, or a fresh one."""
+    def _current_snapshot(self, uri: str) -> tuple[Buffer, Snapshot] | None:
+        """The buffer and its last lint, if that lint is of the buffer's current text.
+
+        Never a lint on demand: while the buffer has changed since its last lint, the
+        next one is on its way, and its findings are what code actions must use.
+        """
         buffer = self.buffers.get(uri)
-        if buffer is None:
+        if buffer is None or buffer.snapshot is None:
             return None
-        document = self.ls.workspace.get_text_document(uri)
-        text, version = document.source, document.version
         snapshot = buffer.snapshot
-        if snapshot is not None and snapshot.text == text:
-            return snapshot
-        linted = await self._on_worker(lambda: True, lint_adapter.lint_text, text, buffer.path)
-        assert linted is not None
-        return Snapshot(version, text, linted)
+        if snapshot.text != self.ls.workspace.get_text_document(uri).source:
+            return None
+        return buffer, snapshot
 
     def _wanted(self, only: list[str] | None, kind: str) -> bool:
         if only is None:
@@ -393,10 +495,12 @@ class SemanticsLintServer:
 
     async def code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
-        snapshot = await self._current_snapshot(uri)
-        if snapshot is None:
+        if uri not in self.buffers:
             return None
-        buffer = self.buffers[uri]
+        current = self._current_snapshot(uri)
+        if current is None:
+            return []
+        buffer, snapshot = current
         only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()] or None
         index = LineIndex(snapshot.text)
         units = self._units()
@@ -405,16 +509,16 @@ class SemanticsLintServer:
         actions: list[types.CodeAction] = []
 
         if self._wanted(only, types.CodeActionKind.QuickFix.value):
-            for found in snapshot.linted.findings:
-                if not found.fixable or (found.unsafe and not self.options.unsafe_fixes):
-                    continue
-                if (found.start.line, found.start.character) > (end.line, end.character):
-                    continue
-                if (found.end.line, found.end.character) < (start.line, start.character):
-                    continue
-                action = await self._quickfix(buffer, snapshot, found, index)
-                if action is not None:
-                    actions.append(action)
+            under = tuple(
+                found
+                for found in snapshot.linted.findings
+                if found.fixable
+                and (self.options.unsafe_fixes or not found.unsafe)
+                and (found.start.line, found.start.character) <= (end.line, end.character)
+                and (found.end.line, found.end.character) >= (start.line, start.character)
+            )
+            if under:
+                actions.extend(await self._quickfixes(buffer, snapshot, under, index))
 
         safe_fixes = any(found.fixable and not found.unsafe for found in snapshot.linted.findings)
         if safe_fixes and self._wanted(only, FIX_ALL_KIND):
@@ -428,52 +532,65 @@ class SemanticsLintServer:
             actions.append(action)
         return actions
 
-    async def _quickfix(
-        self, buffer: Buffer, snapshot: Snapshot, found: Located, index: LineIndex
-    ) -> types.CodeAction | None:
-        fix = found.finding.fix
-        assert fix is not None
+    async def _quickfixes(
+        self, buffer: Buffer, snapshot: Snapshot, under: tuple[Located, ...], index: LineIndex
+    ) -> list[types.CodeAction]:
         try:
-            fixed = await self._on_worker(
-                lambda: True, lint_adapter.fix_one, snapshot.text, buffer.path, found
+            fixes = await self.fixes.run("quick_fixes", snapshot.text, buffer.path, under)
+        except (WorkerCrashed, WorkerFailed) as error:
+            logger.error("%s: no quick fixes: %s", buffer.uri, error)
+            return []
+        actions: list[types.CodeAction] = []
+        for found, changes in zip(under, fixes):
+            fix = found.finding.fix
+            assert fix is not None
+            if isinstance(changes, str):
+                logger.warning("%s: no quick fix for %s: %s", buffer.uri, found.finding.code, changes)
+                continue
+            if not changes:
+                continue
+            title = f"{fix.message} ({found.finding.code})"
+            if found.unsafe:
+                title += " [unsafe fix]"
+            actions.append(
+                types.CodeAction(
+                    title=title,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[self.diagnostic(found, index)],
+                    is_preferred=not found.unsafe,
+                    edit=self._workspace_edit(buffer.uri, snapshot.version, index, changes),
+                )
             )
-        except FixFailed as error:
-            logger.warning("%s: no quick fix for %s: %s", buffer.uri, found.finding.code, error)
-            return None
-        if fixed is None or fixed == snapshot.text:
-            return None
-        title = f"{fix.message} ({found.finding.code})"
-        if found.unsafe:
-            title += " [unsafe fix]"
-        return types.CodeAction(
-            title=title,
-            kind=types.CodeActionKind.QuickFix,
-            diagnostics=[self.diagnostic(found, index)],
-            is_preferred=not found.unsafe,
-            edit=self._workspace_edit(buffer.uri, snapshot.version, snapshot.text, fixed),
-        )
+        return actions
 
     async def resolve_code_action(self, action: types.CodeAction) -> types.CodeAction:
-        """Fill in the edit of ``source.fixAll.semantics-lint``: computed only when chosen."""
+        """Fill in the edit of ``source.fixAll.semantics-lint``: computed only when chosen,
+        and only for the text it was offered on (otherwise the action is left without
+        an edit: applying it does nothing)."""
         data = action.data if isinstance(action.data, dict) else {}
         uri = data.get("uri")
         if action.kind != FIX_ALL_KIND or not isinstance(uri, str) or action.edit is not None:
             return action
-        snapshot = await self._current_snapshot(uri)
-        if snapshot is None:
+        current = self._current_snapshot(uri)
+        if current is None or current[1].version != data.get("version"):
             return action
-        buffer = self.buffers[uri]
-        try:
-            fixed = await self._on_worker(
-                lambda: True, lint_adapter.fix_all, snapshot.text, buffer.path
-            )
-        except FixFailed as error:
-            self.ls.window_show_message(
-                types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {error}")
-            )
-            return action
-        if fixed is not None and fixed != snapshot.text:
-            action.edit = self._workspace_edit(uri, snapshot.version, snapshot.text, fixed)
+        buffer, snapshot = current
+        if not snapshot.fix_all:
+            try:
+                changes = await self.fixes.run("fix_all", snapshot.text, buffer.path)
+            except FixFailed as error:
+                self.ls.window_show_message(
+                    types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {error}")
+                )
+                return action
+            except (WorkerCrashed, WorkerFailed) as error:
+                logger.error("%s: no fix-all: %s", uri, error)
+                return action
+            if not snapshot.fix_all:
+                snapshot.fix_all.append(changes)
+        if snapshot.fix_all[0]:
+            index = LineIndex(snapshot.text)
+            action.edit = self._workspace_edit(uri, snapshot.version, index, snapshot.fix_all[0])
         return action
 
     def _client_resolves_edits(self) -> bool:
@@ -482,11 +599,12 @@ class SemanticsLintServer:
         resolve = code_action.resolve_support if code_action is not None else None
         return resolve is not None and "edit" in resolve.properties
 
-    def _workspace_edit(self, uri: str, version: int | None, old: str, new: str) -> types.WorkspaceEdit:
-        index = LineIndex(old)
+    def _workspace_edit(
+        self, uri: str, version: int | None, index: LineIndex, changes: Sequence[Replacement]
+    ) -> types.WorkspaceEdit:
         edits = [
             types.TextEdit(range=self._range(index, change.start, change.end), new_text=change.text)
-            for change in replacements(old, new)
+            for change in changes
         ]
         workspace = self.ls.client_capabilities.workspace
         workspace_edit = workspace.workspace_edit if workspace is not None else None
@@ -497,6 +615,15 @@ class SemanticsLintServer:
                 document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
             )
         return types.WorkspaceEdit(changes={uri: edits})
+
+
+def _utf8_size(text: str) -> int:
+    """The bytes ``text`` takes in UTF-8 (a lone surrogate as three)."""
+    return len(text.encode("utf-8", errors="surrogatepass"))
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
 
 
 def _plain(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -521,7 +648,7 @@ def serve() -> int:
     try:
         server.ls.start_io()
     finally:
-        server.worker.shutdown(wait=False, cancel_futures=True)
+        server.close()
     # LSP: exit after shutdown is a normal end (0); exit without it, or a client
     # that went away, is not (1).
     return 0 if server.shutdown_requested else 1
