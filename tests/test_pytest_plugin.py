@@ -503,3 +503,31 @@ def test_xdist_workers_hand_over_refusals_words_and_selection(pytester: pytest.P
     subset = _run(pytester, "-n", "2", "--semantics-strict", "-k", "health")
     assert subset.ret == 0, subset.stdout.str()
     assert "not judged in this run (tests were deselected" in subset.stdout.str()
+
+
+def test_a_tool_given_a_class_by_an_adapter_is_not_also_uncalled(pytester: pytest.Pytester) -> None:
+    # define_tool without a class, then served with one: the adapter defines the tool
+    # again with its class, and only that definition is called.
+    tools = textwrap.dedent(
+        """
+        from semantics_lint.frameworks._common import prepare
+        from semantics_lint.runtime import define_tool, described_result
+
+        def run(vm):
+            return described_result(
+                facts=[{"entity": vm, "free": 3}],
+                provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "export"},
+                coverage={"checked": ["every VM in the export"]},
+                render={"default": "table"},
+            )
+
+        plain = define_tool(name="vm_free", execute=run)
+        served = prepare(plain, result_class="inventory").tool
+        """
+    )
+    tests = "from tools import served\n\ndef test_free():\n    served('vm1')\n"
+    _project(pytester, tools, tests)
+    result = _run(pytester, "--semantics", "--semantics-strict")
+    out = result.stdout.str()
+    assert "[uncalled-tool]" not in out
+    assert result.ret == 0, out

@@ -472,7 +472,13 @@ class SemanticsRecorder:
 
         self.why_unjudged = self._subset(session)
         judged: list[tuple[ToolKey, list[Sample]]] = []
-        for (name, result_class), samples in self._rows():
+        rows = list(self._rows())
+        # A tool defined without a class and served through an adapter with one is
+        # defined again with that class: the classless definition is the same tool.
+        classed = {name for (name, result_class), _ in rows if result_class is not None}
+        for (name, result_class), samples in rows:
+            if not samples and result_class is None and name in classed:
+                continue
             if samples:
                 judged.append(((name, result_class), samples))
                 finding = self._undeclared(name, samples)
