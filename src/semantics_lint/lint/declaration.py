@@ -12,6 +12,8 @@ same way (SPEC section 4, "How findings count"):
   field of an open part; a literal key that is not a string (``{1: "y"}``) is an
   ``unknown`` key, spelled as ``str`` writes it, and hides nothing;
 * a key written twice is read as Python builds the dict: the last one;
+* a ``define_tool(...)`` call is one part, its keys those of ``vocabulary.TOOL_FIELDS``
+  (only the key rules judge it: the tool rules read it themselves);
 * parts are the call's top level (keywords, or one positional dict), and the dict
   literals or ``dict(...)`` calls under grain, provenance, coverage, clarify,
   render, period and its ``queried``/``held`` spans, and the dict items of the
@@ -61,7 +63,9 @@ _ITEM_KINDS: dict[str, dict[str, str]] = {
 }
 _ITEM_KINDS["coverage"]["inProgress"] = "in_progress_item"
 # Parts whose keys are never derived fields: a key there is a field or unknown.
-_NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item"})
+_NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item", "define_tool"})
+# The keys of every part: a ``define_tool(...)`` definition is read as one part too.
+_PART_FIELDS: dict[str, tuple[str, ...]] = {**vocabulary.PART_FIELDS, "define_tool": vocabulary.TOOL_FIELDS}
 # A key token the fix may respell: one plain string literal on one line.
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
 
@@ -162,7 +166,7 @@ class Part:
     @property
     def allowed(self) -> tuple[str, ...]:
         """The declaration fields this part may hold (camelCase)."""
-        return vocabulary.PART_FIELDS[self.kind]
+        return _PART_FIELDS[self.kind]
 
     @property
     def title(self) -> str:

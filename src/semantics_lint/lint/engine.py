@@ -239,8 +239,8 @@ def _run_rules(
     batch = Batch(call_rules, timings)
 
     for call in context.calls:
-        if call.kind == "define_tool" or not call_rules:
-            continue  # tool-level rules read define_tool calls from the context
+        if not call_rules:
+            continue  # define_tool's keys go to the key rules; the tool rules read the calls from the context
         try:
             started = time.process_time() if timings is not None else 0.0
             declaration = build_declaration(call)

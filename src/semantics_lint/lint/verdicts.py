@@ -16,12 +16,12 @@ declaration's literal values (:func:`refusals`: the mint itself judges them, thr
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
 from semantics_lint.vocabulary import SEMANTICS_MARKER
 from semantics_lint.lint.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
-from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
+from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -39,7 +39,15 @@ from semantics_lint.runtime.refusal import (
     meant_key,
 )
 
-__all__ = ["Refusal", "closest_field", "instant", "refusals", "specific_code", "wraps_described_result"]
+__all__ = [
+    "Refusal",
+    "closest_field",
+    "followable",
+    "instant",
+    "refusals",
+    "specific_code",
+    "wraps_described_result",
+]
 
 
 def closest_field(key: str, fields: Iterable[str]) -> str | None:
@@ -69,7 +77,28 @@ _PART_NOT_A_DICT = {
 }
 
 
-def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
+def followable(kind: str, call: ast.Call) -> list[ast.expr]:
+    """The values of ``call``'s top-level fields that :func:`refusals` judges when they are
+    given as a name (``facts=ROWS``, ``execute=tools.RUN``): the caller follows each
+    through the file's resolver and hands back the literals they are provably bound to."""
+    if kind == "define_tool":
+        fields: Iterable[tuple[str, ast.expr]] = _definition_fields(call) or ()
+    else:
+        judged = _JUDGED_ALONE[kind]
+        fields = [
+            (name, node)
+            for name, node in (
+                *(_positional_fields(kind, call.args) if call.args else ()),
+                *((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None),
+            )
+            if name in judged
+        ]
+    return [node for _, node in fields if type(node) is ast.Name or type(node) is ast.Attribute]
+
+
+def refusals(
+    kind: str, call: ast.Call, followed: Mapping[int, object] | None = None
+) -> list[tuple[Refusal, ast.AST | None]]:
     """What the mint ``kind`` refuses in ``call``, judged by the mint itself on the
     literal values the source spells, each with the smallest node of ``call`` it
     concerns (None: the call as a whole).
@@ -82,7 +111,17 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
     code reports is not judged alone: ``described_result``'s grain, and a data field
     or coverage list written as a list display. A refusal is given once. Nothing here
     runs the linted code: the values are read from the ``ast`` (``literal_of``).
+
+    ``followed`` maps the id of a value given as a name (one of :func:`followable`) to
+    the literal value the name is provably bound to: such a field is judged alone as
+    if written in place, and its refusal is given at the name.
+
+    ``define_tool`` is judged by the runtime's ``define_tool`` on the fields whose
+    values are known (:func:`_definition_refusals`).
     """
+    followed = followed or {}
+    if kind == "define_tool":
+        return _definition_refusals(call, followed)
     found: list[tuple[Refusal, ast.AST | None]] = []
     positional = call.args
     keywords = call.keywords
@@ -116,11 +155,11 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
             found.append((both, None))
     judged = _JUDGED_ALONE[kind]
     as_list = _SPECIFIC_AS_LIST.get(kind, _NOTHING)
-    parts: list[tuple[str, object]] = []
+    parts: list[tuple[str, object, ast.expr]] = []
     if positional:
         for name, node in _positional_fields(kind, positional):
             if name in judged and not (name in as_list and type(node) in _LIST_DISPLAYS):
-                parts.append((name, literal_of(node)))
+                parts.append((name, literal_of(node), node))
     offset = len(positional)
     for index, keyword in enumerate(keywords, offset):
         name = keyword.arg
@@ -129,14 +168,62 @@ def refusals(kind: str, call: ast.Call) -> list[tuple[Refusal, ast.AST | None]]:
         node = keyword.value
         if name in as_list and type(node) in _LIST_DISPLAYS:
             continue
-        parts.append((name, read[index] if index < len(read) else literal_of(node)))
-    for name, value in parts:
+        parts.append((name, read[index] if index < len(read) else literal_of(node), node))
+    for name, value, node in parts:
         if value is UNKNOWN:
-            continue
+            value = followed.get(id(node), UNKNOWN)
+            if value is UNKNOWN:
+                continue
         refusal = part_refusal(kind, name, value)
         if refusal is not None and all(refusal.path != known.path for known, _ in found):
             found.append((refusal, _node_of(kind, call, refusal)))
     return found
+
+
+def _definition_fields(call: ast.Call) -> list[tuple[str, ast.expr]] | None:
+    """The top-level fields of a ``define_tool(...)`` call and their nodes: keywords, or
+    the string keys of its one positional dict (the last of a key written twice). None
+    when the call may pass fields the source does not show (a ``**spread``, a positional
+    argument that is not a dict display), or passes a dict and keywords both."""
+    positional = call.args
+    if len(positional) > 1 or any(keyword.arg is None for keyword in call.keywords):
+        return None
+    if not positional:
+        return [(keyword.arg, keyword.value) for keyword in call.keywords]  # type: ignore[misc]
+    if call.keywords or not is_dict_form(positional[0]):
+        return None
+    fields: list[tuple[str, ast.expr]] = []
+    for entry in last_wins(iter_dict_items(positional[0])):
+        if entry is None or not isinstance(entry[0], str):
+            return None  # a spread or a key that is not a string: SEM101 or the runtime's
+        fields.append((entry[0], entry[2]))
+    return fields
+
+
+def _definition_refusals(call: ast.Call, followed: Mapping[int, object]) -> list[tuple[Refusal, ast.AST | None]]:
+    """What the runtime's ``define_tool`` refuses in ``call``: a dict and keywords both,
+    or, judged on the fields as written with the literal values the source gives
+    (written, or followed from a name), its first refusal when it concerns a key, the
+    call's shape, a field whose value is known, or a field left out of a call that
+    shows all its fields. A refusal of a field whose value is not known is not the
+    source's fault, and hides what comes after it: nothing is said then."""
+    fields = _definition_fields(call)
+    if fields is None:
+        both = _dict_and_keywords("define_tool", call)
+        return [(both, None)] if both is not None else []
+    known: dict[str, object] = {}
+    for name, node in fields:
+        value = literal_of(node)
+        known[name] = followed.get(id(node), UNKNOWN) if value is UNKNOWN else value
+    # A field whose value is not known stays, so the runtime meets the keys as written,
+    # with None in its place: a refusal of that field is dropped below.
+    unknown = {name for name, value in known.items() if value is UNKNOWN}
+    for name in unknown:
+        known[name] = None
+    refusal = definition_refusal((known,) if call.args else (), {} if call.args else known)
+    if refusal is None or (refusal.path and refusal.path[0] in unknown):
+        return []
+    return [(refusal, _node_of("define_tool", call, refusal))]
 
 
 # Displays that are never None: given as the positional declaration beside keywords,
@@ -166,7 +253,8 @@ def _dict_and_keywords(kind: str, call: ast.Call) -> Refusal | None:
         or (isinstance(decl, ast.Constant) and decl.value is not None)
     ):
         return None
-    refusal = refusal_of(kind, (0,) * offset + ({},), dict.fromkeys(names))
+    args, kwargs = (0,) * offset + ({},), dict.fromkeys(names)
+    refusal = definition_refusal(args, kwargs) if kind == "define_tool" else refusal_of(kind, args, kwargs)
     return refusal if refusal is not None and refusal.kind == ARGUMENTS else None
 
 
@@ -290,6 +378,8 @@ def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> 
         return "SEM403"
     if fault == ARGUMENTS:
         return None
+    if kind == "define_tool":
+        return "SEM601" if head == "resultClass" else None
     if kind == "described_result":
         if fault == SAYS_NOTHING and not path:
             return "SEM104"

@@ -18,6 +18,11 @@ What a part judged alone cannot say is what only the whole declaration says: the
 refusals of the arguments (a dict and keywords both, a declaration that is not a
 dict), of an unknown or derived top-level key, of a missing field, of a declaration
 that declares nothing, and ``coverage()``'s ``inProgress`` without ``checked``.
+
+:func:`definition_refusal` judges a ``define_tool(...)`` definition the same way: the
+runtime's ``define_tool`` itself on the literal values. A literal is never callable,
+so such a definition is always refused for its ``execute`` at the latest: no tool is
+ever defined here (and none is shown to an observer of tools).
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ from semantics_lint.runtime.mints import (
     mint_period,
 )
 from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.tools import define_tool
 
-__all__ = ["DOORS", "DOOR_PARTS", "part_refusal", "refusal_of"]
+__all__ = ["DOORS", "DOOR_PARTS", "definition_refusal", "part_refusal", "refusal_of"]
 
 _MINTS: Final[Mapping[str, Callable[..., object]]] = {
     "described_result": described_result,
@@ -128,6 +134,26 @@ def part_refusal(door: str, field: str, value: object) -> Refusal | None:
     """
     judge = _PARTS[door][field]
     return _judged(lambda: judge(value))
+
+
+def definition_refusal(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Refusal | None:
+    """What ``define_tool`` refuses when called as ``define_tool(*args, **kwargs)`` with
+    literal values, or None.
+
+    The runtime's ``define_tool`` judges them (its first refusal). None for a call Python
+    would refuse before it runs (two positional arguments, a keyword that is not a
+    string), and for a definition holding a callable anywhere at its top level: that
+    one might be accepted, and a tool is never defined here.
+    """
+    if len(args) > 1 or not all(isinstance(key, str) for key in kwargs):
+        return None
+    given = [*args, *kwargs.values()]
+    for value in args:
+        if isinstance(value, Mapping):
+            given.extend(value.values())
+    if any(callable(value) for value in given):
+        return None
+    return _judged(lambda: define_tool(*args, **kwargs))
 
 
 def _judged(call: Callable[[], object]) -> Refusal | None:

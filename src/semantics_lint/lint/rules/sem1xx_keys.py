@@ -12,9 +12,9 @@ import ast
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
-from semantics_lint.lint.syntax import UNKNOWN, literal_value
-from semantics_lint.lint.verdicts import closest_field, refusals, specific_code
+from semantics_lint.lint.rules.base import ALL_CALL_KINDS, DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.syntax import UNKNOWN, literal_of, literal_value
+from semantics_lint.lint.verdicts import closest_field, followable, refusals, specific_code
 
 
 # Which nested part holds a field that was written one level too high.
@@ -38,6 +38,10 @@ def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
+_RAISED_BY_MINT = "the runtime mint raises this at the call site when the tool runs, and the tool answers nothing"
+_RAISED = {"define_tool": "define_tool() raises this where the tool is defined, so the module defining it does not load"}
+
+
 class RuntimeRefusesDeclaration(Rule):
     """
     ## What it does
@@ -52,9 +56,16 @@ class RuntimeRefusesDeclaration(Rule):
     later `**spread` may replace, and the result `coverage()` wraps), so a call that
     is not all literals is judged too, and every refused field is reported once.
 
+    A top-level field given as a name (`facts=ROWS`) is followed to the literal the
+    name is provably bound to (`ROWS = "rows"` at module level, or a constant imported
+    from the project), judged as if written in place, and reported at the name, with
+    where the value was bound. A `define_tool(...)` definition is judged by the
+    runtime's `define_tool` on the fields whose values are known: a missing or blank
+    `name`, an `execute` missing or not a function.
+
     A refusal is reported as SEM100 only when none of the specific codes (SEM101 to
-    SEM106, SEM201, SEM202, SEM205, SEM301 to SEM303, SEM401 to SEM406, SEM501, SEM502)
-    covers its kind of fault at its field: the rule never repeats a specific finding,
+    SEM106, SEM201, SEM202, SEM205, SEM301 to SEM303, SEM401 to SEM406, SEM501, SEM502,
+    SEM601) covers its kind of fault at its field: the rule never repeats a specific finding,
     whether or not that rule is enabled. What it adds: a dict and keywords both; a
     positional declaration that is not a dict, or none at all; `coverage()` given no
     result; a data field or coverage list that is not a list; `inProgress` and its
@@ -71,6 +82,7 @@ class RuntimeRefusesDeclaration(Rule):
 
     code = "SEM100"
     name = "runtime-refuses-declaration"
+    calls = ALL_CALL_KINDS | {"define_tool"}
 
     VALID = (
         Valid(
@@ -94,6 +106,19 @@ class RuntimeRefusesDeclaration(Rule):
             def tool(export):
                 # A value the linter cannot read is the runtime's to judge.
                 return described_result(facts=export.rows, provenance=export.provenance, edges=export.edges)
+            """
+        ),
+        Valid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            NAME = "vm_backup_status"
+
+            def run(vm):
+                return vm.status
+
+            # A name bound to a function, or to a literal the runtime accepts: nothing.
+            backup = define_tool(name=NAME, execute=run, description="backup state")
             """
         ),
         Valid(
@@ -162,19 +187,55 @@ class RuntimeRefusesDeclaration(Rule):
             column=77,
             field="sourceExportDate",
         ),
+        Invalid(
+            """
+            ROWS = "rows"
+
+            def tool(export):
+                return described_result(facts=ROWS, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=4,
+            column=34,
+            field="non-empty list",
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                return vm.status
+
+            backup = define_tool(name=" ", execute=run)
+            listing = define_tool(name="vm_list", description="every vm")
+            """,
+            codes=("SEM100", "SEM100"),
+            line=6,
+            column=26,
+            field="`name` must name the tool",
+        ),
     )
 
     def visit_declaration(self, declaration: Declaration) -> None:
         call = self.call
         kind = call.kind
-        for refusal, node in refusals(kind, call.node):
+        followed: dict[int, object] = {}
+        bound: dict[int, str] = {}
+        for name in followable(kind, call.node):
+            resolved = call.resolver.value_of(name)
+            if resolved is None:
+                continue
+            value = literal_of(resolved.value)
+            if value is not UNKNOWN:
+                followed[id(name)] = value
+                bound[id(name)] = f" ({resolved.describe()})"
+        for refusal, node in refusals(kind, call.node, followed):
             if specific_code(kind, refusal, call.node) is not None:
                 continue
             where = node if node is not None else call.func_node
             self.report(
                 where,  # type: ignore[arg-type]
                 str(refusal),
-                help="the runtime mint raises this at the call site when the tool runs, and the tool answers nothing",
+                help=f"{_RAISED.get(kind, _RAISED_BY_MINT)}{bound.get(id(node), '')}",
             )
 
 
@@ -183,6 +244,7 @@ class KeyRule(Rule):
     messages say where such a dict was bound themselves."""
 
     abstract = True
+    calls = ALL_CALL_KINDS | {"define_tool"}
     named_parts = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
     named_part_note = False
 
@@ -192,8 +254,8 @@ class UnknownDeclarationKey(KeyRule):
     ## What it does
     Reports a key that the declaration, or its grain, provenance, coverage,
     clarify, render, period, a `queried`/`held` span, an `inProgress` item or a
-    coverage item of `described_result(...)`, does not have; a literal key that is
-    not a string (`{1: "x"}`) too. When exactly one field is a close match (a typo
+    coverage item of `described_result(...)`, or a `define_tool(...)` definition, does
+    not have; a literal key that is not a string (`{1: "x"}`) too. When exactly one field is a close match (a typo
     such as `measuerdAt`), the message names it and an unsafe fix renames the key.
     Other keys of an `absent(...)` or `coverage(...)` coverage item are not reported:
     those mints drop them, as the reference does.
@@ -341,6 +403,27 @@ class UnknownDeclarationKey(KeyRule):
                 return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
             """,
         ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                return vm.status
+
+            backup = define_tool(name="vm_backup_status", excute=run)
+            """,
+            line=6,
+            column=46,
+            field="excute",
+            fixed="""
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                return vm.status
+
+            backup = define_tool(name="vm_backup_status", execute=run)
+            """,
+        ),
     )
 
     def visit_field(self, field: Field) -> None:
@@ -369,7 +452,9 @@ class SnakeCaseDeclarationKey(KeyRule):
     Reports a snake_case spelling of a camelCase declaration field (`measured_at`,
     `is_counter`, `not_checked`, `cannot_cover`, `age_seconds`,
     `source_export_date`, `filter_note`, `chart_hint`, `try_instead`,
-    `in_progress`, `read_at`), as a dict key or a keyword, and renames it.
+    `in_progress`, `read_at`; in `define_tool(...)`: `result_class`,
+    `input_schema`), as a dict key or a keyword, and renames it. The other rules read
+    the key as the field it means (`result_class="triage"` is a triage tool).
 
     ## Why is this bad?
     Declarations are camelCase; snake_case is the spelling of the wire envelope
@@ -377,8 +462,8 @@ class SnakeCaseDeclarationKey(KeyRule):
     measuredAt?"), so the tool fails where the model reads its answer.
 
     Hand-built wire envelopes and saved records are snake_case on purpose and are
-    never reported: only keys inside `described_result(...)`, `absent(...)` and
-    `coverage(...)` are.
+    never reported: only keys inside `described_result(...)`, `absent(...)`,
+    `coverage(...)` and `define_tool(...)` are.
 
     ## Fix safety
     The fix is safe: it changes only the spelling of the key, inside its quotes
@@ -533,6 +618,30 @@ class SnakeCaseDeclarationKey(KeyRule):
                     period={"queried": read.start, "held": read.end, 'readAt': read.at},
                     inProgress=["pair 7 still synchronizing"],
                 )
+            """,
+        ),
+        Invalid(
+            """
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                return vm.status
+
+            backup = define_tool(name="vm_backup_status", result_class="triage", execute=run)
+            hosts = define_tool({"name": "host_list", "execute": run, "input_schema": {}})
+            """,
+            codes=("SEM102", "SEM102"),
+            line=6,
+            column=46,
+            field="result_class",
+            fixed="""
+            from semantics_lint.runtime import define_tool
+
+            def run(vm):
+                return vm.status
+
+            backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
+            hosts = define_tool({"name": "host_list", "execute": run, "inputSchema": {}})
             """,
         ),
     )

@@ -36,6 +36,7 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.locate import LocatedCall, locate_adapter_calls
 from semantics_lint.lint.model import Severity
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.syntax import UNKNOWN, literal_of
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite, FileContext, FunctionNode
@@ -749,7 +750,8 @@ class DataFromVariableWithoutAbsent(Rule):
     A parameter (`def render(rows): ...`) is left alone: such a function passes on
     rows its caller fetched, and the caller is where the empty case is handled. A
     name bound to a literal list that is not empty is provably not empty and is left
-    alone too.
+    alone too; so is a name bound to any other literal (`ROWS = "rows"`): its value is
+    known, and the mint's refusal of it is reported as SEM105 (`[]`) or SEM100.
     """
 
     code = "SEM604"
@@ -777,6 +779,17 @@ class DataFromVariableWithoutAbsent(Rule):
                 rows = [{"entity": "cluster-a"}]
                 return described_result(
                     facts=rows, provenance={"measuredAt": export.at, "source": export.source}
+                )
+            """
+        ),
+        Valid(
+            """
+            ROWS = "rows"
+
+            def tool(export):
+                # Bound to a literal: its value is known, and SEM100 reports the refusal.
+                return described_result(
+                    facts=ROWS, provenance={"measuredAt": export.at, "source": export.source}
                 )
             """
         ),
@@ -850,8 +863,10 @@ class DataFromVariableWithoutAbsent(Rule):
 
     def _judge(self, site: CallSite, data_field: str, value: ast.Name) -> None:
         resolved = _resolve(site, value)
-        if resolved is not None and _is_literal_list(resolved):
-            return  # empty: SEM105's finding; not empty: nothing to say
+        if resolved is not None and (_is_literal_list(resolved) or literal_of(resolved.value) is not UNKNOWN):
+            # A value known from the source, not a variable that may be empty: an empty
+            # list is SEM105's finding, any other value the mint refuses SEM100's.
+            return
         self.report_ast(
             value,
             f"{data_field} is the variable {value.id!r} in a function with no absent() branch",
