@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Finding, Position
@@ -34,14 +34,17 @@ from semantics_lint.lint.source import SYNTAX_CODE, decode_source, parse_module,
 if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
     from semantics_lint.lint.declaration import Declaration, FieldStatus, Part
+    from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.rules.base import Rule
 
 __all__ = [
     "SYNTAX_CODE",
     "Batch",
     "LintSettings",
+    "Linted",
     "decode_source",
     "file_context",
+    "lint",
     "lint_file",
     "lint_parsed",
     "lint_source",
@@ -65,29 +68,56 @@ def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SET
     return lint_source(source, filename, settings)
 
 
+class Linted(NamedTuple):
+    """One file's raw findings, and whether they depend on other files: ``other_files``
+    is True when its lint asked about another module of the project (the results cache
+    keeps only findings made from the file alone)."""
+
+    findings: list[Finding]
+    other_files: bool = False
+
+
+
+def lint(
+    source: bytes,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    project: ProjectCache | None = None,
+    timings: dict[str, float] | None = None,
+) -> Linted:
+    """The raw findings of one file, sorted by position then code, and whether they
+    depend on other files. Never raises on input.
+
+    ``project`` is the run's cache of other modules (``resolve.ProjectCache``): one for
+    every file of a run; without it, the file has a cache of its own, closed when its
+    lint ends. ``timings``, when given, collects CPU seconds per rule code (and
+    ``"locate"`` for indexing the file and finding the calls) for the benchmark; it
+    changes nothing else.
+    """
+    if not source.strip():
+        return Linted([])
+    decoded = decode_source(source)
+    if isinstance(decoded, Finding):
+        return Linted([_rename(decoded, filename)] if settings.is_enabled(SYNTAX_CODE) else [])
+    # Call names are ASCII, and every encoding Python source may use keeps ASCII as
+    # is, so the raw bytes answer for the text.
+    if not might_contain_calls(source, settings):
+        return Linted([])
+    with _collector_paused():
+        return _parse_and_lint(decoded, filename, settings, project, timings)
+
+
 def lint_source(
     source: bytes,
     filename: str,
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
+    project: ProjectCache | None = None,
     timings: dict[str, float] | None = None,
 ) -> list[Finding]:
-    """The raw findings of one file, sorted by position then code. Never raises on input.
-
-    ``timings``, when given, collects CPU seconds per rule code (and ``"locate"`` for
-    indexing the file and finding the calls) for the benchmark; it changes nothing else.
-    """
-    if not source.strip():
-        return []
-    decoded = decode_source(source)
-    if isinstance(decoded, Finding):
-        return [_rename(decoded, filename)] if settings.is_enabled(SYNTAX_CODE) else []
-    # Call names are ASCII, and every encoding Python source may use keeps ASCII as
-    # is, so the raw bytes answer for the text.
-    if not might_contain_calls(source, settings):
-        return []
-    with _collector_paused():
-        return _parse_and_lint(decoded, filename, settings, timings)
+    """The raw findings of one file, sorted by position then code (:func:`lint`'s)."""
+    return lint(source, filename, settings, project=project, timings=timings).findings
 
 
 def lint_parsed(
@@ -96,6 +126,7 @@ def lint_parsed(
     filename: str,
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
+    project: ProjectCache | None = None,
     timings: dict[str, float] | None = None,
 ) -> list[Finding]:
     """The raw findings of a file that is already decoded and parsed, without parsing
@@ -104,16 +135,23 @@ def lint_parsed(
     ``text`` is the file's text as :func:`decode_source` gives it and ``tree`` is
     ``ast.parse(text)``. The findings are those :func:`lint_source` gives for the
     file's bytes when the prefilter passes the bytes as it passes the text (any
-    encoding that keeps ASCII as is). ``timings`` as for :func:`lint_source`.
+    encoding that keeps ASCII as is). ``project`` and ``timings`` as for :func:`lint`.
     """
     if not might_contain_calls(text, settings):
         return []
     with _collector_paused():
-        return _lint_tree(text, tree, filename, settings, timings)
+        return _lint_tree(text, tree, filename, settings, project, timings).findings
 
 
-def file_context(text: str, tree: ast.Module, filename: str, settings: LintSettings = DEFAULT_SETTINGS) -> FileContext:
-    """A parsed file, indexed, with its calls of ours located: what the rules read.
+def file_context(
+    text: str,
+    tree: ast.Module,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    project: ProjectCache | None = None,
+) -> FileContext:
+    """A parsed file, indexed, with its calls of ours located: what the rules read
+    (``project``: the run's cache of other modules, as for :func:`lint`).
 
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
@@ -123,7 +161,7 @@ def file_context(text: str, tree: ast.Module, filename: str, settings: LintSetti
     from semantics_lint.lint.locate import locate_calls
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
-    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index)
+    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
     context.calls = [
         CallSite(context, found.kind, found.spelled, found.node, found.function, found.scope)  # type: ignore[arg-type]
         for found in locate_calls(index, settings.call_names, settings.api_modules)
@@ -172,20 +210,24 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _parse_and_lint(
-    decoded: str, filename: str, settings: LintSettings, timings: dict[str, float] | None
-) -> list[Finding]:
+    decoded: str,
+    filename: str,
+    settings: LintSettings,
+    project: ProjectCache | None,
+    timings: dict[str, float] | None,
+) -> Linted:
     try:
         tree = parse_module(decoded, filename)
     except SyntaxError as exc:
-        return _only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded))
+        return Linted(_only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded)))
     except (RecursionError, MemoryError) as exc:
         reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
         message = f"the file cannot be parsed: it is {reason} for the Python parser"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
+        return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
-    return _lint_tree(decoded, tree, filename, settings, timings)
+        return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
+    return _lint_tree(decoded, tree, filename, settings, project, timings)
 
 
 def _lint_tree(
@@ -193,25 +235,37 @@ def _lint_tree(
     tree: ast.Module,
     filename: str,
     settings: LintSettings,
+    project: ProjectCache | None,
     timings: dict[str, float] | None,
-) -> list[Finding]:
+) -> Linted:
+    own = project is None
+    if project is None:
+        from semantics_lint.lint.resolve import ProjectCache
+
+        project = ProjectCache()
+    asked = project.questions
     started = time.process_time() if timings is not None else 0.0
     try:
-        context = file_context(text, tree, filename, settings)
-    except RecursionError:
-        message = "the file cannot be analysed: it is nested too deeply"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
-    if timings is not None:
-        timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
-    if not context.calls:
-        return []
-    declarations: list[Declaration] = []
-    try:
-        return _run_rules(context, declarations, timings)
+        try:
+            context = file_context(text, tree, filename, settings, project)
+        except RecursionError:
+            message = "the file cannot be analysed: it is nested too deeply"
+            return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
+        if timings is not None:
+            timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
+        if not context.calls:
+            return Linted([])
+        declarations: list[Declaration] = []
+        try:
+            findings = _run_rules(context, declarations, timings)
+        finally:
+            for declaration in declarations:
+                declaration.release()
+            context.release()
+        return Linted(findings, project.questions != asked)
     finally:
-        for declaration in declarations:
-            declaration.release()
-        context.release()
+        if own:
+            project.close()
 
 
 def _run_rules(

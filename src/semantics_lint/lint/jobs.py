@@ -21,6 +21,8 @@ from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regul
 from semantics_lint.lint.settings import might_contain_calls
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import Linted
+    from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.settings import LintSettings
 
 Mode = Literal["lint", "fix", "diff"]
@@ -34,13 +36,14 @@ class FileOutcome:
     ``linted``: False when the file was not linted: it could not be read, or the
     prefilter found no call of ours in it. ``self_contained``: True when the findings
     came from the file alone: linted (not fixed), without a failure, and without
-    asking about any other module; only such findings are cached. ``read_error``: why
-    the file could not be read (it was not linted), or None.
+    asking about any other module; only such findings are cached. ``other_files``:
+    True when the lint (not a fix) asked about another module of the project.
+    ``read_error``: why the file could not be read (it was not linted), or None.
     """
 
     __slots__ = (
         "display", "findings", "applied", "fixed_source", "original", "fix_error",
-        "internal_error", "linted", "self_contained", "read_error",
+        "internal_error", "linted", "self_contained", "other_files", "read_error",
     )
 
     def __init__(
@@ -55,6 +58,7 @@ class FileOutcome:
         internal_error: bool = False,
         linted: bool = True,
         self_contained: bool = False,
+        other_files: bool = False,
         read_error: str | None = None,
     ) -> None:
         self.display = display
@@ -66,6 +70,7 @@ class FileOutcome:
         self.internal_error = internal_error
         self.linted = linted
         self.self_contained = self_contained
+        self.other_files = other_files
         self.read_error = read_error
 
 
@@ -85,23 +90,24 @@ class Job(NamedTuple):
 
 
 def _filtered_linter(
-    codes: frozenset[str],
-) -> Callable[[bytes, str, LintSettings | None], list[Finding]]:
-    """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
+    codes: frozenset[str], project: ProjectCache | None
+) -> Callable[[bytes, str, LintSettings | None], Linted]:
+    """``engine.lint`` with the selected codes and ``# noqa`` applied (``project``: the
+    run's cache of other modules, or None for one of the file's own)."""
     from semantics_lint.lint import engine
     from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
     from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
-    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
-        raw = engine.lint_source(source, filename, settings or engine.LintSettings())
+    def lint(source: bytes, filename: str, settings: LintSettings | None) -> Linted:
+        raw, other_files = engine.lint(source, filename, settings or engine.LintSettings(), project=project)
         findings = [f for f in raw if f.code in codes]
         if unused and _may_list_our_codes(source):
-            return apply_noqa(decode_for_noqa(source), findings, codes, filename)
-        if not findings:
-            return findings  # nothing to suppress: the text need not be decoded again
-        return filter_noqa(decode_for_noqa(source), findings)
+            findings = apply_noqa(decode_for_noqa(source), findings, codes, filename)
+        elif findings:  # nothing to suppress: the text need not be decoded again
+            findings = filter_noqa(decode_for_noqa(source), findings)
+        return engine.Linted(findings, other_files)
 
     return lint
 
@@ -138,11 +144,12 @@ def crash_finding(display: str, what: str) -> Finding:
     )
 
 
-def run_job(job: Job) -> FileOutcome:
+def run_job(job: Job, project: ProjectCache | None = None) -> FileOutcome:
     """Lint or fix one file. Never raises: a failure becomes a finding for the file.
 
     A job that carries no source is read and prefiltered here first (:func:`load`),
-    as the runner does for the files it reads itself.
+    as the runner does for the files it reads itself. ``project`` is the run's cache
+    of other modules (``resolve.ProjectCache``); without it the file has its own.
     """
     try:
         if job.source is None:
@@ -150,7 +157,7 @@ def run_job(job: Job) -> FileOutcome:
             if isinstance(loaded, FileOutcome):
                 return loaded
             job = loaded
-        return _run_job(job)
+        return _run_job(job, project)
     except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
         outcome = FileOutcome(job.display, [crash_finding(job.display, _describe(error))])
         outcome.internal_error = True
@@ -180,18 +187,18 @@ def load(job: Job) -> Job | FileOutcome:
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 
 
-def _run_job(job: Job) -> FileOutcome:
+def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     source = job.source
     assert source is not None, "run_job reads a job's file before it runs"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
-    lint = _filtered_linter(frozenset(codes))
+    linted = _filtered_linter(frozenset(codes), project)
     if job.mode == "lint":
-        from semantics_lint.lint.cache import lookups_so_far
+        findings, other_files = linted(source, job.display, job.settings)
+        return FileOutcome(job.display, findings, self_contained=not other_files, other_files=other_files)
 
-        before = lookups_so_far()
-        outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
-        outcome.self_contained = lookups_so_far() == before
-        return outcome
+    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
+        return linted(source, filename, settings).findings
+
     from semantics_lint.lint import fix
 
     try:

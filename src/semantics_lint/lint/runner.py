@@ -98,13 +98,14 @@ class RunResult:
     ``excluded``: standard input stood for a file the configuration excludes
     (``force_exclude``). ``file_errors``: files that could not be read (when SEM001 is
     not selected to say so) or whose fix could not be written; each has a message in
-    ``messages``.
+    ``messages``. ``other_files``: some file's findings depend on other files of its
+    project (its lint followed a name into another module).
     """
 
     __slots__ = (
         "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
         "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
-        "file_errors",
+        "file_errors", "other_files",
     )
 
     def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:
@@ -122,6 +123,7 @@ class RunResult:
         self.fixed_files: dict[str, int] = {}
         self.excluded = excluded
         self.file_errors = 0
+        self.other_files = False
 
     @property
     def failed(self) -> bool:
@@ -348,6 +350,7 @@ def _collect(
 ) -> None:
     """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     result.internal_error = result.internal_error or outcome.internal_error
+    result.other_files = result.other_files or outcome.other_files
     _collect_unread(result, outcome)
     if outcome.fix_error is not None:
         result.messages.append(f"error: {outcome.fix_error}")
