@@ -30,10 +30,9 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "semantics_lint"
 
 CORE_ORDER: tuple[tuple[str, ...], ...] = (
-    ("semantics_lint.vocabulary",),
+    ("semantics_lint.vocabulary", "semantics_lint.reading"),
     (
         "semantics_lint.lint.model",
-        "semantics_lint.lint.reading",
         "semantics_lint.lint.settings",
         "semantics_lint.lint.syntax",
     ),

@@ -194,7 +194,7 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
 
     path = tmp_path / "m.py"
     path.write_text(SNAKE, encoding="utf-8")
-    monkeypatch.setattr(fix, "fix_source", refuse)
+    monkeypatch.setattr(fix, "fix_decoded", refuse)
     result = runner.run([str(path)], runner.RunOptions(jobs=1, fix=True))
     assert path.read_text(encoding="utf-8") == SNAKE
     assert [f.code for f in result.findings] == ["SEM102"]

@@ -142,7 +142,7 @@ class SemanticsLintPlugin:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
         from semantics_lint.lint import engine
         from semantics_lint.lint.output.printable import printable
-        from semantics_lint.lint.reading import MAX_SOURCE_BYTES
+        from semantics_lint.reading import MAX_SOURCE_BYTES
 
         # A character is at least one byte: more characters than the limit is too large.
         if sum(map(len, self._lines)) > MAX_SOURCE_BYTES:
@@ -187,7 +187,7 @@ class SemanticsLintPlugin:
         import os
 
         from semantics_lint.lint.jobs import unreadable_finding
-        from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
+        from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
 
         if size is None:
             try:

@@ -153,7 +153,7 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
 def _read_bytes(path: Path) -> bytes:
     """The bytes of the configuration file ``path`` (see ``reading.py``: a regular file
     of at most ``MAX_SETTINGS_BYTES``, never a blocking open); raises ``Unreadable``."""
-    from semantics_lint.lint.reading import MAX_SETTINGS_BYTES, read_regular
+    from semantics_lint.reading import MAX_SETTINGS_BYTES, read_regular
 
     return read_regular(path, MAX_SETTINGS_BYTES)
 
@@ -234,7 +234,7 @@ def probe(path: Path) -> bytes | OSError | None:
     """``path``'s bytes when it holds our table (as :func:`has_table` decides), None when
     it does not or is not there, or the ``OSError`` (``reading.Unreadable``) saying why a
     file that is there could not be read: nobody can tell what it holds."""
-    from semantics_lint.lint.reading import Unreadable
+    from semantics_lint.reading import Unreadable
 
     try:
         raw = _read_bytes(path)

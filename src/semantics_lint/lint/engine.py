@@ -20,7 +20,6 @@ import ast
 import gc
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -45,6 +44,7 @@ __all__ = [
     "decode_source",
     "file_context",
     "lint",
+    "lint_decoded",
     "lint_file",
     "lint_parsed",
     "lint_source",
@@ -57,7 +57,7 @@ __all__ = [
 def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
     """Lint the file at ``path``; an unreadable file (not a regular file, larger than
     ``reading.MAX_SOURCE_BYTES``, no permission) is one SEM001 finding."""
-    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
+    from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
     filename = os.fspath(path)
     try:
@@ -84,28 +84,40 @@ def lint(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
-    timings: dict[str, float] | None = None,
 ) -> Linted:
     """The raw findings of one file, sorted by position then code, and whether they
     depend on other files. Never raises on input.
 
     ``project`` is the run's cache of other modules (``resolve.ProjectCache``): one for
     every file of a run; without it, the file has a cache of its own, closed when its
-    lint ends. ``timings``, when given, collects CPU seconds per rule code (and
-    ``"locate"`` for indexing the file and finding the calls) for the benchmark; it
-    changes nothing else.
+    lint ends.
     """
     if not source.strip():
         return Linted([])
     decoded = decode_source(source)
     if isinstance(decoded, Finding):
-        return Linted([_rename(decoded, filename)] if settings.is_enabled(SYNTAX_CODE) else [])
+        return lint_decoded(decoded, filename, settings)
     # Call names are ASCII, and every encoding Python source may use keeps ASCII as
     # is, so the raw bytes answer for the text.
     if not might_contain_calls(source, settings):
         return Linted([])
+    return lint_decoded(decoded, filename, settings, project=project)
+
+
+def lint_decoded(
+    text: str | Finding,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    project: ProjectCache | None = None,
+) -> Linted:
+    """:func:`lint` of a file its caller has decoded (``source.decode``: the text, or the
+    SEM001 of bytes that cannot be decoded) and put through the prefilter: neither is
+    done again. ``project`` as for :func:`lint`."""
+    if isinstance(text, Finding):
+        return Linted([_rename(text, filename)] if settings.is_enabled(SYNTAX_CODE) else [])
     with _collector_paused():
-        return _parse_and_lint(decoded, filename, settings, project, timings)
+        return _parse_and_lint(text, filename, settings, project)
 
 
 def lint_source(
@@ -114,10 +126,9 @@ def lint_source(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
-    timings: dict[str, float] | None = None,
 ) -> list[Finding]:
     """The raw findings of one file, sorted by position then code (:func:`lint`'s)."""
-    return lint(source, filename, settings, project=project, timings=timings).findings
+    return lint(source, filename, settings, project=project).findings
 
 
 def lint_parsed(
@@ -127,7 +138,6 @@ def lint_parsed(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
-    timings: dict[str, float] | None = None,
 ) -> list[Finding]:
     """The raw findings of a file that is already decoded and parsed, without parsing
     it again (flake8 hands a plugin both).
@@ -135,12 +145,12 @@ def lint_parsed(
     ``text`` is the file's text as :func:`decode_source` gives it and ``tree`` is
     ``ast.parse(text)``. The findings are those :func:`lint_source` gives for the
     file's bytes when the prefilter passes the bytes as it passes the text (any
-    encoding that keeps ASCII as is). ``project`` and ``timings`` as for :func:`lint`.
+    encoding that keeps ASCII as is). ``project`` as for :func:`lint`.
     """
     if not might_contain_calls(text, settings):
         return []
     with _collector_paused():
-        return _lint_tree(text, tree, filename, settings, project, timings).findings
+        return _lint_tree(text, tree, filename, settings, project).findings
 
 
 def file_context(
@@ -214,7 +224,6 @@ def _parse_and_lint(
     filename: str,
     settings: LintSettings,
     project: ProjectCache | None,
-    timings: dict[str, float] | None,
 ) -> Linted:
     try:
         tree = parse_module(decoded, filename)
@@ -227,7 +236,7 @@ def _parse_and_lint(
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
         return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
-    return _lint_tree(decoded, tree, filename, settings, project, timings)
+    return _lint_tree(decoded, tree, filename, settings, project)
 
 
 def _lint_tree(
@@ -236,7 +245,6 @@ def _lint_tree(
     filename: str,
     settings: LintSettings,
     project: ProjectCache | None,
-    timings: dict[str, float] | None,
 ) -> Linted:
     own = project is None
     if project is None:
@@ -244,20 +252,17 @@ def _lint_tree(
 
         project = ProjectCache()
     asked = project.questions
-    started = time.process_time() if timings is not None else 0.0
     try:
         try:
             context = file_context(text, tree, filename, settings, project)
         except RecursionError:
             message = "the file cannot be analysed: it is nested too deeply"
             return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
-        if timings is not None:
-            timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
         if not context.calls:
             return Linted([])
         declarations: list[Declaration] = []
         try:
-            findings = _run_rules(context, declarations, timings)
+            findings = _run_rules(context, declarations)
         finally:
             for declaration in declarations:
                 declaration.release()
@@ -268,9 +273,7 @@ def _lint_tree(
             project.close()
 
 
-def _run_rules(
-    context: FileContext, declarations: list[Declaration], timings: dict[str, float] | None
-) -> list[Finding]:
+def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
     from semantics_lint.lint.declaration import build_declaration
     from semantics_lint.lint.rules import rules_for
@@ -282,17 +285,14 @@ def _run_rules(
     rule: Rule
     for rule in dict.fromkeys((*call_rules, *module_rules)):
         rule.begin_file(context, findings)
-    batch = Batch(call_rules, timings)
+    batch = Batch(call_rules)
 
     for call in context.calls:
         if call.kind == "define_tool" or not call_rules:
             continue  # tool-level rules read define_tool calls from the context
         try:
-            started = time.process_time() if timings is not None else 0.0
             declaration = build_declaration(call)
             declarations.append(declaration)
-            if timings is not None:
-                timings["declarations"] = timings.get("declarations", 0.0) + time.process_time() - started
             problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
@@ -306,7 +306,6 @@ def _run_rules(
                 )
             )
     for rule in module_rules:
-        started = time.process_time() if timings is not None else 0.0
         try:
             rule.visit_module(context)
         except RecursionError as exc:
@@ -314,8 +313,6 @@ def _run_rules(
                 findings.append(
                     syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
                 )
-        if timings is not None:
-            timings[rule.code] = timings.get(rule.code, 0.0) + time.process_time() - started
     return sort_findings(findings)
 
 
@@ -337,13 +334,11 @@ class Batch:
     then the parts given as a name, then each part (``visit_part``, then its keys'
     ``visit_field``), then the rows. A rule that meets recursion too deep stops for that
     call only: the other rules still judge it, and :meth:`run` says what went wrong so
-    the engine can report it once. With ``timings``, each rule's CPU time is added under
-    its code, for the benchmark.
+    the engine can report it once.
     """
 
-    def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
+    def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
-        self.timings = timings
         self._classes = tuple(type(rule) for rule in rules)
         self._stopped: set[int] = set()
 
@@ -359,10 +354,7 @@ class Batch:
         for position in plan.on_declaration:
             visit(position, "visit_declaration", declaration)
         if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
-            started = time.process_time() if self.timings is not None else 0.0
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
-            if self.timings is not None:
-                self.timings["named parts"] = self.timings.get("named parts", 0.0) + time.process_time() - started
             for part in named:
                 self._visit_named_part(plan, part)
         for part in declaration.parts:
@@ -403,14 +395,10 @@ class Batch:
         stopped = self._stopped
         if stopped and position in stopped:
             return
-        rule = self.rules[position]
-        started = time.process_time() if self.timings is not None else 0.0
         try:
-            getattr(rule, hook)(argument)
+            getattr(self.rules[position], hook)(argument)
         except RecursionError:
             stopped.add(position)
-        if self.timings is not None:
-            self.timings[rule.code] = self.timings.get(rule.code, 0.0) + time.process_time() - started
 
 
 class _Plan:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from semantics_lint.lint.config import known_codes
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 from semantics_lint.lint.settings import might_contain_calls
+from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import Linted
@@ -39,11 +39,12 @@ class FileOutcome:
     asking about any other module; only such findings are cached. ``other_files``:
     True when the lint (not a fix) asked about another module of the project.
     ``read_error``: why the file could not be read (it was not linted), or None.
+    ``diff``: with ``--diff``, the unified diff of the fix (made where the texts are).
     """
 
     __slots__ = (
         "display", "findings", "applied", "fixed_source", "original", "fix_error",
-        "internal_error", "linted", "self_contained", "other_files", "read_error",
+        "internal_error", "linted", "self_contained", "other_files", "read_error", "diff",
     )
 
     def __init__(
@@ -72,6 +73,7 @@ class FileOutcome:
         self.self_contained = self_contained
         self.other_files = other_files
         self.read_error = read_error
+        self.diff: str | None = None
 
 
 class Job(NamedTuple):
@@ -90,30 +92,38 @@ class Job(NamedTuple):
 
 
 def _filtered_linter(
-    codes: frozenset[str], project: ProjectCache | None
-) -> Callable[[bytes, str, LintSettings | None], Linted]:
-    """``engine.lint`` with the selected codes and ``# noqa`` applied (``project``: the
-    run's cache of other modules, or None for one of the file's own)."""
+    codes: frozenset[str], project: ProjectCache | None, source: bytes
+) -> Callable[[str | Finding, str, LintSettings | None], Linted]:
+    """``engine.lint_decoded`` with the selected codes and ``# noqa`` applied, for the
+    text of ``source`` (as ``source.decode`` gives it) or a fixed text of it: the
+    text is decoded once by the caller, and the prefilter has passed it. ``project``
+    is the run's cache of other modules, or None for one of the file's own."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.source import readable_text
     from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
-    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
-    def lint(source: bytes, filename: str, settings: LintSettings | None) -> Linted:
-        raw, other_files = engine.lint(source, filename, settings or engine.LintSettings(), project=project)
+    def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> Linted:
+        raw, other_files = engine.lint_decoded(text, filename, settings or engine.LintSettings(), project=project)
         findings = [f for f in raw if f.code in codes]
-        if unused and _may_list_our_codes(source):
-            findings = apply_noqa(decode_for_noqa(source), findings, codes, filename)
-        elif findings:  # nothing to suppress: the text need not be decoded again
-            findings = filter_noqa(decode_for_noqa(source), findings)
+        if unused or findings:
+            # Bytes that cannot be decoded are read for ``# noqa`` as near as can be.
+            shown = readable_text(source) if isinstance(text, Finding) else text
+            if unused and _may_list_our_codes(shown):
+                findings = apply_noqa(shown, findings, codes, filename)
+            elif findings:
+                findings = filter_noqa(shown, findings)
         return engine.Linted(findings, other_files)
 
     return lint
 
 
-def _may_list_our_codes(source: bytes) -> bool:
-    """False when ``source`` provably holds no ``# noqa`` comment naming a code of ours."""
+def _may_list_our_codes(source: bytes | str) -> bool:
+    """False when ``source`` (bytes, or the text) provably holds no ``# noqa`` comment
+    naming a code of ours."""
+    if isinstance(source, str):
+        return "SEM" in source and "noqa" in source.lower()
     return b"SEM" in source and b"noqa" in source.lower()
 
 
@@ -121,12 +131,12 @@ def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list
     """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
     if not _may_list_our_codes(source):
         return []  # the usual case: ``# noqa`` handling (and tokenize) is not imported
+    from semantics_lint.lint.source import text_of
     from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa
-    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     if UNUSED_NOQA_CODE not in codes:
         return []
-    return apply_noqa(decode_for_noqa(source), [], codes, display)
+    return apply_noqa(text_of(source), [], codes, display)
 
 
 def crash_finding(display: str, what: str) -> Finding:
@@ -191,33 +201,41 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     source = job.source
     assert source is not None, "run_job reads a job's file before it runs"
     codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
-    linted = _filtered_linter(frozenset(codes), project)
+    from semantics_lint.lint.source import Decoded, decode
+
+    # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
+    decoded = decode(source)
+    linted = _filtered_linter(frozenset(codes), project, source)
+    text = decoded if isinstance(decoded, Finding) else decoded.text
     if job.mode == "lint":
-        findings, other_files = linted(source, job.display, job.settings)
+        findings, other_files = linted(text, job.display, job.settings)
         return FileOutcome(job.display, findings, self_contained=not other_files, other_files=other_files)
 
-    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
-        return linted(source, filename, settings).findings
+    def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
+        return linted(text, filename, settings).findings
 
     from semantics_lint.lint import fix
 
     try:
-        result = fix.fix_source(source, job.display, job.settings, unsafe=job.unsafe, lint=lint)
+        result = fix.fix_decoded(source, decoded, job.display, job.settings, unsafe=job.unsafe, lint=lint)
     except fix.FixError as error:
-        return FileOutcome(
-            job.display, lint(source, job.display, job.settings), fix_error=str(error)
-        )
+        return FileOutcome(job.display, lint(text, job.display, job.settings), fix_error=str(error))
     outcome = FileOutcome(job.display, list(result.remaining), applied=result.applied)
     if result.changed:
         outcome.fixed_source = result.source
         outcome.original = source
+        if job.mode == "diff":
+            from semantics_lint.lint import write
+
+            assert isinstance(decoded, Decoded) and result.text is not None
+            outcome.diff = write.unified_diff(job.display, decoded.text, result.text)
     return outcome
 
 
 def _read(path: Path) -> bytes | str:
     """The bytes of the regular file at ``path``, or why they cannot be read.
 
-    Only a regular file of at most :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES`
+    Only a regular file of at most :data:`~semantics_lint.reading.MAX_SOURCE_BYTES`
     is read: a FIFO, socket or device (named on the command line, or put in a file's
     place after discovery) is refused, never opened in a way that can block, and a
     larger file is refused before it costs its size (see ``reading.py``).

@@ -57,7 +57,7 @@ from semantics_lint.lint.pool import (
     pool_size,
     run_jobs,
 )
-from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
+from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -359,9 +359,8 @@ def _collect(
         from semantics_lint.lint import write
 
         if job.mode == "diff":
-            result.diffs.append(
-                write.unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
-            )
+            assert outcome.diff is not None
+            result.diffs.append(outcome.diff)
         elif source is None:
             result.fixed_stdin = outcome.fixed_source
         elif not _write_fix(result, source, outcome, scope):
@@ -440,7 +439,7 @@ def run_stdin(
     configuration excludes is not linted (``excluded``), as that file named on the
     command line would not be: editors and pre-commit pass every file by name.
 
-    Input larger than :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES` is not
+    Input larger than :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not
     linted: it is the SEM001 finding a file that large is. ``complete`` false says
     that ``source`` is only the start of the input (reading stopped past the limit);
     ``size`` is the whole input's size when known.

@@ -308,6 +308,7 @@ def lint_with_noqa(
     """The findings ``semantics-lint check`` reports for one file's bytes: the engine's,
     then ``# noqa`` and SEM002 (the runner's steps, for tests and examples)."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.source import text_of
 
     settings = settings or engine.LintSettings()
     raw = engine.lint_source(source, filename, settings)
@@ -315,21 +316,9 @@ def lint_with_noqa(
     if enabled is not None:
         raw = [f for f in raw if f.code in enabled]
     return sorted(
-        apply_noqa(decode_source_text(source), raw, enabled, filename),
+        apply_noqa(text_of(source), raw, enabled, filename),
         key=lambda f: (f.start.line, f.start.column, f.code),
     )
-
-
-def decode_source_text(source: bytes) -> str:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
-    import codecs
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
-        encoding = "utf-8"
-    return source.decode(encoding, errors="replace").removeprefix("\ufeff")
 
 
 # ---------------------------------------------------------------------------
