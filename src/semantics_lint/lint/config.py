@@ -120,8 +120,27 @@ CONFIG_KEYS: tuple[str, ...] = tuple(_KEYS)
 
 
 def known_codes() -> frozenset[str]:
-    """Every code a finding can carry (SPEC section 4), without importing the rules."""
+    """Every code a finding can carry, as generated into the vocabulary
+    (``vocabulary.RULE_CODES``): the fast path, which imports no rule."""
     return frozenset(vocabulary.RULE_CODES)
+
+
+def registered_codes() -> frozenset[str]:
+    """Every code a finding can carry: the generated list and the code of every rule
+    class in the registry (``lint/rules``, imported here). A rule added since the list
+    was last generated is known by this answer; ask it only where the generated list
+    does not answer (a selector or a ``# noqa`` code it does not know)."""
+    from semantics_lint.lint.rules import ALL_RULES
+
+    return known_codes() | frozenset(rule.code for rule in ALL_RULES)
+
+
+def generated_list_answers(selectors: Iterable[str]) -> bool:
+    """True when every selector is ``ALL`` or matches a code of the generated list."""
+    codes = known_codes()
+    return all(
+        selector == ALL_SELECTOR or any(code.startswith(selector) for code in codes) for selector in selectors
+    )
 
 
 def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
@@ -145,7 +164,9 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
         if codes is None:
             codes = known_codes()
         if not any(code.startswith(selector) for code in codes):
-            raise ConfigError(f"{where}: {selector!r} matches no rule")
+            codes = registered_codes()  # a rule not generated into the list yet
+            if not any(code.startswith(selector) for code in codes):
+                raise ConfigError(f"{where}: {selector!r} matches no rule")
         checked.append(selector)
     return tuple(checked)
 

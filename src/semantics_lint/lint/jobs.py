@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from semantics_lint.lint.config import known_codes
+from semantics_lint.lint.config import known_codes, registered_codes
 from semantics_lint.lint.model import Finding, Position, Severity
 from semantics_lint.lint.settings import might_contain_calls
 from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
@@ -200,7 +200,9 @@ def load(job: Job) -> Job | FileOutcome:
 def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     source = job.source
     assert source is not None, "run_job reads a job's file before it runs"
-    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
+    # The file passed the prefilter: the rules are imported anyway, so every code of
+    # the registry counts (a rule not generated into the vocabulary's list yet too).
+    codes = job.settings.enabled if job.settings.enabled is not None else registered_codes()
     from semantics_lint.lint.source import Decoded, decode
 
     # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
