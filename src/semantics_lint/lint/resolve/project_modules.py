@@ -1,7 +1,7 @@
 """Where a dotted module name lives in the linted project, from the file system alone.
 
-Cross-module following (``resolve_astroid``) reads the project's own source files and
-nothing else. This module answers "which file is ``pkg.constants``?" the way Python's
+Cross-module following (``resolve.project`` and ``resolve.astroid_bridge``) reads the
+project's own source files and nothing else. This module answers "which file is ``pkg.constants``?" the way Python's
 path finder would for one folder, the project's source root, without the import
 system: no ``sys.path``, no ``importlib.util.find_spec`` (which imports parent
 packages), no finder or loader, no ``.pth`` file, nothing executed or loaded.
