@@ -59,6 +59,7 @@ def test_astroid_is_left_as_it_was_found(tmp_path: Path) -> None:
             str(getattr(MANAGER.astroid_cache[name], "file", None) or "").startswith(str(tmp_path)) for name in new
         ), new
     assert run.bridge.session is None
+    assert astroid_boundary.project_manager().astroid_cache == {}  # no module between questions
     # astroid's memo of inferences holds nothing about the run's modules once it ends.
     roots = {id(key[0].root()) for key in _INFERENCE_CACHE if hasattr(key[0], "root")}
     assert not roots & modules

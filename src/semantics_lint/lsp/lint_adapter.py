@@ -201,7 +201,7 @@ def fix_one(text: str, path: str, located: Located) -> str:
     encoded = _encode(text)
     calls = 0
 
-    def one_finding(_source: bytes, _filename: str, _settings: object) -> list[Finding]:
+    def one_finding(_text: object, _filename: str, _settings: object) -> list[Finding]:
         nonlocal calls
         calls += 1
         return [finding] if calls == 1 else []

@@ -30,6 +30,7 @@ own again after every question, its shared cache and memo hold nothing of a proj
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -41,13 +42,17 @@ _QUESTIONS = threading.RLock()
 _ACTIVE = threading.local()
 
 
+@functools.cache
 def project_manager() -> Any:
-    """An astroid manager whose module cache, transforms and import hooks are its own.
+    """The astroid manager whose module cache, transforms and import hooks are its own.
 
     astroid's ``AstroidManager`` is a borg: every instance shares one state. This one
     reads the shared settings (through the class) but keeps the parts that hold
     modules and brains per instance, so building a project's modules with it changes
-    nothing shared. Its module cache is set by :func:`answering`.
+    nothing shared. One per process, and it holds no module between questions: its
+    module cache is the asking run's own dict while :func:`answering` lets it answer,
+    an empty one otherwise. (Made anew for each run, it would be left to the cyclic
+    collector with the astroid trees that refer to it.)
     """
     from astroid.manager import AstroidManager
     from astroid.transforms import TransformVisitor
@@ -88,7 +93,7 @@ def answering(manager: Any, modules: dict[str, Any], lookup: Callable[[str], Any
                 return active(modname)
 
             AstroidManager.ast_from_module_name = ast_from_module_name
-        outer = manager.astroid_cache
+        outer = manager.astroid_cache if previous is not None else {}
         _ACTIVE.lookup = lookup
         manager.astroid_cache = modules
         try:
