@@ -53,6 +53,7 @@ of saying "I don't know" are bugs and surface.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from itertools import islice
@@ -454,8 +455,12 @@ def _has_star_import(module: nodes.Module) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def display_path(path: str, root: str) -> str:
-    """How findings name a project file: its path from the source root, with ``/``."""
+    """How findings name a project file: its path from the source root, with ``/``.
+
+    Pure (two absolute paths in, their relation out; nothing is read from the file
+    system), so its answers are kept for the process."""
     try:
         relative = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows
