@@ -9,7 +9,8 @@ same files (every ``--every``-th ``.py`` file of the corpus, sorted):
 
 * ``start``: the interpreter, the linter's engine imported, the files read;
 * ``parse``: that, then ``ast.parse`` of every file;
-* ``lint``: that start, then ``engine.lint_source`` of every file (which parses too).
+* ``lint``: that start, then ``engine.lint_source`` of every file (which parses too),
+  the files sharing one ``resolve.ProjectCache`` as the files of a run do.
 
 It prints the three counts, ``(lint - start) / (parse - start)`` (the lint's own cost
 over the parse floor in one process) and ``lint / parse`` (whole processes, as
@@ -44,8 +45,15 @@ if what == "parse":
             pass
 elif what == "lint":
     settings = engine.LintSettings()
+    # One cache of other modules for every file, as the runner keeps for a run
+    # (a linter without run caches kept them in the process).
+    try:
+        from semantics_lint.lint.resolve import ProjectCache
+        run = {"project": ProjectCache()}
+    except ImportError:
+        run = {}
     for name, data in sources:
-        engine.lint_source(data, name, settings)
+        engine.lint_source(data, name, settings, **run)
         engine.settle_imports()
 """
 

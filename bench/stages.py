@@ -4,14 +4,16 @@
 
 Each run is a fresh process that reads every file of the corpus, parses each with
 ``ast.parse`` (the floor) and then lints each with ``engine.lint_source``, timing both
-with the process's CPU clock. The engine reports seconds per rule code, for indexing the file
-and locating the calls (``locate``), for reading the declarations and for reading the
-parts given as a name (its ``timings``); the rest of the lint (decoding, the file
-context, the batch, the findings, the collector) is shown as the remainder. Figures are medians over the runs,
+with the process's CPU clock. For the breakdown, the benchmark wraps the engine's
+functions in its own process with clocks (the engine has no clock of its own): seconds
+per rule code (its hooks), for indexing the file and locating the calls (``locate``,
+``engine.file_context``), for reading the declarations (``build_declaration``) and for
+reading the parts given as a name (``Declaration.named_parts``); the rest of the lint
+(decoding, the batch, the findings, the collector) is shown as the remainder. Figures are medians over the runs,
 and the headline is the median of each run's own ratio lint / ``ast.parse``, which a
 busy machine disturbs far less than either figure alone. The breakdown comes from a
-second lint of the corpus in the same process with the engine's clocks on (they cost
-about a tenth of the lint themselves, and caches are warm by then): read it as shares.
+second lint of the corpus in the same process with those clocks on (they cost about a
+tenth of the lint themselves, and caches are warm by then): read it as shares.
 Not the benchmark (that is ``run.py``: whole processes, wall time, the CLI): a guide to
 where to look.
 """
@@ -45,20 +47,43 @@ for name, data in sources:
     except (SyntaxError, ValueError):
         pass
 floor = clock() - started
-def lint_all(timings):
+def lint_all():
     findings = 0
     gc.collect()
     started = clock()
     for name, data in sources:
-        findings += len(engine.lint_source(data, name, settings, timings=timings))
+        findings += len(engine.lint_source(data, name, settings))
         engine.settle_imports()  # as the runner does between files
     return clock() - started, findings
 
+timings = {}
+
+def clocked(key, function):
+    def wrapper(*args, **kwargs):
+        started = clock()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            timings[key] = timings.get(key, 0.0) + clock() - started
+    return wrapper
+
+def clocks_on():
+    # The breakdown's clocks, put around the engine's functions in this process.
+    from semantics_lint.lint import declaration
+    from semantics_lint.lint.rules import ALL_RULES
+
+    engine.file_context = clocked("locate", engine.file_context)
+    declaration.build_declaration = clocked("declarations", declaration.build_declaration)
+    declaration.Declaration.named_parts = clocked("named parts", declaration.Declaration.named_parts)
+    for rule in ALL_RULES:
+        for hook in ("visit_declaration", "visit_part", "visit_field", "visit_row", "visit_module"):
+            setattr(rule, hook, clocked(rule.code, getattr(rule, hook)))
+
 # The headline without the clock calls per rule (they cost a tenth of the lint), then
 # a second pass for the breakdown.
-lint, findings = lint_all(None)
-timings = {}
-timed, _ = lint_all(timings)
+lint, findings = lint_all()
+clocks_on()
+timed, _ = lint_all()
 print(json.dumps({"ast": floor, "lint": lint, "timed": timed, "findings": findings, "timings": timings}))
 """
 

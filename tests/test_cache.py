@@ -11,7 +11,6 @@ import pytest
 from semantics_lint.lint.cache import (
     ResultCache,
     build_fingerprint,
-    lookups_so_far,
     settings_key,
 )
 from semantics_lint.lint.engine import LintSettings
@@ -206,8 +205,8 @@ def test_the_fingerprint_follows_the_package_files(tmp_path: Path) -> None:
     assert build_fingerprint() != before  # the installed package is another build
 
 
-def test_lookups_count_the_questions_about_other_modules(tmp_path: Path) -> None:
-    from semantics_lint.lint.engine import lint_file
+def test_a_lint_says_whether_it_asked_about_other_modules(tmp_path: Path) -> None:
+    from semantics_lint.lint import engine
 
     (tmp_path / "consts.py").write_text('WHEN = "2024-05-01"\n', encoding="utf-8")
     local = tmp_path / "local.py"
@@ -222,8 +221,9 @@ def test_lookups_count_the_questions_about_other_modules(tmp_path: Path) -> None
         "described_result(facts=rows, provenance={'measuredAt': WHEN, 'source': 's'})\n",
         encoding="utf-8",
     )
-    before = lookups_so_far()
-    assert [f.code for f in lint_file(local)] == ["SEM203"]
-    assert lookups_so_far() == before  # its names are its own
-    assert [f.code for f in lint_file(imported)] == ["SEM203"]
-    assert lookups_so_far() > before
+    alone = engine.lint(local.read_bytes(), str(local))
+    assert [f.code for f in alone.findings] == ["SEM203"]
+    assert not alone.other_files  # its names are its own
+    following = engine.lint(imported.read_bytes(), str(imported))
+    assert [f.code for f in following.findings] == ["SEM203"]
+    assert following.other_files

@@ -123,15 +123,15 @@ def test_fixes_lint_afresh_and_leave_the_cache_right(tmp_path: Path) -> None:
 def test_a_failed_lint_is_not_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     tool = tmp_path / "tool.py"
     tool.write_text(SNAKE, encoding="utf-8")
-    real = engine.lint_source
+    real = engine.lint_decoded
 
-    def broken(*args: object, **kwargs: object) -> list[Finding]:
+    def broken(*args: object, **kwargs: object) -> engine.Linted:
         raise RuntimeError("a bug in a rule")
 
-    monkeypatch.setattr(engine, "lint_source", broken)
+    monkeypatch.setattr(engine, "lint_decoded", broken)
     failed = _run([tool], tmp_path / "cache", jobs=1)
     assert failed.internal_error
-    monkeypatch.setattr(engine, "lint_source", real)
+    monkeypatch.setattr(engine, "lint_decoded", real)
     again = _run([tool], tmp_path / "cache", jobs=1)
     assert [f.code for f in again.findings] == ["SEM102"] and again.cached == 0
 

@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,14 @@ from semantics_lint.lint.fix import (
     apply_fixes,
     fix_source,
 )
-from semantics_lint.lint.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.lint.model import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Position,
+    Severity,
+)
 from semantics_lint.lint.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
 
@@ -61,8 +69,7 @@ def _rename(line: int, column: int, old: str, new: str, **kwargs: object) -> Fin
 _QUOTED_SNAKE = re.compile(r"(['\"])(" + "|".join(SNAKE_TO_CAMEL) + r")\1")
 
 
-def _toy_lint(source: bytes, filename: str, settings: object) -> list[Finding]:
-    text = source.decode("utf-8-sig")
+def _toy_lint(text: str, filename: str, settings: object) -> list[Finding]:
     findings = []
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         for match in _QUOTED_SNAKE.finditer(line):
@@ -218,7 +225,9 @@ def test_end_before_start_is_refused() -> None:
 def test_fix_source_fixes_and_reports_what_remains() -> None:
     source = b"p = {'measured_at': t, 'source': s}  # keep me\n"
     result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
-    assert result == FixResult(b"p = {'measuredAt': t, 'source': s}  # keep me\n", True, 1, [])
+    assert result == FixResult(
+        b"p = {'measuredAt': t, 'source': s}  # keep me\n", True, 1, [], "p = {'measuredAt': t, 'source': s}  # keep me\n"
+    )
 
 
 def test_fix_source_is_idempotent() -> None:
@@ -239,8 +248,7 @@ def test_fix_source_keeps_bom_and_crlf() -> None:
 def test_fix_source_keeps_a_declared_encoding() -> None:
     source = "# -*- coding: latin-1 -*-\np = {'read_at': '\u00e9'}\n".encode("latin-1")
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        text = data.decode("latin-1")
+    def lint(text: str, filename: str, settings: object) -> list[Finding]:
         return [] if "read_at" not in text else [_rename(2, 6, "read_at", "readAt")]
 
     result = fix_source(source, "t.py", unsafe=False, lint=lint)
@@ -258,9 +266,9 @@ def test_fix_source_unchanged_when_nothing_to_fix() -> None:
 def test_overlapping_fixes_are_finished_in_a_later_pass() -> None:
     source = b"x = {'a': {'read_at': 1}}\n"
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
         found = _toy_lint(data, filename, settings)
-        if b"'a'" in data:
+        if "'a'" in data:
             found.append(_finding(1, 4, 1, 25, "{'b': {'read_at': 1}}"))
         return found
 
@@ -270,15 +278,15 @@ def test_overlapping_fixes_are_finished_in_a_later_pass() -> None:
 
 
 def test_a_fix_that_breaks_the_syntax_raises() -> None:
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        return [_finding(1, 0, 1, 1, "(")] if data.startswith(b"x") else []
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
+        return [_finding(1, 0, 1, 1, "(")] if data.startswith("x") else []
 
     with pytest.raises(FixError, match="does not parse"):
         fix_source(b"x = 1\n", "t.py", unsafe=False, lint=lint)
 
 
 def test_fixes_that_never_converge_raise() -> None:
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
         # Always proposes one more line: the loop can never settle.
         return [_finding(1, 0, 1, 0, "pass\n")]
 
@@ -293,7 +301,7 @@ def test_converging_on_the_last_allowed_pass_is_fine() -> None:
 
 
 def test_fix_that_changes_nothing_is_not_a_loop() -> None:
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
         return [_finding(1, 0, 1, 1, "x")]
 
     result = fix_source(b"x = 1\n", "t.py", unsafe=False, lint=lint)
@@ -303,8 +311,8 @@ def test_fix_that_changes_nothing_is_not_a_loop() -> None:
 def test_unencodable_fix_raises() -> None:
     source = "# coding: latin-1\nx = 1\n".encode("latin-1")
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        return [_finding(2, 0, 2, 1, "\u4e00")] if data.endswith(b"x = 1\n") else []
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
+        return [_finding(2, 0, 2, 1, "\u4e00")] if data.endswith("x = 1\n") else []
 
     with pytest.raises(FixError, match="encoding"):
         fix_source(source, "t.py", unsafe=False, lint=lint)
@@ -313,7 +321,7 @@ def test_unencodable_fix_raises() -> None:
 def test_undecodable_source_is_returned_untouched() -> None:
     source = b"x = '\xff'  # 'read_at'\n"
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
         return [_rename(1, 13, "read_at", "readAt")]
 
     result = fix_source(source, "t.py", unsafe=False, lint=lint)
@@ -323,14 +331,13 @@ def test_undecodable_source_is_returned_untouched() -> None:
 _TYPOS = re.compile(r"(['\"])(mesuredAt|measuerdAt)\1")
 
 
-def _typo_lint(source: bytes, filename: str, settings: object) -> list[Finding]:
+def _typo_lint(text: str, filename: str, settings: object) -> list[Finding]:
     """SEM102 as the stand-in above, plus SEM101 typos of measuredAt with an unsafe fix.
 
     Like the real rules, each judges its key alone: a typo is offered the rename
     unless ``measuredAt`` itself is already a key, whatever the other keys are.
     """
-    findings = _toy_lint(source, filename, settings)
-    text = source.decode()
+    findings = _toy_lint(text, filename, settings)
     for number, line in enumerate(text.splitlines(), start=1):
         if "'measuredAt'" in line:
             continue
@@ -392,7 +399,7 @@ def test_a_file_that_would_not_parse_is_not_written(tmp_path: Path) -> None:
     original = b"p = {'measured_at': t}\n"
     path.write_bytes(original)
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
         return [_rename(1, 5, "'measured_at'", "'measuredAt")]
 
     with pytest.raises(FixError):
@@ -558,8 +565,8 @@ def test_a_fix_that_only_the_compiler_refuses_raises() -> None:
     # ast.parse accepts a repeated parameter name; compiling does not.
     source = b"def f(a, b):\n    pass\n"
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        return [_finding(1, 9, 1, 10, "a")] if b", b" in data else []
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
+        return [_finding(1, 9, 1, 10, "a")] if ", b" in data else []
 
     with pytest.raises(FixError, match="does not parse"):
         fix_source(source, "t.py", unsafe=False, lint=lint)
@@ -586,8 +593,8 @@ def test_a_fix_that_would_repeat_a_key_is_never_applied() -> None:
     # A rule that offers a rename to a key already present: the fix layer refuses it.
     source = b"p = {'measuredAt': t, 'read_at': u}\n"
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        return [_rename(1, 23, "read_at", "measuredAt")] if b"read_at" in data else []
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
+        return [_rename(1, 23, "read_at", "measuredAt")] if "read_at" in data else []
 
     result = fix_source(source, "t.py", unsafe=False, lint=lint)
     assert result.source == source and not result.changed
@@ -597,10 +604,49 @@ def test_a_fix_that_would_repeat_a_key_is_never_applied() -> None:
 def test_fixes_that_swap_keys_are_not_a_repeat() -> None:
     source = b"p = {'measuredAt': t, 'read_at': u}\n"
 
-    def lint(data: bytes, filename: str, settings: object) -> list[Finding]:
-        if b"read_at" not in data:
+    def lint(data: str, filename: str, settings: object) -> list[Finding]:
+        if "read_at" not in data:
             return []
         return [_rename(1, 6, "measuredAt", "readAt"), _rename(1, 23, "read_at", "measuredAt")]
 
     result = fix_source(source, "t.py", unsafe=False, lint=lint)
     assert result.source == b"p = {'readAt': t, 'measuredAt': u}\n"
+
+
+# -- one decode and one prefilter per file ------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["fix", "diff", "lint"])
+def test_a_run_decodes_and_prefilters_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """The engine, ``# noqa``, the fixpoint loop and the diff all read the one text
+    ``source.decode`` gave; the prefilter runs once, when the file is read."""
+    from semantics_lint.lint import engine, jobs, runner, source
+
+    path = tmp_path / "tool.py"
+    path.write_bytes(
+        b"from semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa: SEM105, SEM203\n"
+    )
+    calls: list[str] = []
+
+    def counted(name: str, function: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            calls.append(name)
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(source, "decode", counted("decode", source.decode))
+    monkeypatch.setattr(source, "readable_text", counted("decode", source.readable_text))
+    monkeypatch.setattr(source.tokenize, "detect_encoding", counted("decode", source.tokenize.detect_encoding))
+    prefilter = counted("prefilter", engine.might_contain_calls)
+    for module in (engine, jobs):
+        monkeypatch.setattr(module, "might_contain_calls", prefilter)
+    options = runner.RunOptions(fix=mode != "lint", diff=mode == "diff", jobs=1, cache_dir=None)
+    result = runner.run([str(path)], options)
+    fixed = mode != "lint"
+    assert sorted(f.code for f in result.findings) == (["SEM002"] if fixed else ["SEM002", "SEM102"])
+    assert result.fixed == fixed and (len(result.diffs) == 1) is (mode == "diff")
+    assert calls.count("decode") == 1 and calls.count("prefilter") == 1, calls

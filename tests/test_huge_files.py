@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from checkout import SNAKE
 
+from semantics_lint import reading
 from semantics_lint.flake8_plugin import SemanticsLintPlugin
-from semantics_lint.lint import reading, write
+from semantics_lint.lint import write
 from semantics_lint.lint.runner import RunOptions, run_stdin
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource use")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import engine, resolve
+from semantics_lint.lint import engine
 from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 
 CONSTANTS = 'FIRST_DAY = "2024-05-01"\nSECOND_DAY = "2024-06-01"\nOTHER_DAY = "2024-07-01"\n'
@@ -30,7 +30,6 @@ def _lines(path: Path) -> list[int]:
 
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
-    resolve.clear_caches()
     root = tmp_path / "fleet"
     root.mkdir()
     (root / "__init__.py").write_text("", encoding="utf-8")
@@ -52,6 +51,5 @@ def test_past_the_budget_a_name_is_unknown_and_other_files_do_not_spend_it(
     monkeypatch.setattr(resolve_astroid, "MAX_LOOKUPS", 1)
     alone = _lines(package / "b_tools.py")
     assert alone == [5]  # one question allowed: the first name followed, not the second
-    resolve.clear_caches()
     assert _lines(package / "a_tools.py") == [5, 8]  # other questions, asked first
     assert _lines(package / "b_tools.py") == alone

@@ -49,7 +49,7 @@ def test_chunked_pool_gives_the_serial_answer(tmp_path: Path, monkeypatch: pytes
     assert serial.findings == parallel.findings
 
 
-def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
+def _crashing_job(job: jobs.Job, project: object = None) -> jobs.FileOutcome:
     if job.display.endswith("m041.py"):
         os._exit(3)  # a worker that dies outright, as a segfault or the OOM killer would
     return jobs.FileOutcome(job.display, [])

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import resolve
 from semantics_lint.lint.engine import lint_file
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.rules import ALL_RULES
@@ -47,7 +46,6 @@ def marks() -> Counter[Site]:
 
 @pytest.fixture(scope="module")
 def findings() -> list[Finding]:
-    resolve.clear_caches()
     result: list[Finding] = []
     for path in MODULES:
         result.extend(lint_file(path))

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from checkout import SNAKE
 
-from semantics_lint.lint import reading
+from semantics_lint import reading
 from semantics_lint.lint.config import ConfigResolver
 from semantics_lint.lint.discovery import PathProblem, discover
 

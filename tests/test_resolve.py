@@ -14,20 +14,20 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import resolve
-from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 from semantics_lint.lint.context import CallSite
 from semantics_lint.lint.engine import LintSettings, file_context, lint_file
-from semantics_lint.lint.resolve import Resolved
+from semantics_lint.lint.resolve import ProjectCache, Resolved, project_modules
+from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
+from semantics_lint.lint.resolve import project as resolve_project
 from semantics_lint.lint.resolve.astroid_bridge import (
     ImportRequest,
     ModuleBinding,
     absolute_module,
-    find_binding,
     project_layout,
 )
 
@@ -39,10 +39,26 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
         path.write_text(textwrap.dedent(text), encoding="utf-8")
 
 
+RUN = ProjectCache()
+"""What one run keeps about other modules; each test starts a run of its own."""
+
+
 @pytest.fixture(autouse=True)
-def _fresh_caches() -> None:
-    # Each test builds its own project; astroid's module cache is per process.
-    resolve.clear_caches()
+def _fresh_caches() -> Iterator[None]:
+    global RUN
+    RUN = ProjectCache()
+    yield
+    RUN.close()
+
+
+def find_binding(request: ImportRequest) -> ModuleBinding | None:
+    """The astroid bridge's answer, within the test's run."""
+    return resolve_astroid.find_binding(request, RUN.bridge)
+
+
+def direct_binding(request: ImportRequest, names: frozenset[str]) -> ModuleBinding | None:
+    """The direct answer, within the test's run, as one lint sees the files."""
+    return resolve_project._direct_binding(request, names, RUN, project_modules.Snapshot())
 
 
 # -- layout ----------------------------------------------------------------------------
@@ -247,7 +263,6 @@ SHAPES = {
 
 
 def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
-    from semantics_lint.lint.resolve import project as resolve_project
 
     write_tree(tmp_path, SHAPES)
     importer = str(tmp_path / "shapes/tools.py")
@@ -284,7 +299,7 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
     ]
     direct = {}
     for question in questions:
-        answer = resolve_project._direct_binding(question, frozenset({"described_result"}))
+        answer = direct_binding(question, frozenset({"described_result"}))
         if answer is not None:
             assert answer == find_binding(question), question
             direct[(question.module, question.names)] = answer.line
@@ -324,19 +339,18 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
 
 
 def test_a_direct_answer_is_worked_out_again_when_its_module_changes(tmp_path: Path) -> None:
-    from semantics_lint.lint.resolve import project as resolve_project
 
     write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/constants.py": 'DAY = "2024-05-01"\n', "pkg/tools.py": ""})
     question = ImportRequest(str(tmp_path / "pkg/tools.py"), "constants", 1, ("DAY",))
-    first = resolve_project._direct_binding(question, frozenset())
+    first = direct_binding(question, frozenset())
     assert first is not None and first.line == 1
-    assert resolve_project._direct_binding(question, frozenset()) == first  # kept
+    assert direct_binding(question, frozenset()) == first  # kept
     # Each rewrite changes the size: seen even within one tick of the file system's clock.
     (tmp_path / "pkg/constants.py").write_text('NOTE = "x"\nDAY = "2024-05-01"\n', encoding="utf-8")
-    moved = resolve_project._direct_binding(question, frozenset())
+    moved = direct_binding(question, frozenset())
     assert moved is not None and moved.line == 2
     (tmp_path / "pkg/constants.py").write_text('DAY = "2024-05-01"\nDAY = "2024-05-02"\n', encoding="utf-8")
-    assert resolve_project._direct_binding(question, frozenset()) is None
+    assert direct_binding(question, frozenset()) is None
 
 
 def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -378,12 +392,11 @@ def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pyte
 def test_a_module_too_deep_for_astroid_is_read_directly(tmp_path: Path) -> None:
     # astroid builds its tree recursively (astroid 4 gives up on this module); the index
     # is built without recursion.
-    from semantics_lint.lint.resolve import project as resolve_project
 
     deep = 'DAY = "2024-05-01"\nSUM = ' + "1 + " * 2500 + "1\n"
     write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/constants.py": deep, "pkg/tools.py": ""})
     question = ImportRequest(str(tmp_path / "pkg/tools.py"), "constants", 1, ("DAY",))
-    found = resolve_project._direct_binding(question, frozenset())
+    found = direct_binding(question, frozenset())
     assert found is not None and (found.name, found.line) == ("DAY", 1)
 
 

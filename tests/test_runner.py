@@ -131,7 +131,7 @@ def test_order_is_the_same_with_and_without_the_pool(tmp_path: Path, monkeypatch
     assert [f.filename for f in serial.findings] == sorted(f.filename for f in serial.findings)
 
 
-def _crashing_job(job: jobs.Job) -> jobs.FileOutcome:
+def _crashing_job(job: jobs.Job, project: object = None) -> jobs.FileOutcome:
     if job.display.endswith("m03.py"):
         os._exit(3)  # a worker that dies outright, as a segfault or the OOM killer would
     return jobs.FileOutcome(job.display, [])
@@ -147,7 +147,7 @@ def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkey
     assert "worker process ended abruptly" in result.findings[0].message
 
 
-def _raising_job(job: jobs.Job) -> jobs.FileOutcome:
+def _raising_job(job: jobs.Job, project: object = None) -> jobs.FileOutcome:
     if job.display.endswith("m01.py"):
         raise RecursionError("maximum recursion depth exceeded")
     return jobs.FileOutcome(job.display, [])
@@ -194,7 +194,7 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
 
     path = tmp_path / "m.py"
     path.write_text(SNAKE, encoding="utf-8")
-    monkeypatch.setattr(fix, "fix_source", refuse)
+    monkeypatch.setattr(fix, "fix_decoded", refuse)
     result = runner.run([str(path)], runner.RunOptions(jobs=1, fix=True))
     assert path.read_text(encoding="utf-8") == SNAKE
     assert [f.code for f in result.findings] == ["SEM102"]

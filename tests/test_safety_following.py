@@ -34,7 +34,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import resolve
 from semantics_lint.lint.engine import lint_file
 
 MARKERS = "markers"
@@ -139,7 +138,6 @@ def test_no_project_module_is_imported_in_process(tmp_path: Path) -> None:
     from astroid import MANAGER
     from astroid.manager import AstroidManager
 
-    resolve.clear_caches()
     expected = hostile_project(tmp_path)
     lookup = AstroidManager.__dict__["ast_from_module_name"]
     path, meta_path = list(sys.path), list(sys.meta_path)
@@ -165,7 +163,6 @@ def test_no_project_module_is_imported_in_process(tmp_path: Path) -> None:
         str(getattr(MANAGER.astroid_cache[name], "file", None) or "").startswith(str(tmp_path))
         for name in new
     ), new
-    resolve.clear_caches()
 
 
 def compiler() -> str | None:
@@ -233,41 +230,6 @@ def test_a_module_linked_from_outside_the_project_is_not_read(tmp_path: Path) ->
     ], report
 
 
-def test_other_threads_keep_astroids_own_lookup(tmp_path: Path) -> None:
-    """While a question is answered in one thread, astroid works as usual in another."""
-    import threading
-
-    from astroid.manager import AstroidManager
-
-    from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
-
-    from astroid.exceptions import AstroidImportError
-
-    session = resolve_astroid._Session(str(tmp_path))
-    inside, release = threading.Event(), threading.Event()
-    seen: list[object] = []
-
-    def answer() -> None:
-        with resolve_astroid._source_only(session):
-            try:
-                seen.append(AstroidManager().ast_from_module_name("email.utils"))
-            except AstroidImportError:
-                seen.append("refused")
-            inside.set()
-            release.wait(30)
-
-    worker = threading.Thread(target=answer)
-    worker.start()
-    try:
-        assert inside.wait(30)
-        assert AstroidManager().ast_from_module_name("email.utils").name == "email.utils"
-    finally:
-        release.set()
-        worker.join(30)
-    # In the answering thread, a standard-library module is not read.
-    assert seen == ["refused"]
-
-
 @pytest.mark.parametrize(
     ("files", "name", "expected"),
     [
@@ -307,26 +269,26 @@ def test_locate_sees_a_folder_change_after_it_answered(tmp_path: Path) -> None:
     hour_ago = time.time() - 3600
     for folder in (tmp_path, tmp_path / "pkg"):
         os.utime(folder, (hour_ago, hour_ago))  # settled: the answer is kept
-    project_modules.forget()
-    found = project_modules.locate(str(tmp_path), "pkg.c")
+    kept: project_modules.Located = {}
+    found = project_modules.locate(str(tmp_path), "pkg.c", kept)
     assert found is not None and found.path == str(tmp_path / "pkg/c.py")
-    assert project_modules._KEPT  # kept, and checked against the folders' times
+    assert kept  # kept, and checked against the folders' times
     # A compiled module put beside the source now shadows it.
     write(tmp_path, "pkg/c" + importlib.machinery.EXTENSION_SUFFIXES[0], "")
-    assert project_modules.locate(str(tmp_path), "pkg.c") is None
+    assert project_modules.locate(str(tmp_path), "pkg.c", kept) is None
     (tmp_path / ("pkg/c" + importlib.machinery.EXTENSION_SUFFIXES[0])).unlink()
-    assert project_modules.locate(str(tmp_path), "pkg.c") == found
+    assert project_modules.locate(str(tmp_path), "pkg.c", kept) == found
     (tmp_path / "pkg/c.py").unlink()
-    assert project_modules.locate(str(tmp_path), "pkg.c") is None
+    assert project_modules.locate(str(tmp_path), "pkg.c", kept) is None
 
 
 def test_locate_keeps_nothing_about_a_folder_changed_just_now(tmp_path: Path) -> None:
     from semantics_lint.lint.resolve import project_modules
 
     write(tmp_path, "c.py", "")
-    project_modules.forget()
-    assert project_modules.locate(str(tmp_path), "c") is not None
-    assert not project_modules._KEPT
+    kept: project_modules.Located = {}
+    assert project_modules.locate(str(tmp_path), "c", kept) is not None
+    assert not kept
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import resolve
 from semantics_lint.lint.engine import LintSettings, lint_file, lint_source
 
 TOOL_CODES = frozenset({"SEM601", "SEM602", "SEM603", "SEM604"})
@@ -124,7 +123,6 @@ def test_the_class_through_a_name_and_through_an_import(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    resolve.clear_caches()
     findings = lint_file(tools, ONLY_TOOLS)
     assert [(f.code, f.start.line, f.start.column) for f in findings] == [
         ("SEM602", 5, 11),

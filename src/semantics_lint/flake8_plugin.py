@@ -19,12 +19,14 @@ flake8 prints them, so a key holding a newline cannot forge a line of flake8's o
 
 Cost: the engine's textual prefilter runs on the joined lines before anything heavy is
 imported, so a file that never mentions our API costs one substring scan. The engine
-module itself is light (it imports LibCST lazily); it is imported on the first file.
-LibCST, astroid and the rules, once imported, live as long as the process; as in
-``semantics-lint check``, everything alive after a file that imported something is moved
-to the collector's permanent generation (``gc.freeze``), so that collections stop
-walking those modules (on the benchmark's synthetic corpus they cost flake8 2.7 s more
-CPU time than without the plugin, of the plugin's 9.6 s).
+module itself is light (it imports the rules, the resolver and astroid lazily); it is
+imported on the first file. Each file is linted with a cache of other modules of its
+own (``resolve.ProjectCache``), closed when its lint ends: nothing about a project is
+kept between files. The rules and astroid, once imported, live as long as the process;
+as in ``semantics-lint check``, everything alive after a file that imported something
+is moved to the collector's permanent generation (``gc.freeze``), so that collections
+stop walking those modules (on the benchmark's synthetic corpus they cost flake8 2.7 s
+more CPU time than without the plugin, of the plugin's 9.6 s).
 
 Options (command line or the ``[flake8]`` section of a config file):
 
@@ -142,7 +144,7 @@ class SemanticsLintPlugin:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
         from semantics_lint.lint import engine
         from semantics_lint.lint.output.printable import printable
-        from semantics_lint.lint.reading import MAX_SOURCE_BYTES
+        from semantics_lint.reading import MAX_SOURCE_BYTES
 
         # A character is at least one byte: more characters than the limit is too large.
         if sum(map(len, self._lines)) > MAX_SOURCE_BYTES:
@@ -187,7 +189,7 @@ class SemanticsLintPlugin:
         import os
 
         from semantics_lint.lint.jobs import unreadable_finding
-        from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
+        from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
 
         if size is None:
             try:

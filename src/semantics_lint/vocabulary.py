@@ -325,9 +325,10 @@ RULE_CODES: Final = (
     "SEM604",
 )
 # end rule codes
-"""Every static rule code (SPEC section 4), stable. Selection (``--select``, ``ignore``)
-resolves against this list without importing the rule modules (and so libcst); the
-rule registry defines exactly these codes (tests/test_runner.py checks it)."""
+"""Every static rule code, stable, as ``python -m semantics_lint.gen`` last wrote them
+from the rule registry (docs/rules.md documents each). Selection (``--select``,
+``ignore``) and ``# noqa`` resolve against this list without importing the rule
+modules; a code it does not hold is asked of the registry (``config.registered_codes``)."""
 
 # ---------------------------------------------------------------------------
 # Strings: JavaScript's notion of "empty"

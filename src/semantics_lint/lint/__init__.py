@@ -1,1 +1,1 @@
-"""The static linter: LibCST engine, rules, fixes, configuration and output."""
+"""The static linter: the ``ast`` engine, rules, resolver, fixes, configuration and output."""

@@ -62,7 +62,6 @@ __all__ = [
     "ResultCache",
     "build_fingerprint",
     "default_cache_dir",
-    "lookups_so_far",
 ]
 
 CACHE_FOLDER = ".semantics-lint-cache"
@@ -111,18 +110,6 @@ def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None
                 return found.parent
             break
     return Path(".")
-
-
-def lookups_so_far() -> int:
-    """How many times this process has asked about another module of a project.
-
-    The runner reads it before and after a file: a change means the file's findings
-    depend on other files, and are not cached. Nothing asked before the resolver's
-    module is even imported.
-    """
-    from semantics_lint.lint.resolve import lookups_so_far as asked
-
-    return asked()
 
 
 def build_fingerprint(package: Path | None = None) -> str:

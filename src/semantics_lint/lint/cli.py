@@ -477,17 +477,17 @@ def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) ->
     paths = {source.display: source.path for source in sources}
 
     def read(display: str) -> str | None:
-        from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
-        from semantics_lint.lint.suppress import decode_source_text
+        from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
+        from semantics_lint.lint.source import text_of
 
         if stdin is not None:
-            return decode_source_text(stdin)
+            return text_of(stdin)
         path = paths.get(display)
         if path is None:
             return None
         try:
             # Read as the run read it: a file the run could not read shows no source.
-            return decode_source_text(read_regular(path, MAX_SOURCE_BYTES))
+            return text_of(read_regular(path, MAX_SOURCE_BYTES))
         except OSError:
             return None
 
@@ -605,7 +605,7 @@ def _read_stdin() -> tuple[bytes, bool, int | None]:
     """
     import stat
 
-    from semantics_lint.lint.reading import MAX_SOURCE_BYTES
+    from semantics_lint.reading import MAX_SOURCE_BYTES
 
     stream = sys.stdin.buffer
     try:
@@ -674,7 +674,7 @@ def _add_noqa(
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
     from semantics_lint.lint import write as writing
     from semantics_lint.lint.output.overview import plural
-    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
+    from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
     from semantics_lint.lint.suppress import add_noqa
 
     lint_options = options._replace(fix=False, diff=False, cache_dir=None)

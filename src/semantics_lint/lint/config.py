@@ -120,8 +120,27 @@ CONFIG_KEYS: tuple[str, ...] = tuple(_KEYS)
 
 
 def known_codes() -> frozenset[str]:
-    """Every code a finding can carry (SPEC section 4), without importing the rules."""
+    """Every code a finding can carry, as generated into the vocabulary
+    (``vocabulary.RULE_CODES``): the fast path, which imports no rule."""
     return frozenset(vocabulary.RULE_CODES)
+
+
+def registered_codes() -> frozenset[str]:
+    """Every code a finding can carry: the generated list and the code of every rule
+    class in the registry (``lint/rules``, imported here). A rule added since the list
+    was last generated is known by this answer; ask it only where the generated list
+    does not answer (a selector or a ``# noqa`` code it does not know)."""
+    from semantics_lint.lint.rules import ALL_RULES
+
+    return known_codes() | frozenset(rule.code for rule in ALL_RULES)
+
+
+def generated_list_answers(selectors: Iterable[str]) -> bool:
+    """True when every selector is ``ALL`` or matches a code of the generated list."""
+    codes = known_codes()
+    return all(
+        selector == ALL_SELECTOR or any(code.startswith(selector) for code in codes) for selector in selectors
+    )
 
 
 def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
@@ -145,7 +164,9 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
         if codes is None:
             codes = known_codes()
         if not any(code.startswith(selector) for code in codes):
-            raise ConfigError(f"{where}: {selector!r} matches no rule")
+            codes = registered_codes()  # a rule not generated into the list yet
+            if not any(code.startswith(selector) for code in codes):
+                raise ConfigError(f"{where}: {selector!r} matches no rule")
         checked.append(selector)
     return tuple(checked)
 
@@ -153,7 +174,7 @@ def check_selectors(selectors: Iterable[str], where: str) -> tuple[str, ...]:
 def _read_bytes(path: Path) -> bytes:
     """The bytes of the configuration file ``path`` (see ``reading.py``: a regular file
     of at most ``MAX_SETTINGS_BYTES``, never a blocking open); raises ``Unreadable``."""
-    from semantics_lint.lint.reading import MAX_SETTINGS_BYTES, read_regular
+    from semantics_lint.reading import MAX_SETTINGS_BYTES, read_regular
 
     return read_regular(path, MAX_SETTINGS_BYTES)
 
@@ -234,7 +255,7 @@ def probe(path: Path) -> bytes | OSError | None:
     """``path``'s bytes when it holds our table (as :func:`has_table` decides), None when
     it does not or is not there, or the ``OSError`` (``reading.Unreadable``) saying why a
     file that is there could not be read: nobody can tell what it holds."""
-    from semantics_lint.lint.reading import Unreadable
+    from semantics_lint.reading import Unreadable
 
     try:
         raw = _read_bytes(path)

@@ -20,7 +20,7 @@ from typing import Literal
 from semantics_lint import vocabulary
 from semantics_lint.lint.index import FileIndex, Scope
 from semantics_lint.lint.model import Position
-from semantics_lint.lint.resolve import Resolver
+from semantics_lint.lint.resolve import ProjectCache, Resolver
 from semantics_lint.lint.settings import LintSettings
 from semantics_lint.lint.source import Source
 
@@ -45,6 +45,8 @@ class FileContext:
     memo: dict[object, object] = field(default_factory=dict, repr=False)
     """Answers about the whole file that several rules share, made once (keyed by what
     they answer); they go with the file."""
+    project: ProjectCache | None = field(default=None, repr=False)
+    """The run's cache of other modules of the project (the resolver's own when None)."""
     source: Source = field(init=False, repr=False)
     _resolver: Resolver | None = field(default=None, init=False, repr=False)
 
@@ -73,7 +75,7 @@ class FileContext:
         """The file's resolver (made on first use): what names provably hold."""
         if self._resolver is None:
             names = frozenset((*self.settings.call_names, *vocabulary.API_FUNCTIONS))
-            self._resolver = Resolver(self.source, self.tree, self.index, self.filename, names)
+            self._resolver = Resolver(self.source, self.tree, self.index, self.filename, names, self.project)
         return self._resolver
 
     def release(self) -> None:

@@ -1,7 +1,7 @@
 """A recognized call read as a declaration: its parts, their fields, its data rows.
 
 The rules judge this model rather than raw syntax, so that every rule reads keys the
-same way (SPEC section 4, "How findings count"):
+same way:
 
 * a key is classified once per part: a ``field`` of the part, a ``snake`` spelling of
   one (``measured_at``), a ``derived`` field (``note``, ``notCovered``), or

@@ -360,13 +360,13 @@ def _read_ignore_file(
     """The rules of the ignore file ``path`` (relative to ``base``); None without any.
 
     Read as git reads it, and never in a way that can block or cost more than
-    :data:`~semantics_lint.lint.reading.MAX_SETTINGS_BYTES`: a ``.gitignore`` must be a
+    :data:`~semantics_lint.reading.MAX_SETTINGS_BYTES`: a ``.gitignore`` must be a
     regular file, not a symbolic link (git does not follow one either); ``info/exclude``
     may be a link to one. One that is there but cannot be read is a warning naming it
     (``shown``, else the path) in ``problems``, and the walk goes on as if it were
     absent: it then lints what that file would have ignored, never less.
     """
-    from semantics_lint.lint.reading import MAX_SETTINGS_BYTES, Unreadable, read_regular
+    from semantics_lint.reading import MAX_SETTINGS_BYTES, Unreadable, read_regular
 
     in_tree = os.path.basename(path) == ".gitignore"
     try:

@@ -20,11 +20,10 @@ import ast
 import gc
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.model import Finding, Position
@@ -34,14 +33,18 @@ from semantics_lint.lint.source import SYNTAX_CODE, decode_source, parse_module,
 if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
     from semantics_lint.lint.declaration import Declaration, FieldStatus, Part
+    from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.rules.base import Rule
 
 __all__ = [
     "SYNTAX_CODE",
     "Batch",
     "LintSettings",
+    "Linted",
     "decode_source",
     "file_context",
+    "lint",
+    "lint_decoded",
     "lint_file",
     "lint_parsed",
     "lint_source",
@@ -54,7 +57,7 @@ __all__ = [
 def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SETTINGS) -> list[Finding]:
     """Lint the file at ``path``; an unreadable file (not a regular file, larger than
     ``reading.MAX_SOURCE_BYTES``, no permission) is one SEM001 finding."""
-    from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
+    from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
     filename = os.fspath(path)
     try:
@@ -65,29 +68,67 @@ def lint_file(path: str | os.PathLike[str], settings: LintSettings = DEFAULT_SET
     return lint_source(source, filename, settings)
 
 
+class Linted(NamedTuple):
+    """One file's raw findings, and whether they depend on other files: ``other_files``
+    is True when its lint asked about another module of the project (the results cache
+    keeps only findings made from the file alone)."""
+
+    findings: list[Finding]
+    other_files: bool = False
+
+
+
+def lint(
+    source: bytes,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    project: ProjectCache | None = None,
+) -> Linted:
+    """The raw findings of one file, sorted by position then code, and whether they
+    depend on other files. Never raises on input.
+
+    ``project`` is the run's cache of other modules (``resolve.ProjectCache``): one for
+    every file of a run; without it, the file has a cache of its own, closed when its
+    lint ends.
+    """
+    if not source.strip():
+        return Linted([])
+    decoded = decode_source(source)
+    if isinstance(decoded, Finding):
+        return lint_decoded(decoded, filename, settings)
+    # Call names are ASCII, and every encoding Python source may use keeps ASCII as
+    # is, so the raw bytes answer for the text.
+    if not might_contain_calls(source, settings):
+        return Linted([])
+    return lint_decoded(decoded, filename, settings, project=project)
+
+
+def lint_decoded(
+    text: str | Finding,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    *,
+    project: ProjectCache | None = None,
+) -> Linted:
+    """:func:`lint` of a file its caller has decoded (``source.decode``: the text, or the
+    SEM001 of bytes that cannot be decoded) and put through the prefilter: neither is
+    done again. ``project`` as for :func:`lint`."""
+    if isinstance(text, Finding):
+        return Linted([_rename(text, filename)] if settings.is_enabled(SYNTAX_CODE) else [])
+    with _collector_paused():
+        return _parse_and_lint(text, filename, settings, project)
+
+
 def lint_source(
     source: bytes,
     filename: str,
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
-    timings: dict[str, float] | None = None,
+    project: ProjectCache | None = None,
 ) -> list[Finding]:
-    """The raw findings of one file, sorted by position then code. Never raises on input.
-
-    ``timings``, when given, collects CPU seconds per rule code (and ``"locate"`` for
-    indexing the file and finding the calls) for the benchmark; it changes nothing else.
-    """
-    if not source.strip():
-        return []
-    decoded = decode_source(source)
-    if isinstance(decoded, Finding):
-        return [_rename(decoded, filename)] if settings.is_enabled(SYNTAX_CODE) else []
-    # Call names are ASCII, and every encoding Python source may use keeps ASCII as
-    # is, so the raw bytes answer for the text.
-    if not might_contain_calls(source, settings):
-        return []
-    with _collector_paused():
-        return _parse_and_lint(decoded, filename, settings, timings)
+    """The raw findings of one file, sorted by position then code (:func:`lint`'s)."""
+    return lint(source, filename, settings, project=project).findings
 
 
 def lint_parsed(
@@ -96,7 +137,7 @@ def lint_parsed(
     filename: str,
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
-    timings: dict[str, float] | None = None,
+    project: ProjectCache | None = None,
 ) -> list[Finding]:
     """The raw findings of a file that is already decoded and parsed, without parsing
     it again (flake8 hands a plugin both).
@@ -104,16 +145,23 @@ def lint_parsed(
     ``text`` is the file's text as :func:`decode_source` gives it and ``tree`` is
     ``ast.parse(text)``. The findings are those :func:`lint_source` gives for the
     file's bytes when the prefilter passes the bytes as it passes the text (any
-    encoding that keeps ASCII as is). ``timings`` as for :func:`lint_source`.
+    encoding that keeps ASCII as is). ``project`` as for :func:`lint`.
     """
     if not might_contain_calls(text, settings):
         return []
     with _collector_paused():
-        return _lint_tree(text, tree, filename, settings, timings)
+        return _lint_tree(text, tree, filename, settings, project).findings
 
 
-def file_context(text: str, tree: ast.Module, filename: str, settings: LintSettings = DEFAULT_SETTINGS) -> FileContext:
-    """A parsed file, indexed, with its calls of ours located: what the rules read.
+def file_context(
+    text: str,
+    tree: ast.Module,
+    filename: str,
+    settings: LintSettings = DEFAULT_SETTINGS,
+    project: ProjectCache | None = None,
+) -> FileContext:
+    """A parsed file, indexed, with its calls of ours located: what the rules read
+    (``project``: the run's cache of other modules, as for :func:`lint`).
 
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
@@ -123,7 +171,7 @@ def file_context(text: str, tree: ast.Module, filename: str, settings: LintSetti
     from semantics_lint.lint.locate import locate_calls
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
-    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index)
+    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
     context.calls = [
         CallSite(context, found.kind, found.spelled, found.node, found.function, found.scope)  # type: ignore[arg-type]
         for found in locate_calls(index, settings.call_names, settings.api_modules)
@@ -172,20 +220,23 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _parse_and_lint(
-    decoded: str, filename: str, settings: LintSettings, timings: dict[str, float] | None
-) -> list[Finding]:
+    decoded: str,
+    filename: str,
+    settings: LintSettings,
+    project: ProjectCache | None,
+) -> Linted:
     try:
         tree = parse_module(decoded, filename)
     except SyntaxError as exc:
-        return _only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded))
+        return Linted(_only_if_enabled(settings, _syntax_error_finding(filename, exc, decoded)))
     except (RecursionError, MemoryError) as exc:
         reason = "too deeply nested" if isinstance(exc, RecursionError) else "too large"
         message = f"the file cannot be parsed: it is {reason} for the Python parser"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
+        return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
-    return _lint_tree(decoded, tree, filename, settings, timings)
+        return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
+    return _lint_tree(decoded, tree, filename, settings, project)
 
 
 def _lint_tree(
@@ -193,25 +244,33 @@ def _lint_tree(
     tree: ast.Module,
     filename: str,
     settings: LintSettings,
-    timings: dict[str, float] | None,
-) -> list[Finding]:
-    started = time.process_time() if timings is not None else 0.0
+    project: ProjectCache | None,
+) -> Linted:
+    own = project is None
+    if project is None:
+        from semantics_lint.lint.resolve import ProjectCache
+
+        project = ProjectCache()
+    asked = project.questions
     try:
-        context = file_context(text, tree, filename, settings)
-    except RecursionError:
-        message = "the file cannot be analysed: it is nested too deeply"
-        return _only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0)))
-    if timings is not None:
-        timings["locate"] = timings.get("locate", 0.0) + time.process_time() - started
-    if not context.calls and not _serves_tools(context):
-        return []
-    declarations: list[Declaration] = []
-    try:
-        return _run_rules(context, declarations, timings)
+        try:
+            context = file_context(text, tree, filename, settings, project)
+        except RecursionError:
+            message = "the file cannot be analysed: it is nested too deeply"
+            return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
+        if not context.calls and not _serves_tools(context):
+            return Linted([])
+        declarations: list[Declaration] = []
+        try:
+            findings = _run_rules(context, declarations)
+        finally:
+            for declaration in declarations:
+                declaration.release()
+            context.release()
+        return Linted(findings, project.questions != asked)
     finally:
-        for declaration in declarations:
-            declaration.release()
-        context.release()
+        if own:
+            project.close()
 
 
 def _serves_tools(context: FileContext) -> bool:
@@ -222,9 +281,7 @@ def _serves_tools(context: FileContext) -> bool:
     return bool(locate_adapter_calls(context.index))
 
 
-def _run_rules(
-    context: FileContext, declarations: list[Declaration], timings: dict[str, float] | None
-) -> list[Finding]:
+def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
     from semantics_lint.lint.declaration import build_declaration
     from semantics_lint.lint.rules import rules_for
@@ -236,17 +293,14 @@ def _run_rules(
     rule: Rule
     for rule in dict.fromkeys((*call_rules, *module_rules)):
         rule.begin_file(context, findings)
-    batch = Batch(call_rules, timings)
+    batch = Batch(call_rules)
 
     for call in context.calls:
         if not call_rules:
             continue  # define_tool's keys go to the key rules; the tool rules read the calls from the context
         try:
-            started = time.process_time() if timings is not None else 0.0
             declaration = build_declaration(call)
             declarations.append(declaration)
-            if timings is not None:
-                timings["declarations"] = timings.get("declarations", 0.0) + time.process_time() - started
             problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
@@ -260,7 +314,6 @@ def _run_rules(
                 )
             )
     for rule in module_rules:
-        started = time.process_time() if timings is not None else 0.0
         try:
             rule.visit_module(context)
         except RecursionError as exc:
@@ -268,8 +321,6 @@ def _run_rules(
                 findings.append(
                     syntax_finding(filename, f"{rule.code} could not check this file: {exc}", Position(1, 0))
                 )
-        if timings is not None:
-            timings[rule.code] = timings.get(rule.code, 0.0) + time.process_time() - started
     return sort_findings(findings)
 
 
@@ -291,13 +342,11 @@ class Batch:
     then the parts given as a name, then each part (``visit_part``, then its keys'
     ``visit_field``), then the rows. A rule that meets recursion too deep stops for that
     call only: the other rules still judge it, and :meth:`run` says what went wrong so
-    the engine can report it once. With ``timings``, each rule's CPU time is added under
-    its code, for the benchmark.
+    the engine can report it once.
     """
 
-    def __init__(self, rules: list[Rule], timings: dict[str, float] | None = None) -> None:
+    def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
-        self.timings = timings
         self._classes = tuple(type(rule) for rule in rules)
         self._stopped: set[int] = set()
 
@@ -313,10 +362,7 @@ class Batch:
         for position in plan.on_declaration:
             visit(position, "visit_declaration", declaration)
         if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
-            started = time.process_time() if self.timings is not None else 0.0
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
-            if self.timings is not None:
-                self.timings["named parts"] = self.timings.get("named parts", 0.0) + time.process_time() - started
             for part in named:
                 self._visit_named_part(plan, part)
         for part in declaration.parts:
@@ -357,14 +403,10 @@ class Batch:
         stopped = self._stopped
         if stopped and position in stopped:
             return
-        rule = self.rules[position]
-        started = time.process_time() if self.timings is not None else 0.0
         try:
-            getattr(rule, hook)(argument)
+            getattr(self.rules[position], hook)(argument)
         except RecursionError:
             stopped.add(position)
-        if self.timings is not None:
-            self.timings[rule.code] = self.timings.get(rule.code, 0.0) + time.process_time() - started
 
 
 class _Plan:

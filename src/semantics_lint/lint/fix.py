@@ -1,6 +1,6 @@
 """Applying the fixes findings carry: edits, a fixpoint loop, re-parsing.
 
-The contract (SPEC section 3, "fixes are safe or not offered"):
+The contract (fixes are safe or not offered):
 
 * an edit is a range given as positions (line 1-based, column 0-based in characters of
   the decoded text) plus the text that replaces it; nothing else of the file changes, so
@@ -20,7 +20,6 @@ Unsafe fixes (SEM101's rename to a close match) apply only when the caller asks.
 from __future__ import annotations
 
 import ast
-import codecs
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -28,14 +27,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.model import Applicability, Finding, Fix
+from semantics_lint.lint.source import Decoded, decode
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.engine import LintSettings
 
-Linter = Callable[[bytes, str, "LintSettings | None"], list[Finding]]
-"""What lints one file: ``engine.lint_source``'s signature."""
+Linter = Callable[["str | Finding", str, "LintSettings | None"], list[Finding]]
+"""What lints one file's decoded text (or the SEM001 of bytes that cannot be decoded):
+``engine.lint_decoded``'s signature, findings only."""
 
-__all__ = ["FixError", "FixResult", "apply_fixes", "fix_source"]
+__all__ = ["FixError", "FixResult", "Linter", "apply_fixes", "fix_decoded", "fix_source"]
 
 # Python's own line breaks. Not ``str.splitlines``: that also breaks on form feed,
 # vertical tab, U+2028 and friends, which the tokenizer (and so every position the
@@ -54,13 +55,15 @@ class FixResult:
 
     ``source`` is the fixed file (the original bytes when nothing changed), ``applied``
     counts the findings whose fix was applied over all passes, and ``remaining`` holds
-    the findings of the fixed source (no noqa filtering: the caller does that).
+    the findings of the fixed source (no noqa filtering: the caller does that); ``text``
+    is the fixed file's text when it changed (None otherwise).
     """
 
     source: bytes
     changed: bool
     applied: int
     remaining: list[Finding] = field(default_factory=list)
+    text: str | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -206,43 +209,14 @@ def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool) -> tuple[s
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Decoded:
-    text: str
-    encoding: str
-    bom: bool
-
-
-def _decode(source: bytes) -> _Decoded | None:
-    """Decode as Python does (BOM, PEP 263 cookie, UTF-8); None when it cannot."""
-    import io
-    import tokenize
-
+def _encode(decoded: Decoded, text: str, filename: str) -> bytes:
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    except SyntaxError:
-        return None
-    bom = encoding == "utf-8-sig"
-    if bom:
-        encoding = "utf-8"
-        body = source[len(codecs.BOM_UTF8) :]
-    else:
-        body = source
-    try:
-        return _Decoded(body.decode(encoding), encoding, bom)
-    except (UnicodeDecodeError, LookupError):
-        return None
-
-
-def _encode(decoded: _Decoded, text: str, filename: str) -> bytes:
-    try:
-        body = text.encode(decoded.encoding)
+        return decoded.encode(text)
     except UnicodeEncodeError as exc:
         raise FixError(
             f"{filename}: the fixed text cannot be written in the file's encoding "
             f"{decoded.encoding} ({exc.reason}); nothing was written"
         ) from exc
-    return codecs.BOM_UTF8 + body if decoded.bom else body
 
 
 def _python_compiles(text: str) -> bool:
@@ -362,7 +336,24 @@ def fix_source(
     max_passes: int = 10,
     lint: Linter | None = None,
 ) -> FixResult:
-    """Fix one file's bytes: apply, re-lint, repeat until nothing changes.
+    """:func:`fix_decoded` of ``source``, decoded here (``source.decode``)."""
+    return fix_decoded(
+        source, decode(source), filename, settings, unsafe=unsafe, max_passes=max_passes, lint=lint
+    )
+
+
+def fix_decoded(
+    source: bytes,
+    decoded: Decoded | Finding,
+    filename: str,
+    settings: LintSettings | None = None,
+    *,
+    unsafe: bool,
+    max_passes: int = 10,
+    lint: Linter | None = None,
+) -> FixResult:
+    """Fix one file's bytes, ``decoded`` as ``source.decode`` gives them (the caller
+    decoded them once): apply, re-lint the text, repeat until nothing changes.
 
     Returns the fixed bytes (same encoding, BOM and line endings as ``source``), whether
     they differ, how many findings were fixed, and the findings that remain. A file the
@@ -372,8 +363,8 @@ def fix_source(
     that does not parse, when the text cannot be encoded back, or when fixes keep
     changing the text after ``max_passes`` passes.
 
-    ``lint`` replaces ``engine.lint_source`` (tests use it to drive the loop with
-    findings no real rule produces).
+    ``lint`` gives the findings of a text (by default ``engine.lint_decoded``'s, after
+    the prefilter; tests drive the loop with findings no real rule produces).
 
     The parse check is CPython's ``compile`` (parser and symbol table; nothing runs).
     A file that already fails it is held to ``ast.parse``, and one that fails even that
@@ -385,17 +376,20 @@ def fix_source(
     if lint is None:
         from semantics_lint.lint import engine
 
-        lint = engine.lint_source
         if settings is None:
             settings = engine.LintSettings()
 
-    findings = lint(source, filename, settings)
+        def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
+            assert settings is not None
+            if isinstance(text, str) and not engine.might_contain_calls(text, settings):
+                return []
+            return engine.lint_decoded(text, filename, settings).findings
+
+    if isinstance(decoded, Finding):
+        # Bytes that cannot be decoded: left as they are, with their finding.
+        return FixResult(source, False, 0, lint(decoded, filename, settings))
+    findings = lint(decoded.text, filename, settings)
     if not _applicable(findings, unsafe):
-        return FixResult(source, False, 0, findings)
-    decoded = _decode(source)
-    if decoded is None:
-        # The engine found fixes in text we cannot decode the way it did: leave the
-        # file alone rather than guess.
         return FixResult(source, False, 0, findings)
 
     # Hold the fixed text to the strictest check the original passes: a fix must not
@@ -423,7 +417,7 @@ def fix_source(
         text = new_text
         applied += count
         current = _encode(decoded, text, filename)
-        findings = lint(current, filename, settings)
+        findings = lint(text, filename, settings)
         if any(finding.code == "SEM001" for finding in findings):
             raise FixError(
                 f"{filename}: the fixed code no longer parses for the linter; nothing was written"
@@ -434,4 +428,5 @@ def fix_source(
             raise FixError(
                 f"{filename}: fixes did not converge after {max_passes} passes; nothing was written"
             )
-    return FixResult(current, current != source, applied, findings)
+    changed = current != source
+    return FixResult(current, changed, applied, findings, text if changed else None)

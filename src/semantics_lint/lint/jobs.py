@@ -15,12 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from semantics_lint.lint.config import known_codes
+from semantics_lint.lint.config import known_codes, registered_codes
 from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 from semantics_lint.lint.settings import might_contain_calls
+from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import Linted
+    from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.settings import LintSettings
 
 Mode = Literal["lint", "fix", "diff"]
@@ -34,13 +36,15 @@ class FileOutcome:
     ``linted``: False when the file was not linted: it could not be read, or the
     prefilter found no call of ours in it. ``self_contained``: True when the findings
     came from the file alone: linted (not fixed), without a failure, and without
-    asking about any other module; only such findings are cached. ``read_error``: why
-    the file could not be read (it was not linted), or None.
+    asking about any other module; only such findings are cached. ``other_files``:
+    True when the lint (not a fix) asked about another module of the project.
+    ``read_error``: why the file could not be read (it was not linted), or None.
+    ``diff``: with ``--diff``, the unified diff of the fix (made where the texts are).
     """
 
     __slots__ = (
         "display", "findings", "applied", "fixed_source", "original", "fix_error",
-        "internal_error", "linted", "self_contained", "read_error",
+        "internal_error", "linted", "self_contained", "other_files", "read_error", "diff",
     )
 
     def __init__(
@@ -55,6 +59,7 @@ class FileOutcome:
         internal_error: bool = False,
         linted: bool = True,
         self_contained: bool = False,
+        other_files: bool = False,
         read_error: str | None = None,
     ) -> None:
         self.display = display
@@ -66,7 +71,9 @@ class FileOutcome:
         self.internal_error = internal_error
         self.linted = linted
         self.self_contained = self_contained
+        self.other_files = other_files
         self.read_error = read_error
+        self.diff: str | None = None
 
 
 class Job(NamedTuple):
@@ -85,29 +92,38 @@ class Job(NamedTuple):
 
 
 def _filtered_linter(
-    codes: frozenset[str],
-) -> Callable[[bytes, str, LintSettings | None], list[Finding]]:
-    """``engine.lint_source`` with the selected codes and ``# noqa`` applied."""
+    codes: frozenset[str], project: ProjectCache | None, source: bytes
+) -> Callable[[str | Finding, str, LintSettings | None], Linted]:
+    """``engine.lint_decoded`` with the selected codes and ``# noqa`` applied, for the
+    text of ``source`` (as ``source.decode`` gives it) or a fixed text of it: the
+    text is decoded once by the caller, and the prefilter has passed it. ``project``
+    is the run's cache of other modules, or None for one of the file's own."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.source import readable_text
     from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
-    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
-    def lint(source: bytes, filename: str, settings: LintSettings | None) -> list[Finding]:
-        raw = engine.lint_source(source, filename, settings or engine.LintSettings())
+    def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> Linted:
+        raw, other_files = engine.lint_decoded(text, filename, settings or engine.LintSettings(), project=project)
         findings = [f for f in raw if f.code in codes]
-        if unused and _may_list_our_codes(source):
-            return apply_noqa(decode_for_noqa(source), findings, codes, filename)
-        if not findings:
-            return findings  # nothing to suppress: the text need not be decoded again
-        return filter_noqa(decode_for_noqa(source), findings)
+        if unused or findings:
+            # Bytes that cannot be decoded are read for ``# noqa`` as near as can be.
+            shown = readable_text(source) if isinstance(text, Finding) else text
+            if unused and _may_list_our_codes(shown):
+                findings = apply_noqa(shown, findings, codes, filename)
+            elif findings:
+                findings = filter_noqa(shown, findings)
+        return engine.Linted(findings, other_files)
 
     return lint
 
 
-def _may_list_our_codes(source: bytes) -> bool:
-    """False when ``source`` provably holds no ``# noqa`` comment naming a code of ours."""
+def _may_list_our_codes(source: bytes | str) -> bool:
+    """False when ``source`` (bytes, or the text) provably holds no ``# noqa`` comment
+    naming a code of ours."""
+    if isinstance(source, str):
+        return "SEM" in source and "noqa" in source.lower()
     return b"SEM" in source and b"noqa" in source.lower()
 
 
@@ -115,12 +131,12 @@ def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list
     """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
     if not _may_list_our_codes(source):
         return []  # the usual case: ``# noqa`` handling (and tokenize) is not imported
+    from semantics_lint.lint.source import text_of
     from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa
-    from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 
     if UNUSED_NOQA_CODE not in codes:
         return []
-    return apply_noqa(decode_for_noqa(source), [], codes, display)
+    return apply_noqa(text_of(source), [], codes, display)
 
 
 def crash_finding(display: str, what: str) -> Finding:
@@ -138,11 +154,12 @@ def crash_finding(display: str, what: str) -> Finding:
     )
 
 
-def run_job(job: Job) -> FileOutcome:
+def run_job(job: Job, project: ProjectCache | None = None) -> FileOutcome:
     """Lint or fix one file. Never raises: a failure becomes a finding for the file.
 
     A job that carries no source is read and prefiltered here first (:func:`load`),
-    as the runner does for the files it reads itself.
+    as the runner does for the files it reads itself. ``project`` is the run's cache
+    of other modules (``resolve.ProjectCache``); without it the file has its own.
     """
     try:
         if job.source is None:
@@ -150,7 +167,7 @@ def run_job(job: Job) -> FileOutcome:
             if isinstance(loaded, FileOutcome):
                 return loaded
             job = loaded
-        return _run_job(job)
+        return _run_job(job, project)
     except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
         outcome = FileOutcome(job.display, [crash_finding(job.display, _describe(error))])
         outcome.internal_error = True
@@ -180,37 +197,47 @@ def load(job: Job) -> Job | FileOutcome:
     return Job(job.display, data, job.settings, job.mode, job.unsafe, job.path)
 
 
-def _run_job(job: Job) -> FileOutcome:
+def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     source = job.source
     assert source is not None, "run_job reads a job's file before it runs"
-    codes = job.settings.enabled if job.settings.enabled is not None else known_codes()
-    lint = _filtered_linter(frozenset(codes))
-    if job.mode == "lint":
-        from semantics_lint.lint.cache import lookups_so_far
+    # The file passed the prefilter: the rules are imported anyway, so every code of
+    # the registry counts (a rule not generated into the vocabulary's list yet too).
+    codes = job.settings.enabled if job.settings.enabled is not None else registered_codes()
+    from semantics_lint.lint.source import Decoded, decode
 
-        before = lookups_so_far()
-        outcome = FileOutcome(job.display, lint(source, job.display, job.settings))
-        outcome.self_contained = lookups_so_far() == before
-        return outcome
+    # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
+    decoded = decode(source)
+    linted = _filtered_linter(frozenset(codes), project, source)
+    text = decoded if isinstance(decoded, Finding) else decoded.text
+    if job.mode == "lint":
+        findings, other_files = linted(text, job.display, job.settings)
+        return FileOutcome(job.display, findings, self_contained=not other_files, other_files=other_files)
+
+    def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
+        return linted(text, filename, settings).findings
+
     from semantics_lint.lint import fix
 
     try:
-        result = fix.fix_source(source, job.display, job.settings, unsafe=job.unsafe, lint=lint)
+        result = fix.fix_decoded(source, decoded, job.display, job.settings, unsafe=job.unsafe, lint=lint)
     except fix.FixError as error:
-        return FileOutcome(
-            job.display, lint(source, job.display, job.settings), fix_error=str(error)
-        )
+        return FileOutcome(job.display, lint(text, job.display, job.settings), fix_error=str(error))
     outcome = FileOutcome(job.display, list(result.remaining), applied=result.applied)
     if result.changed:
         outcome.fixed_source = result.source
         outcome.original = source
+        if job.mode == "diff":
+            from semantics_lint.lint import write
+
+            assert isinstance(decoded, Decoded) and result.text is not None
+            outcome.diff = write.unified_diff(job.display, decoded.text, result.text)
     return outcome
 
 
 def _read(path: Path) -> bytes | str:
     """The bytes of the regular file at ``path``, or why they cannot be read.
 
-    Only a regular file of at most :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES`
+    Only a regular file of at most :data:`~semantics_lint.reading.MAX_SOURCE_BYTES`
     is read: a FIFO, socket or device (named on the command line, or put in a file's
     place after discovery) is refused, never opened in a way that can block, and a
     larger file is refused before it costs its size (see ``reading.py``).

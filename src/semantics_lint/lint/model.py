@@ -1,8 +1,9 @@
 """The data every linter frontend shares: positions, edits, fixes and findings.
 
-Immutable records (named tuples) with no behaviour beyond rendering themselves as the
-JSON shape of SPEC section 6 (ruff's shape). Rows are 1-based; columns are 0-based
-here (as LibCST and flake8 count them) and become 1-based only in JSON output.
+Immutable records (named tuples) with no behaviour beyond rendering themselves in
+ruff's JSON shape (``--output-format json``, docs/cli.md). Rows are 1-based; columns
+are 0-based here (as ``ast`` and flake8 count them) and become 1-based only in JSON
+output.
 
 Named tuples rather than dataclasses: every run imports this module, one over files
 without calls of ours too, and ``dataclasses`` (with ``inspect``) costs such a run
@@ -92,7 +93,7 @@ class Finding(NamedTuple):
         return (self.filename, self.start.line, self.start.column, self.code)
 
     def to_json(self) -> dict[str, Any]:
-        """The finding in the JSON shape ruff prints (SPEC section 6)."""
+        """The finding in the JSON shape ruff prints (``--output-format json``, docs/cli.md)."""
         return {
             "code": self.code,
             "message": self.message,

@@ -23,6 +23,8 @@ from semantics_lint.lint.jobs import FileOutcome, Job, crash_finding, run_job
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from concurrent.futures import Future, ProcessPoolExecutor
 
+    from semantics_lint.lint.resolve import ProjectCache
+
 Progress = Callable[[int], None]
 """Told how many more files are done, as they finish."""
 
@@ -64,10 +66,13 @@ def run_jobs(
     if workers <= 0:
         if progress is None:
             return run_chunk(jobs)
+        from semantics_lint.lint.resolve import ProjectCache
+
         outcomes_here: list[FileOutcome] = []
-        for job in jobs:
-            outcomes_here.extend(run_chunk([job]))
-            progress(1)
+        with ProjectCache() as project:
+            for job in jobs:
+                outcomes_here.extend(run_chunk([job], project))
+                progress(1)
         return outcomes_here
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -153,14 +158,24 @@ def import_for_pool() -> None:
     engine.settle_imports()
 
 
-def run_chunk(jobs: Sequence[Job]) -> list[FileOutcome]:
-    """Run ``jobs`` one after the other (in-process or in a worker); outcomes in their order."""
-    from semantics_lint.lint import engine
+def run_chunk(jobs: Sequence[Job], project: ProjectCache | None = None) -> list[FileOutcome]:
+    """Run ``jobs`` one after the other (in-process or in a worker); outcomes in their order.
 
+    The jobs share ``project``, the run's cache of other modules; without it, one is
+    made for them and closed after the last.
+    """
+    from semantics_lint.lint import engine
+    from semantics_lint.lint.resolve import ProjectCache
+
+    shared = project if project is not None else ProjectCache()
     outcomes: list[FileOutcome] = []
-    for job in jobs:
-        outcomes.append(run_job(job))
-        engine.settle_imports()
+    try:
+        for job in jobs:
+            outcomes.append(run_job(job, shared))
+            engine.settle_imports()
+    finally:
+        if project is None:
+            shared.close()
     return outcomes
 
 

@@ -57,7 +57,7 @@ from semantics_lint.lint.pool import (
     pool_size,
     run_jobs,
 )
-from semantics_lint.lint.reading import MAX_SOURCE_BYTES, too_large
+from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
 from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -98,13 +98,14 @@ class RunResult:
     ``excluded``: standard input stood for a file the configuration excludes
     (``force_exclude``). ``file_errors``: files that could not be read (when SEM001 is
     not selected to say so) or whose fix could not be written; each has a message in
-    ``messages``.
+    ``messages``. ``other_files``: some file's findings depend on other files of its
+    project (its lint followed a name into another module).
     """
 
     __slots__ = (
         "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
         "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
-        "file_errors",
+        "file_errors", "other_files",
     )
 
     def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:
@@ -122,6 +123,7 @@ class RunResult:
         self.fixed_files: dict[str, int] = {}
         self.excluded = excluded
         self.file_errors = 0
+        self.other_files = False
 
     @property
     def failed(self) -> bool:
@@ -348,6 +350,7 @@ def _collect(
 ) -> None:
     """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
     result.internal_error = result.internal_error or outcome.internal_error
+    result.other_files = result.other_files or outcome.other_files
     _collect_unread(result, outcome)
     if outcome.fix_error is not None:
         result.messages.append(f"error: {outcome.fix_error}")
@@ -356,9 +359,8 @@ def _collect(
         from semantics_lint.lint import write
 
         if job.mode == "diff":
-            result.diffs.append(
-                write.unified_diff(outcome.display, outcome.original or b"", outcome.fixed_source)
-            )
+            assert outcome.diff is not None
+            result.diffs.append(outcome.diff)
         elif source is None:
             result.fixed_stdin = outcome.fixed_source
         elif not _write_fix(result, source, outcome, scope):
@@ -437,7 +439,7 @@ def run_stdin(
     configuration excludes is not linted (``excluded``), as that file named on the
     command line would not be: editors and pre-commit pass every file by name.
 
-    Input larger than :data:`~semantics_lint.lint.reading.MAX_SOURCE_BYTES` is not
+    Input larger than :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not
     linted: it is the SEM001 finding a file that large is. ``complete`` false says
     that ``source`` is only the start of the input (reading stopped past the limit);
     ``size`` is the whole input's size when known.

@@ -16,7 +16,9 @@ from semantics_lint.lint.config import (
     ALL_SELECTOR,
     Config,
     check_selectors,
+    generated_list_answers,
     known_codes,
+    registered_codes,
 )
 from semantics_lint.lint.discovery import matches_any
 
@@ -93,7 +95,12 @@ def check_options(options: CommandLineCodes) -> None:
 
 @lru_cache(maxsize=256)
 def enabled_codes(config: Config, options: CommandLineCodes) -> frozenset[str]:
-    """The codes that run for files governed by ``config`` (before per-file-ignores)."""
+    """The codes that run for files governed by ``config`` (before per-file-ignores).
+
+    The codes are those of the generated list (``vocabulary.RULE_CODES``: no rule is
+    imported); when a selector names a code the list does not hold (a rule added to
+    the registry since it was generated), those of the registry.
+    """
     layers = [
         _Layer(
             config.select if config.select is not None else (ALL_SELECTOR,),
@@ -102,7 +109,9 @@ def enabled_codes(config: Config, options: CommandLineCodes) -> frozenset[str]:
         ),
         _Layer(options.select, options.extend_select, options.ignore),
     ]
-    return select_codes(known_codes(), layers)
+    selectors = [selector for layer in layers for selector in (*(layer.select or ()), *layer.extend_select)]
+    universe = known_codes() if generated_list_answers(selectors) else registered_codes()
+    return select_codes(universe, layers)
 
 
 def per_file_ignored(config: Config, path: Path) -> tuple[str, ...]:

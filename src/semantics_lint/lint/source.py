@@ -1,6 +1,10 @@
 """A Python file's text: decoding its bytes as Python does, parsing it, its lines, its
 columns.
 
+This is the linter's one decoder: the engine, ``# noqa`` handling, ``--fix`` and its
+diff all take the text :func:`decode` gives (once per file), or, for bytes that cannot
+be decoded, :func:`readable_text`.
+
 Positions in findings are 1-based lines and 0-based columns counted in characters;
 ``ast`` counts columns in UTF-8 bytes, so :func:`char_column` converts. Lines are split
 where CPython's tokenizer ends them (``\\r\\n``, ``\\r``, ``\\n``), never at form
@@ -15,17 +19,22 @@ import io
 import re
 import tokenize
 import warnings
+from typing import NamedTuple
 
 from semantics_lint.lint.model import Finding, Position, Severity
 
 __all__ = [
     "SYNTAX_CODE",
+    "Decoded",
     "Source",
     "char_column",
+    "decode",
     "decode_source",
     "parse_module",
+    "readable_text",
     "split_lines",
     "syntax_finding",
+    "text_of",
 ]
 
 SYNTAX_CODE = "SEM001"
@@ -181,8 +190,31 @@ class Source:
         return self.segment(*self.range_of(node))
 
 
+class Decoded(NamedTuple):
+    """A file's text as Python reads it, and how to write a text back the same way:
+    ``encoding`` is the codec of the bytes after the BOM, ``bom`` whether they start
+    with one."""
+
+    text: str
+    encoding: str = "utf-8"
+    bom: bool = False
+
+    def encode(self, text: str) -> bytes:
+        """``text`` as bytes of this file's encoding, with its BOM (``UnicodeEncodeError``
+        when the encoding cannot hold it)."""
+        body = text.encode(self.encoding)
+        return codecs.BOM_UTF8 + body if self.bom else body
+
+
 def decode_source(source: bytes) -> str | Finding:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), or a SEM001.
+    """The text of ``source`` as Python reads it (:func:`decode`'s), or a SEM001."""
+    decoded = decode(source)
+    return decoded if isinstance(decoded, Finding) else decoded.text
+
+
+def decode(source: bytes) -> Decoded | Finding:
+    """The text of ``source`` as Python reads it (BOM, coding cookie) and its encoding,
+    or a SEM001.
 
     A file without a cookie must be UTF-8. The BOM is dropped from the text, so
     columns on the first line count from the first real character. Line endings are
@@ -198,17 +230,18 @@ def decode_source(source: bytes) -> str | Finding:
             end = source.find(b"\n", end + 1)
         if b"coding" not in (source if end == -1 else source[:end]):
             try:
-                return source.decode("utf-8")
+                return Decoded(source.decode("utf-8"))
             except UnicodeDecodeError:
                 pass
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError as exc:
         return syntax_finding("", f"the file cannot be decoded: {exc.msg}", Position(1, 0))
-    if encoding == "utf-8-sig" or source.startswith(codecs.BOM_UTF8):
+    bom = encoding == "utf-8-sig" or source.startswith(codecs.BOM_UTF8)
+    if bom:
         encoding = "utf-8-sig"
     try:
-        return source.decode(encoding)
+        text = source.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
         line = 1
         column = 0
@@ -222,6 +255,26 @@ def decode_source(source: bytes) -> str | Finding:
             " (declare its encoding with a coding comment, or save it as UTF-8)",
             Position(line, column),
         )
+    return Decoded(text, "utf-8", True) if bom else Decoded(text, encoding)
+
+
+def text_of(source: bytes) -> str:
+    """The text of ``source`` as :func:`decode` gives it, or, for bytes it refuses,
+    :func:`readable_text`: never fails."""
+    decoded = decode(source)
+    return readable_text(source) if isinstance(decoded, Finding) else decoded.text
+
+
+def readable_text(source: bytes) -> str:
+    """The text of bytes :func:`decode` refuses, as near as can be: their declared (or
+    UTF-8) encoding, anything it cannot decode replaced, the BOM dropped. For reading
+    ``# noqa`` comments and showing a diff, never for linting."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        codecs.lookup(encoding)
+    except (SyntaxError, LookupError):
+        encoding = "utf-8"
+    return source.decode(encoding, errors="replace").removeprefix("\ufeff")
 
 
 def syntax_finding(filename: str, message: str, start: Position, end: Position | None = None) -> Finding:

@@ -237,11 +237,21 @@ def apply_noqa(
     return kept + [f for f in unused if not _is_suppressed(f, mapping)]
 
 
-@lru_cache(maxsize=1)
 def _known_codes() -> frozenset[str]:
-    from semantics_lint import vocabulary
+    from semantics_lint.lint.config import known_codes
 
-    return frozenset(vocabulary.RULE_CODES)
+    return known_codes()
+
+
+def _is_rule(code: str) -> bool:
+    """True when ``code`` (a code or a prefix) matches a rule's code: one of the
+    generated list, or (asked only when the list has none) of the rule registry, so
+    that a rule added since the list was generated is known to ``# noqa``."""
+    from semantics_lint.lint.config import known_codes, registered_codes
+
+    return any(known.startswith(code) for known in known_codes()) or any(
+        known.startswith(code) for known in registered_codes()
+    )
 
 
 def unused_noqa(
@@ -252,7 +262,6 @@ def unused_noqa(
     if tokens is None:
         return []
     enabled = frozenset(enabled)
-    known = _known_codes()
     span_of: dict[int, tuple[int, int]] = {}
     for first, last in _spans(tokens):
         for number in range(first, last + 1):
@@ -276,7 +285,7 @@ def unused_noqa(
         for code in _codes(match.group("codes")):
             if not code.startswith("SEM"):
                 continue  # another tool's code
-            if not any(known_code.startswith(code) for known_code in known):
+            if not _is_rule(code):
                 unknown.append(code)
             elif any(enabled_code.startswith(code) for enabled_code in enabled) and not any(
                 found_code.startswith(code) for found_code in found
@@ -308,6 +317,7 @@ def lint_with_noqa(
     """The findings ``semantics-lint check`` reports for one file's bytes: the engine's,
     then ``# noqa`` and SEM002 (the runner's steps, for tests and examples)."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.source import text_of
 
     settings = settings or engine.LintSettings()
     raw = engine.lint_source(source, filename, settings)
@@ -315,21 +325,9 @@ def lint_with_noqa(
     if enabled is not None:
         raw = [f for f in raw if f.code in enabled]
     return sorted(
-        apply_noqa(decode_source_text(source), raw, enabled, filename),
+        apply_noqa(text_of(source), raw, enabled, filename),
         key=lambda f: (f.start.line, f.start.column, f.code),
     )
-
-
-def decode_source_text(source: bytes) -> str:
-    """The text of ``source`` as Python reads it (BOM, coding cookie), never failing."""
-    import codecs
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
-        encoding = "utf-8"
-    return source.decode(encoding, errors="replace").removeprefix("\ufeff")
 
 
 # ---------------------------------------------------------------------------

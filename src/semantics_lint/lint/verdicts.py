@@ -352,8 +352,8 @@ def _entry(holder: ast.expr, key: object) -> tuple[ast.expr | None, ast.AST | No
 
 
 def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
-    """The code other than SEM100 that says what ``refusal`` says (SPEC section 4's
-    table), or None when no specific code does: then SEM100 reports it. ``call``, when
+    """The code other than SEM100 that says what ``refusal`` says (the table of
+    docs/agreement.md), or None when no specific code does: then SEM100 reports it. ``call``, when
     given, tells a call that declares nothing at all (``absent()``, ``coverage(r)``:
     SEM404, SEM402) from one whose arguments are wrong."""
     fault, path = refusal.kind, refusal.path

@@ -51,9 +51,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint import user_key
-from semantics_lint.lint.reading import MAX_SOURCE_BYTES, read_regular
-from semantics_lint.lint.suppress import decode_source_text as decode_for_noqa
 from semantics_lint.lint.suppress import physical_lines
+from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint import fix
@@ -494,7 +493,7 @@ def fix_file(
     With ``write=False`` (``--diff``) nothing is written. A :class:`fix.FixError`,
     :class:`NotWritten` or ``OSError`` propagates and the file is left as it was (a file
     that is not a regular one, or larger than ``reading.MAX_SOURCE_BYTES``, is the
-    ``OSError`` :class:`~semantics_lint.lint.reading.Unreadable`, and not read).
+    ``OSError`` :class:`~semantics_lint.reading.Unreadable`, and not read).
     """
     from semantics_lint.lint import fix
 
@@ -507,10 +506,10 @@ def fix_file(
     return result
 
 
-def unified_diff(display: str, before: bytes, after: bytes) -> str:
-    """A unified diff of one file's fix, in the file's own text."""
-    old = physical_lines(decode_for_noqa(before))
-    new = physical_lines(decode_for_noqa(after))
+def unified_diff(display: str, before: str, after: str) -> str:
+    """A unified diff of one file's fix, between its text and its fixed text."""
+    old = physical_lines(before)
+    new = physical_lines(after)
     lines = list(difflib.unified_diff(old, new, fromfile=display, tofile=display))
     text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
     return text

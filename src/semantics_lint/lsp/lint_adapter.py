@@ -12,8 +12,8 @@ server never depends on where the linter keeps its functions. What it uses:
   ``extend-exclude`` exclude is not linted (pre-commit's and ruff's editor behaviour);
 * ``fix.fix_source`` with a one-finding linter, to apply one finding's fix with the same
   edit application, collision guard and parse check as ``--fix``;
-* ``cache.lookups_so_far``: whether a lint followed a name into another module;
-* ``resolve.clear_caches``: forget what was read from other modules, when one changed.
+* ``RunResult.other_files``: whether a lint followed a name into another module.
+  Each lint reads other modules afresh (a cache of its own, closed when it ends).
 
 The buffer is handed over as the bytes the file would hold if saved: encoded as its
 coding cookie says (UTF-8 without one), a BOM kept. Positions come back in the
@@ -38,7 +38,6 @@ __all__ = [
     "Linted",
     "fix_all",
     "fix_one",
-    "forget_other_modules",
     "is_configuration_file",
     "lint_text",
     "rule_url",
@@ -141,15 +140,12 @@ def lint_text(text: str, path: str) -> Linted:
     the configuration's excludes have been applied as ``--force-exclude`` does.
     """
     from semantics_lint.lint import engine, runner
-    from semantics_lint.lint.cache import lookups_so_far
     from semantics_lint.lint.config import ConfigError
 
     absolute = Path(os.path.abspath(path))
     try:
         encoded = _encode(text)
-        before = lookups_so_far()
         result = runner.run_stdin(encoded.source, _options(), os.fspath(absolute))
-        uses_other_modules = lookups_so_far() != before
     except ConfigError as error:
         return Linted(error=str(error))
     finally:
@@ -159,7 +155,7 @@ def lint_text(text: str, path: str) -> Linted:
         return Linted(excluded=True)
     return Linted(
         tuple(_located(finding, encoded.bom) for finding in result.findings),
-        uses_other_modules,
+        result.other_files,
     )
 
 
@@ -204,7 +200,7 @@ def fix_one(text: str, path: str, located: Located) -> str:
     encoded = _encode(text)
     calls = 0
 
-    def one_finding(_source: bytes, _filename: str, _settings: object) -> list[Finding]:
+    def one_finding(_text: object, _filename: str, _settings: object) -> list[Finding]:
         nonlocal calls
         calls += 1
         return [finding] if calls == 1 else []
@@ -229,17 +225,6 @@ def rule_url(code: str) -> str | None:
     from semantics_lint.lint.output.rules import rule_url as documented
 
     return documented(code)
-
-
-def forget_other_modules() -> None:
-    """Forget every other module read so far: one changed on disk.
-
-    The linter also notices a changed file by its size and modification time; this
-    covers a rewrite that keeps both (same size, within the file system's clock tick).
-    """
-    from semantics_lint.lint import resolve
-
-    resolve.clear_caches()
 
 
 def is_configuration_file(path: str) -> bool:

@@ -37,8 +37,8 @@ Long-lived correctness:
 * ``didClose`` forgets the buffer and clears its diagnostics;
 * findings that followed a name into another module depend on that module's file on
   disk: when a file is saved (``didSave``) or a watched file changes
-  (``workspace/didChangeWatchedFiles``), the linter forgets what it read from other
-  modules and the open buffers whose findings used them are linted again; a changed
+  (``workspace/didChangeWatchedFiles``), the open buffers whose findings used other
+  modules are linted again (each lint reads them afresh); a changed
   ``pyproject.toml`` re-lints every open buffer;
 * a lint reads the buffer's own text and path only: nothing of one buffer is kept for
   another.
@@ -360,9 +360,6 @@ class SemanticsLintServer:
         if not paths:
             return
         configuration = any(lint_adapter.is_configuration_file(path) for path in paths)
-        # Each worker forgets before its next job: the lints scheduled below.
-        self.lints.forget_other_modules()
-        self.fixes.forget_other_modules()
         for uri, buffer in list(self.buffers.items()):
             if uri == saved:
                 continue  # already scheduled

@@ -78,8 +78,8 @@ def serve_jobs(connection: Connection) -> None:
     """A worker's life: import the linter, then run the jobs sent on ``connection``
     until it closes.
 
-    A job is ``(forget, name, arguments)``; ``forget`` first forgets every other module
-    read so far (one changed on disk). The answer is ``("ok", value)``,
+    A job is ``(name, arguments)``; nothing of one job is kept for the next (each lint
+    reads the other modules it needs afresh). The answer is ``("ok", value)``,
     ``("fix-failed", message)`` or ``("error", traceback)``.
     """
     # Paid once, before the first job: the imports of a first lint.
@@ -87,12 +87,10 @@ def serve_jobs(connection: Connection) -> None:
 
     while True:
         try:
-            forget, name, arguments = connection.recv()
+            name, arguments = connection.recv()
         except (EOFError, OSError):
             return  # the server closed the pipe or is gone
         try:
-            if forget:
-                lint_adapter.forget_other_modules()
             answer: tuple[str, Any] = ("ok", JOBS[name](*arguments))
         except FixFailed as error:
             answer = ("fix-failed", str(error))
@@ -120,16 +118,15 @@ class WorkerFailed(Exception):
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
-    __slots__ = ("connection", "epoch", "process")
+    __slots__ = ("connection", "process")
 
-    def __init__(self, context: Any, name: str, epoch: int) -> None:
+    def __init__(self, context: Any, name: str) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=serve_jobs, args=(theirs,), name=name, daemon=True)
         self.process.start()
         theirs.close()  # ours must be the only other end: its death closes the pipe
-        self.epoch = epoch
 
-    def run(self, job: tuple[bool, str, tuple[Any, ...]]) -> tuple[str, Any]:
+    def run(self, job: tuple[str, tuple[Any, ...]]) -> tuple[str, Any]:
         """Send one job and wait for its answer (blocks: called on a thread)."""
         try:
             self.connection.send(job)
@@ -163,17 +160,12 @@ class Pool:
         self._busy: set[_Worker] = set()
         self._waiting: deque[asyncio.Future[_Worker]] = deque()
         self._threads: ThreadPoolExecutor | None = None
-        self._epoch = 0
         self._closed = False
 
     @property
     def started(self) -> int:
         """Worker processes alive or starting (idle or busy)."""
         return self._started
-
-    def forget_other_modules(self) -> None:
-        """Every worker forgets the other modules it read before its next job."""
-        self._epoch += 1
 
     def warm(self) -> None:
         """Start a worker now if none is idle and the pool has room for one."""
@@ -189,8 +181,7 @@ class Pool:
         """
         for attempt in range(retries + 1):
             worker = await self._acquire()
-            job = (worker.epoch != self._epoch, name, arguments)
-            worker.epoch = self._epoch
+            job = (name, arguments)
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(self.size, thread_name_prefix=f"{self.name}-pipe")
             running: Future[tuple[str, Any]] = self._threads.submit(worker.run, job)
@@ -231,7 +222,7 @@ class Pool:
 
     def _start(self) -> _Worker:
         self._started += 1
-        return _Worker(self._context, f"{self.name}-worker", self._epoch)
+        return _Worker(self._context, f"{self.name}-worker")
 
     async def _acquire(self) -> _Worker:
         if self._closed:

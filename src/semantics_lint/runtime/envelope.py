@@ -5,7 +5,7 @@ This is a faithful Python reading of the reference framework's envelope rules
 ``described_result`` mints and that saved records keep:
 ``{"af_semantics": True, "facts": [...], "provenance": {...}, ...}``.
 
-The rule set is written once, in :func:`_issues_in`. It always reads the value in
+The rule set is written once, in :func:`faults_in`. It always reads the value in
 the wire spelling, but names the fields it faults in a *spelling* chosen by the
 caller: recognition and the ``check-semantics`` gate speak the wire's own words
 (``grain.is_counter``), while the ``described_result`` mint judges its candidate

@@ -35,11 +35,8 @@ Behaviour follows agentfootprint 9.62.0 (``src/lib/semantics/check.ts`` and
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import re
-import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -593,26 +590,14 @@ def _report_lines(report: Mapping[str, Any]) -> Iterator[str]:
 
 
 def _read_text_file(path: str) -> str:
-    # Only a regular file is read: a FIFO, socket or device named as a catalog (a
-    # slip, or a file list from a hostile checkout) is refused, never opened in a
-    # way that blocks or reads without end. The type is checked before opening and
-    # again on the file opened (without blocking), in case it was swapped between.
-    _refuse_unless_regular(os.stat(path).st_mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    with os.fdopen(os.open(path, flags), "rb") as handle:
-        _refuse_unless_regular(os.fstat(handle.fileno()).st_mode)
-        # Undecodable bytes become U+FFFD, as the reference's utf8 read does: a
-        # catalog with a stray byte inside a string is still judged.
-        return handle.read().decode("utf-8", errors="replace")
+    # Only a regular file is read (``semantics_lint.reading``, the linter's reader too):
+    # a FIFO, socket or device named as a catalog (a slip, or a file list from a
+    # hostile checkout) is refused, never opened in a way that blocks or reads
+    # without end. Undecodable bytes become U+FFFD, as the reference's utf8 read
+    # does: a catalog with a stray byte inside a string is still judged.
+    from semantics_lint.reading import read_regular
 
-
-def _refuse_unless_regular(mode: int) -> None:
-    if stat.S_ISREG(mode):
-        return
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))  # fmt: skip
-    kind = next((f" ({name})" for test, name in kinds if test(mode)), "")
-    raise OSError(errno.EINVAL, f"not a regular file{kind}")
+    return read_regular(path, None).decode("utf-8", errors="replace")
 
 
 def _read_stdin() -> str:

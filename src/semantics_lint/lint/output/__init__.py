@@ -13,7 +13,7 @@ concise        ``path:line:col: CODE [*] message`` (``text`` is an alias)   ``hu
 full           concise, plus the source lines, a caret and the fix          ``human``
 grouped        the findings under one heading per file                      ``human``
 pylint         ``path:line: [CODE] message``                                ``human``
-json           one list in ruff's shape (SPEC section 6)                    ``machine``
+json           one list in ruff's shape (docs/cli.md)                       ``machine``
 json-lines     the same objects, one a line                                 ``machine``
 github         GitHub Actions annotations                                   ``machine``
 gitlab         GitLab code quality report                                   ``machine``

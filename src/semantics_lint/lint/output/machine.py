@@ -1,6 +1,6 @@
 """The formats programs read: JSON, JSON lines, GitHub annotations, GitLab code quality, JUnit.
 
-* ``json``: one JSON list in ruff's shape (SPEC section 6); ``url`` is the rule's
+* ``json``: one JSON list in ruff's shape (docs/cli.md, "Output"); ``url`` is the rule's
   section of the rule reference.
 * ``json-lines``: the same objects, one compact object a line.
 * ``github``: ``::error``/``::warning`` workflow commands, one per finding.

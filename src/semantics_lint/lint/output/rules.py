@@ -1,8 +1,8 @@
 """What the outputs say about a rule: its name, severity, summary, help and URL.
 
-Read from the rule registry (which imports the rule modules, and so LibCST) only by
-the formats that describe rules (SARIF, statistics, ``rule --all``), never by the
-ones that only print findings.
+Read from the rule registry (which imports the rule modules) only by the formats that
+describe rules (SARIF, statistics, ``rule --all``), never by the ones that only print
+findings.
 
 A rule's URL is its section of the rule reference: ``<Rules URL>#<anchor>`` when the
 installed project's metadata names a ``Rules`` project URL (``[project.urls]`` in

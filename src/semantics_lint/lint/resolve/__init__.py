@@ -3,7 +3,7 @@
 Rules never look through a name themselves; they ask the file's :class:`Resolver`
 (``context.resolver``). The answer is a :class:`Resolved` (the expression the name is
 bound to, a node of its module's own tree, and where that binding is) or None, which
-means "unknown" and is never a finding (SPEC section 3, "Never guess").
+means "unknown" and is never a finding: the linter never guesses.
 
 What resolves, read from the index (``lint.index``) of the module the name is in:
 
@@ -56,6 +56,7 @@ from semantics_lint.lint.index import (
 )
 from semantics_lint.lint.resolve import project, project_modules
 from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
+from semantics_lint.lint.resolve.project import ProjectCache
 from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.source import Source
 from semantics_lint.lint.syntax import dotted_name
@@ -64,10 +65,9 @@ __all__ = [
     "MAX_MODULE_BYTES",
     "MAX_STEPS",
     "ModuleReading",
+    "ProjectCache",
     "Resolved",
     "Resolver",
-    "clear_caches",
-    "lookups_so_far",
 ]
 
 MAX_STEPS = 8
@@ -116,7 +116,8 @@ class Resolved:
 class Resolver:
     """Answers "what does this name hold?" for the names of one linted file and of the
     values followed from it. One per file; every answer is kept for the file's lint, so
-    rules asking the same question pay once."""
+    rules asking the same question pay once. What is read of other modules is kept in
+    ``project``, the run's cache (a cache of the resolver's own when none is given)."""
 
     def __init__(
         self,
@@ -125,6 +126,7 @@ class Resolver:
         index: FileIndex,
         filename: str,
         declaration_names: frozenset[str],
+        project: ProjectCache | None = None,
     ) -> None:
         path = os.path.abspath(filename) if filename and os.path.isfile(filename) else None
         self.main = ModuleReading(source, tree, index, path, display=None)
@@ -136,6 +138,7 @@ class Resolver:
         self._asked: dict[ImportRequest, ModuleBinding | None] = {}
         self._modules: dict[str, ModuleReading | None] = {}
         self._snapshot = project_modules.Snapshot()
+        self.project = project if project is not None else ProjectCache()
 
     # -- the interface ---------------------------------------------------------------
 
@@ -273,13 +276,17 @@ class Resolver:
             if len(self._asked) >= project.max_questions():
                 return None
             # Asked once per file: one lint reads the project as it was when it began.
-            found = self._asked[question] = project.imported_binding(question, self.declaration_names, self._snapshot)
+            found = self._asked[question] = project.imported_binding(
+                question, self.declaration_names, self.project, self._snapshot
+            )
         if found is None:
             return None
         target = self._modules.get(found.path, _NOT_READ)
         if target is _NOT_READ:
             # Read once per file (the project's files do not change during one lint).
-            target = self._modules[found.path] = project.module_reading(found.path, self.declaration_names, self._snapshot)
+            target = self._modules[found.path] = project.module_reading(
+                found.path, self.declaration_names, self.project, self._snapshot
+            )
         if target is None:
             return None
         if target.display is None:
@@ -391,13 +398,3 @@ def _mutable(node: ast.expr) -> bool:
     if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
         return True
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list", "set")
-
-
-def lookups_so_far() -> int:
-    """Questions about other modules this process has asked (see ``resolve.project``)."""
-    return project.lookups_so_far()
-
-
-def clear_caches() -> None:
-    """Forget every project module read so far, and where imported names are bound."""
-    project.clear()

@@ -1,15 +1,17 @@
 """Following a name across modules of the linted project, with astroid.
 
-The in-file resolver (``resolve.py``) follows a name to its one binding with LibCST's
-scope metadata. When that binding is an import (``from .constants import EXPORT_DATE``,
-``from pkg import constants`` then ``constants.EXPORT_DATE``, ``import pkg.constants as c``),
-it asks this module *where* the imported name is bound: which file, which module-level
-name. The in-file resolver then reads that file with the same rules it applies at home
-(bound exactly once, at top level, never mutated), so "provable" means one thing on both
+The resolver (``resolve.Resolver``) follows a name to its one binding with the file's
+index (``lint.index``). When that binding is an import (``from .constants import
+EXPORT_DATE``, ``from pkg import constants`` then ``constants.EXPORT_DATE``, ``import
+pkg.constants as c``) and the direct answer of ``resolve.project`` does not apply, it
+asks this module *where* the imported name is bound: which file, which module-level
+name. The resolver then reads that file with the same rules it applies at home (bound
+exactly once, at top level, never mutated), so "provable" means one thing on both
 sides of an import.
 
-astroid is imported here, and only here, the first time such a question is asked: a file
-whose declarations are literal, or whose names are all local, never pays for it.
+astroid is imported here (and in ``astroid_boundary``), and only the first time such a
+question is asked: a file whose declarations are literal, or whose names are all local
+or plain constants of the project, never pays for it.
 
 Never guess:
 
@@ -19,11 +21,11 @@ Never guess:
   inference that raises or yields several distinct values: all of these are *unknown*
   (``None``), never a finding.
 
-Only the project's source files are read, and nothing of the project runs
-(SPEC section 3). astroid's own way to find a module searches ``sys.path``, may call
-``importlib.util.find_spec`` (which imports parent packages), loads C extensions named
-like standard-library ones, and runs brains, some of which import the module they
-describe (``gi``, ``numpy``). None of it is used:
+Only the project's source files are read, and nothing of the project runs. astroid's
+own way to find a module searches ``sys.path``, may call ``importlib.util.find_spec``
+(which imports parent packages), loads C extensions named like standard-library ones,
+and runs brains, some of which import the module they describe (``gi``, ``numpy``).
+None of it is used:
 
 * a module name is located by ``project_modules.locate``: a ``.py`` file or package of
   the importing file's source root, never a standard-library name, never shadowed by
@@ -32,34 +34,32 @@ describe (``gi``, ``numpy``). None of it is used:
   (so astroid's process-wide module cache is neither read nor filled);
 * while a question is answered, every module astroid's inference looks up (an import
   in a module of the project, a live object of ``builtins`` naming its module) is
-  asked of the same session: ``builtins`` is astroid's introspection of the
-  interpreter, anything that is not a source module of the project is "cannot
-  import", which inference turns into ``Uninferable``;
+  asked of the same session (``astroid_boundary.answering``): ``builtins`` is
+  astroid's introspection of the interpreter, anything that is not a source module of
+  the project is "cannot import", which inference turns into ``Uninferable``;
 * so a value from outside the project (``datetime(2024, 5, 1)``, ``time.time()``) is
   ``Uninferable`` to astroid, which says nothing against its one binding: the
   in-file resolver judges its expression in its own file, as it would at home.
 
-Work is bounded: every answer (also "unknown") is cached for the run, one linted file
-asks at most ``MAX_LOOKUPS`` questions (counted per file, so that a file's findings do
-not depend on which other files the same process linted before it: ``--jobs``, the
-results cache and the order of files change nothing), a chain of re-exports is followed at most ``MAX_HOPS``
-modules deep, inference stops after ``MAX_INFERRED`` values, and a ``RecursionError``
-inside astroid is an unknown. Exceptions that are not astroid's way of saying "I don't
-know" are bugs and surface.
+Work is bounded: every answer (also "unknown") is kept for the run (:class:`Bridge`,
+held by the run's ``resolve.ProjectCache``), one linted file asks at most
+``MAX_LOOKUPS`` questions (counted per file, so that a file's findings do not depend
+on which other files the same process linted before it: ``--jobs``, the results cache
+and the order of files change nothing), a chain of re-exports is followed at most
+``MAX_HOPS`` modules deep, inference stops after ``MAX_INFERRED`` values, and a
+``RecursionError`` inside astroid is an unknown. Exceptions that are not astroid's way
+of saying "I don't know" are bugs and surface.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.lint.resolve import project_modules
+from semantics_lint.lint.resolve import astroid_boundary, project_modules
 from semantics_lint.lint.source import decode_source
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
@@ -114,22 +114,27 @@ class ProjectLayout:
     module_name: str
 
 
-@functools.lru_cache(maxsize=1024)
-def project_layout(path: str) -> ProjectLayout:
+def project_layout(path: str, roots: dict[str, tuple[str, tuple[str, ...]]] | None = None) -> ProjectLayout:
     """The source root and module name of ``path``, from the ``__init__.py`` files above it.
 
     The source root is the first folder, walking up, that is not a package; a file in a
     folder without ``__init__.py`` is a top-level module and its folder is the root.
+    ``roots`` keeps each folder's answer for the caller (one run).
     """
     path = os.path.abspath(path)
-    source_root, package = _packages_above(os.path.dirname(path))
+    folder = os.path.dirname(path)
+    known = roots.get(folder) if roots is not None else None
+    if known is None:
+        known = _packages_above(folder)
+        if roots is not None:
+            roots[folder] = known
+    source_root, package = known
     stem = os.path.splitext(os.path.basename(path))[0]
     # A module is its own package's member; for __init__.py the package is itself.
     module_name = ".".join(package) if stem == "__init__" else ".".join([*package, stem])
     return ProjectLayout(source_root=source_root, package=package, module_name=module_name)
 
 
-@functools.lru_cache(maxsize=256)
 def _packages_above(folder: str) -> tuple[str, tuple[str, ...]]:
     """The source root of the files of ``folder``, and the packages from it down to it."""
     package: list[str] = []
@@ -157,20 +162,21 @@ class _Session:
     """One project's astroid modules, built by us from its source files, and the answers.
 
     The modules live in the session, and are built by a manager of our own
-    (:func:`_project_manager`), never in astroid's process-wide cache: another project, or another user of astroid in the
-    same process (a flake8 plugin, pylint), never sees them, and they never see that
-    cache. They are built without astroid's transforms, so no brain runs on them (some
-    brains import the module they describe, ``gi`` and ``numpy`` among them). The
-    session is replaced when the source root changes, or when a file one of its answers
-    was read from has changed on disk since: each answer keeps the files of the modules
-    looked up while it was worked out (and the file it names), and only those are
-    checked when it is asked again.
+    (``astroid_boundary.project_manager``), never in astroid's process-wide cache:
+    another project, or another user of astroid in the same process (a flake8 plugin,
+    pylint), never sees them, and they never see that cache. They are built without
+    astroid's transforms, so no brain runs on them (some brains import the module they
+    describe, ``gi`` and ``numpy`` among them). The session is replaced when the source
+    root changes, or when a file one of its answers was read from has changed on disk
+    since: each answer keeps the files of the modules looked up while it was worked out
+    (and the file it names), and only those are checked when it is asked again.
     """
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, located: project_modules.Located) -> None:
         from astroid.builder import AstroidBuilder
 
         self.root = root
+        self.located = located
         self.answers: dict[tuple[str, str, tuple[str, ...]], tuple[ModuleBinding | None, frozenset[str]]] = {}
         self.signatures: dict[str, tuple[int, int]] = {}
         self.modules: dict[str, nodes.Module] = {}
@@ -178,7 +184,7 @@ class _Session:
         """The file each module built from one was read from."""
         self.touched: set[str] | None = None
         """While a question is answered: the files of the modules looked up for it."""
-        self.manager = _project_manager()
+        self.manager = astroid_boundary.project_manager()
         self.builder = AstroidBuilder(self.manager, apply_transforms=False)
 
     def changed(self, paths: frozenset[str]) -> bool:
@@ -189,10 +195,10 @@ class _Session:
         """The module ``name`` of this project, built from its source file.
 
         Every module astroid looks up while it answers for us comes here (see
-        :func:`_source_only`): ``builtins`` is astroid's own (built by introspecting the
-        interpreter, no file read); any other name that is not a source module of the
-        project is astroid's "cannot import" (``AstroidImportError``), which inference
-        turns into ``Uninferable``.
+        ``astroid_boundary.answering``): ``builtins`` is astroid's own (built by
+        introspecting the interpreter, no file read); any other name that is not a
+        source module of the project is astroid's "cannot import"
+        (``AstroidImportError``), which inference turns into ``Uninferable``.
         """
         from astroid.exceptions import AstroidImportError
         from astroid.manager import AstroidManager
@@ -204,7 +210,7 @@ class _Session:
             if self.touched is not None and name in self.paths:
                 self.touched.add(self.paths[name])
             return cached
-        located = project_modules.locate(self.root, name)
+        located = project_modules.locate(self.root, name, self.located)
         if located is None:
             raise AstroidImportError(
                 "{modname} is not a source module of the project", modname=name
@@ -235,151 +241,79 @@ class _Session:
         # them ends.
         return self.builder.string_build(text, name, path)
 
+    def close(self) -> None:
+        """Drop astroid's memo of inferences about this session's modules."""
+        astroid_boundary.forget_inferences(list(self.modules.values()))
 
-@functools.cache
-def _project_manager() -> Any:
-    """An astroid manager whose module cache, transforms and import hooks are its own.
 
-    astroid's ``AstroidManager`` is a borg: every instance shares one state. This one
-    takes the shared settings (read through the class) but keeps the parts that hold
-    modules and brains per instance, so building our modules changes nothing shared.
-    One per process; while a session answers, its module cache is the session's.
+class Bridge:
+    """What the astroid bridge keeps for one run: where each linted file sits in its
+    project (``layout``), and the astroid session of the project last asked about.
+
+    Made by ``resolve.ProjectCache`` (one per run, or per file where there is no run);
+    :meth:`close` ends it. Nothing of it is kept anywhere else.
     """
-    from astroid.manager import AstroidManager
-    from astroid.transforms import TransformVisitor
 
-    class ProjectManager(AstroidManager):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            self.astroid_cache: dict[str, Any] = {}
-            self._mod_file_cache: dict[Any, Any] = {}
-            self._failed_import_hooks: list[Any] = []
-            self._transform = TransformVisitor()
+    __slots__ = ("_layouts", "_roots", "located", "session")
 
-    return ProjectManager()
+    def __init__(self, located: project_modules.Located) -> None:
+        self.located = located
+        self.session: _Session | None = None
+        self._layouts: dict[str, ProjectLayout] = {}
+        self._roots: dict[str, tuple[str, tuple[str, ...]]] = {}
 
+    def layout(self, path: str) -> ProjectLayout:
+        """:func:`project_layout`, worked out once per file per run."""
+        found = self._layouts.get(path)
+        if found is None:
+            found = self._layouts[path] = project_layout(path, self._roots)
+        return found
 
-_SESSION: _Session | None = None
+    def fresh_session(self, root: str) -> _Session:
+        """A new session for the project at ``root``, replacing the one before."""
+        self.close()
+        self.session = _Session(root, self.located)
+        return self.session
 
-
-_QUESTIONS = threading.RLock()
-"""One question at a time in a process: they share :func:`_project_manager`."""
-_ACTIVE = threading.local()
-
-
-@contextlib.contextmanager
-def _source_only(session: _Session) -> Iterator[None]:
-    """While inside, every module astroid looks up in this thread is asked of ``session``.
-
-    astroid's inference finds the modules it needs through one method,
-    ``AstroidManager.ast_from_module_name``, which searches ``sys.path``, may call
-    ``importlib.util.find_spec`` (importing parent packages), may load a C extension,
-    and runs the failed-import hooks of brains. For the time of one question that
-    method is replaced by one that asks the session (the project's source files, read
-    by us, and nothing else); other threads still reach astroid's own, and the
-    original is put back when the question is answered: nothing of astroid's is left
-    changed between questions.
-    """
-    from astroid.manager import AstroidManager
-
-    with _QUESTIONS:
-        previous = getattr(_ACTIVE, "session", None)
-        original = AstroidManager.__dict__["ast_from_module_name"]
-        if previous is None:
-
-            def ast_from_module_name(
-                self: Any, modname: str | None, context_file: str | None = None,
-                use_cache: bool = True,
-            ) -> Any:
-                active = getattr(_ACTIVE, "session", None)
-                if active is None:
-                    return original(self, modname, context_file, use_cache)
-                if modname is None:
-                    from astroid.exceptions import AstroidBuildingError
-
-                    raise AstroidBuildingError("No module name given.")
-                return active.module(modname)
-
-            AstroidManager.ast_from_module_name = ast_from_module_name
-        _ACTIVE.session = session
-        session.manager.astroid_cache = session.modules
-        try:
-            yield
-        finally:
-            _ACTIVE.session = previous
-            if previous is None:
-                AstroidManager.ast_from_module_name = original
-                session.manager.astroid_cache = {}
-            else:
-                previous.manager.astroid_cache = previous.modules
+    def close(self) -> None:
+        """End the current session (its modules, and astroid's memo about them)."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
 
 
-def clear() -> None:
-    """Forget every answer and module read (between runs, in tests)."""
-    global _SESSION
-    project_layout.cache_clear()
-    _packages_above.cache_clear()
-    if _SESSION is not None:
-        _forget_inferences(_SESSION)
-    _SESSION = None
-
-
-def _forget_inferences(session: _Session) -> None:
-    """Drop astroid's memo of inferences about the session's modules (it is shared and
-    unbounded; the session's modules are dropped with it)."""
-    from astroid import context
-
-    memo = getattr(context, "_INFERENCE_CACHE", None)  # private to astroid: if it exists
-    modules = {id(module) for module in session.modules.values()}
-    if not isinstance(memo, dict) or not modules:
-        return
-    for key in list(memo):
-        node = key[0] if isinstance(key, tuple) and key else None
-        root = getattr(node, "root", None)
-        if root is not None and id(root()) in modules:
-            del memo[key]
-
-
-def find_binding(request: ImportRequest) -> ModuleBinding | None:
+def find_binding(request: ImportRequest, bridge: Bridge) -> ModuleBinding | None:
     """Where the imported name of ``request`` is bound, or None when that is not provable.
 
     The answer is a module-level name in one file of the project. The caller still has to
     check that name in that file (bound once, not mutated) before trusting its value.
-    An answer given before is given again while the files it was worked out from are
-    unchanged on disk (their size and modification time); when one has changed, the
-    project's modules are read afresh.
+    An answer given before in the run (``bridge``) is given again while the files it
+    was worked out from are unchanged on disk (their size and modification time); when
+    one has changed, the project's modules are read afresh.
     """
-    layout = project_layout(request.importer)
+    layout = bridge.layout(request.importer)
     target = absolute_module(layout, request.module, request.level)
     if target is None or not request.names:
         return None
-    session = _SESSION
+    session = bridge.session
     if session is None or session.root != layout.source_root:
-        session = _fresh_session(layout.source_root)
+        session = bridge.fresh_session(layout.source_root)
     key = (layout.source_root, target, request.names)
     known = session.answers.get(key)
     if known is not None:
         answer, read = known
         if not session.changed(read):
             return answer
-        session = _fresh_session(layout.source_root)
+        session = bridge.fresh_session(layout.source_root)
     found, answer, read = _answer(session, target, request.names)
     if session.changed(read):
         # A module read for an earlier answer changed since: start afresh.
-        session = _fresh_session(layout.source_root)
+        session = bridge.fresh_session(layout.source_root)
         found, answer, read = _answer(session, target, request.names)
     # A module that was not found at all may appear later, so that "unknown" is not kept.
     if found:
         session.answers[key] = (answer, read)
     return answer
-
-
-def _fresh_session(root: str) -> _Session:
-    global _SESSION
-    if _SESSION is not None:
-        _forget_inferences(_SESSION)
-    _SESSION = _Session(root)
-    return _SESSION
 
 
 def _answer(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool, ModuleBinding | None, frozenset[str]]:
@@ -399,7 +333,7 @@ def _find(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool,
     """(whether the target module was read, the binding or None)."""
     from astroid.exceptions import AstroidError
 
-    with _source_only(session):
+    with astroid_boundary.answering(session.manager, session.modules, session.module):
         try:
             module = session.module(target)
         except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):
@@ -523,7 +457,10 @@ def _has_star_import(module: nodes.Module) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def display_path(path: str, root: str) -> str:
-    """How findings name a project file: its path from the source root, with ``/``."""
+    """How findings name a project file: its path from the source root, with ``/``.
+
+    Pure (two absolute paths in, their relation out; nothing is read from the file
+    system), so its answers are kept for the process."""
     try:
         relative = os.path.relpath(path, root)
     except ValueError:  # another drive on Windows

@@ -26,7 +26,11 @@ astroid, and read directly all the same (the index is built without recursion).
 The module found is read like the linted file (:class:`ModuleReading`), once per
 version of the file and per set of declaration names (they decide which of its dicts
 are only read by declarations): the key holds everything the reading depends on, so a
-file's findings never depend on what the process linted before it.
+file's findings never depend on what the run linted before it.
+
+Everything kept between questions lives in a :class:`ProjectCache`, made for one run
+(the runner's, a pool worker's chunk) or for one file where no run exists (a library
+call, flake8, the language server): nothing is kept in this module.
 """
 
 from __future__ import annotations
@@ -38,30 +42,70 @@ from semantics_lint.lint.index import ANNOTATED, ASSIGN, IMPORT_FROM, Binding, F
 from semantics_lint.lint.resolve import astroid_bridge, project_modules
 from semantics_lint.lint.resolve.reading import ModuleReading, read_module
 
-__all__ = ["MAX_CACHED_MODULES", "clear", "imported_binding", "lookups_so_far", "module_reading"]
+__all__ = ["MAX_CACHED_MODULES", "ProjectCache", "imported_binding", "max_questions", "module_reading"]
 
 MAX_CACHED_MODULES = 256
+"""Project modules a :class:`ProjectCache` keeps read at once."""
+MAX_KEPT_ANSWERS = 4096
+"""Direct answers kept at once (each with the files it was read from)."""
+
+_Signed = tuple[tuple[str, tuple[int, int]], ...]
 
 
-_READINGS: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading | None]] = {}
+class ProjectCache:
+    """What the linter keeps about other modules of projects for one run, and nothing
+    outlives it: where module names are located (``located``), the modules read
+    (``readings``), where imported names are bound (``answers``, and the astroid
+    bridge's session in ``bridge``). Every entry is keyed by all it depends on and
+    checked against the files it was read from, so a file's findings never depend on
+    which files the run linted before it.
+
+    ``questions`` counts the questions about another module asked so far: the engine
+    reads it around one file to say whether the file's findings depend on other files.
+    :meth:`close` ends the run (astroid's memo of the run's modules is dropped).
+    """
+
+    __slots__ = ("answers", "bridge", "located", "questions", "readings")
+
+    def __init__(self) -> None:
+        self.located: project_modules.Located = {}
+        self.readings: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading | None]] = {}
+        self.answers: dict[tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBinding | None, _Signed]] = {}
+        self.bridge = astroid_bridge.Bridge(self.located)
+        self.questions = 0
+
+    def close(self) -> None:
+        """Forget everything kept (the run is over, or a file changed in a way its size
+        and modification time do not show)."""
+        self.bridge.close()
+        self.located.clear()
+        self.readings.clear()
+        self.answers.clear()
+
+    def __enter__(self) -> ProjectCache:  # noqa: PYI034 - the class is not subclassed
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
 
 def module_reading(
-    path: str, declaration_names: frozenset[str], snapshot: project_modules.Snapshot | None = None
+    path: str, declaration_names: frozenset[str], cache: ProjectCache, snapshot: project_modules.Snapshot
 ) -> ModuleReading | None:
     """The reading of a project module, from disk once per version of the file (as
-    ``snapshot``, the lint's view of the files, sees it)."""
-    signature = (snapshot or project_modules.Snapshot()).signature(path)
+    ``snapshot``, the lint's view of the files, sees it) in the run (``cache``)."""
+    signature = snapshot.signature(path)
     if signature[1] < 0:
         return None  # cannot be stat'ed
     key = (path, declaration_names)
-    cached = _READINGS.get(key)
+    readings = cache.readings
+    cached = readings.get(key)
     if cached is not None and cached[0] == signature:
         return cached[1]
-    if len(_READINGS) >= MAX_CACHED_MODULES:
-        _READINGS.clear()
+    if len(readings) >= MAX_CACHED_MODULES:
+        readings.clear()
     reading = read_module(path, signature[1], declaration_names)
-    _READINGS[key] = (signature, reading)
+    readings[key] = (signature, reading)
     return reading
 
 
@@ -70,36 +114,28 @@ def max_questions() -> int:
     return astroid_bridge.MAX_LOOKUPS
 
 
-_asked = 0
-"""Questions about another module asked in this process so far, however answered."""
-
-
 def imported_binding(
     question: astroid_bridge.ImportRequest,
     declaration_names: frozenset[str],
-    snapshot: project_modules.Snapshot | None = None,
+    cache: ProjectCache,
+    snapshot: project_modules.Snapshot,
 ) -> astroid_bridge.ModuleBinding | None:
     """Where the imported name is bound, when the project's source says so (as
     ``snapshot``, the lint's view of the files, sees it)."""
-    global _asked
-    _asked += 1
-    direct = _direct_binding(question, declaration_names, snapshot)
+    cache.questions += 1
+    direct = _direct_binding(question, declaration_names, cache, snapshot)
     if direct is not None:
         return direct
-    return astroid_bridge.find_binding(question)
+    return astroid_bridge.find_binding(question, cache.bridge)
 
 
-MAX_KEPT_ANSWERS = 4096
-"""Direct answers kept at once (each with the files it was read from)."""
-
-_Signed = tuple[tuple[str, tuple[int, int]], ...]
-_ANSWERS: dict[tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBinding | None, _Signed]] = {}
 
 
 def _direct_binding(
     question: astroid_bridge.ImportRequest,
     declaration_names: frozenset[str],
-    snapshot: project_modules.Snapshot | None = None,
+    cache: ProjectCache,
+    snapshot: project_modules.Snapshot,
 ) -> astroid_bridge.ModuleBinding | None:
     """The direct answer (see the module docstring), or None (then astroid is asked).
 
@@ -110,20 +146,20 @@ def _direct_binding(
     names = question.names
     if not names or len(names) > astroid_bridge.MAX_HOPS:
         return None
-    layout = astroid_bridge.project_layout(question.importer)
+    layout = cache.bridge.layout(question.importer)
     target = astroid_bridge.absolute_module(layout, question.module, question.level)
     if target is None:
         return None
     key = (layout.source_root, target, names)
-    reader = _Reader(declaration_names, snapshot or project_modules.Snapshot())
-    kept = _ANSWERS.get(key)
+    reader = _Reader(declaration_names, cache, snapshot)
+    kept = cache.answers.get(key)
     if kept is not None and all(reader.snapshot.signature(path) == signature for path, signature in kept[1]):
         return kept[0]
     answer, complete = _constant_binding(layout.source_root, target, names, reader)
     if complete:
-        if len(_ANSWERS) >= MAX_KEPT_ANSWERS:
-            _ANSWERS.clear()
-        _ANSWERS[key] = (answer, tuple(reader.read))
+        if len(cache.answers) >= MAX_KEPT_ANSWERS:
+            cache.answers.clear()
+        cache.answers[key] = (answer, tuple(reader.read))
     return answer
 
 
@@ -131,16 +167,22 @@ class _Reader:
     """Reads the modules one direct answer is worked out from, noting each file's
     signature (before reading it: a later change is seen as one)."""
 
-    __slots__ = ("declaration_names", "read", "snapshot")
+    __slots__ = ("cache", "declaration_names", "read", "snapshot")
 
-    def __init__(self, declaration_names: frozenset[str], snapshot: project_modules.Snapshot) -> None:
+    def __init__(
+        self, declaration_names: frozenset[str], cache: ProjectCache, snapshot: project_modules.Snapshot
+    ) -> None:
         self.declaration_names = declaration_names
+        self.cache = cache
         self.snapshot = snapshot
         self.read: list[tuple[str, tuple[int, int]]] = []
 
+    def locate(self, root: str, name: str) -> project_modules.ModuleFile | None:
+        return project_modules.locate(root, name, self.cache.located)
+
     def module(self, path: str) -> ModuleReading | None:
         self.read.append((path, self.snapshot.signature(path)))
-        return module_reading(path, self.declaration_names, self.snapshot)
+        return module_reading(path, self.declaration_names, self.cache, self.snapshot)
 
 
 def _constant_binding(
@@ -161,7 +203,7 @@ def _constant_binding(
     for head in heads:
         # ``from pkg import constants`` then ``constants.X``: the submodule, when the
         # package binds nothing of that name itself.
-        located = project_modules.locate(root, target)
+        located = reader.locate(root, target)
         if located is None or located.folder is None:
             return None, False
         if head.startswith("__"):
@@ -173,7 +215,7 @@ def _constant_binding(
             if _typed(package) or not _unbound(package.index, head):
                 return None, True
         target = f"{target}.{head}"
-    located = project_modules.locate(root, target)
+    located = reader.locate(root, target)
     if located is None or located.path is None:
         return None, False
     reading = reader.module(located.path)
@@ -267,19 +309,3 @@ def _plain_display(value: ast.expr | None) -> bool:
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
         return not any(isinstance(item, (ast.Starred, ast.NamedExpr)) for item in value.elts)
     return False
-
-
-def lookups_so_far() -> int:
-    """How many questions about another module this process has asked so far (the
-    results cache reads it around a file: a change means the file's findings depend
-    on other files)."""
-    return _asked
-
-
-def clear() -> None:
-    """Forget every module read so far, and where imported names are bound (between
-    runs, in tests)."""
-    _READINGS.clear()
-    _ANSWERS.clear()
-    project_modules.forget()
-    astroid_bridge.clear()

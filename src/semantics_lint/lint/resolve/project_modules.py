@@ -1,7 +1,7 @@
 """Where a dotted module name lives in the linted project, from the file system alone.
 
-Cross-module following (``resolve_astroid``) reads the project's own source files and
-nothing else. This module answers "which file is ``pkg.constants``?" the way Python's
+Cross-module following (``resolve.project`` and ``resolve.astroid_bridge``) reads the
+project's own source files and nothing else. This module answers "which file is ``pkg.constants``?" the way Python's
 path finder would for one folder, the project's source root, without the import
 system: no ``sys.path``, no ``importlib.util.find_spec`` (which imports parent
 packages), no finder or loader, no ``.pth`` file, nothing executed or loaded.
@@ -22,8 +22,9 @@ A name is located only when the answer is certain:
 
 Everything else is ``None``: unknown, never a finding.
 
-An answer is kept with the modification times of the folders it was read from, and
-given again while none of them has changed (a file added, removed or renamed in one
+An answer is kept, in the run's cache (``located``, a dict the caller owns: see
+``resolve.ProjectCache``), with the modification times of the folders it was read
+from, and given again while none of them has changed (a file added, removed or renamed in one
 of them changes its time): asking again costs a ``stat`` per folder, not a listing
 and a resolution of every symbolic link on the way. A folder changed in the last
 seconds is not trusted that way (file systems keep times in ticks of a few
@@ -68,28 +69,28 @@ MAX_KEPT = 1024
 SETTLED_NS = 2_000_000_000
 """How long before a listing a folder must have last changed for the answer to be kept."""
 
-_KEPT: dict[tuple[str, str], tuple[tuple[tuple[str, int], ...], ModuleFile | None]] = {}
+Located = dict[tuple[str, str], tuple[tuple[tuple[str, int], ...], ModuleFile | None]]
+"""Answers of :func:`locate` kept for a run: (root, name) -> (folders and their times, answer)."""
 
 
-def locate(root: str, name: str) -> ModuleFile | None:
-    """The module ``name`` of the project whose source root is ``root``, or None."""
+def locate(root: str, name: str, kept: Located | None = None) -> ModuleFile | None:
+    """The module ``name`` of the project whose source root is ``root``, or None.
+
+    With ``kept`` (the run's answers so far), an answer is taken from it while the
+    folders it was read from are unchanged, and a new one is put in it.
+    """
     key = (root, name)
-    kept = _KEPT.get(key)
-    if kept is not None and all(_modified(folder) == when for folder, when in kept[0]):
-        return kept[1]
+    known = kept.get(key) if kept is not None else None
+    if known is not None and all(_modified(folder) == when for folder, when in known[0]):
+        return known[1]
     listed: list[tuple[str, int]] = []
     settled = time.time_ns() - SETTLED_NS
     found = _locate(root, name, listed)
-    if all(0 <= when < settled for _, when in listed):
-        if len(_KEPT) >= MAX_KEPT:
-            _KEPT.clear()
-        _KEPT[key] = (tuple(listed), found)
+    if kept is not None and all(0 <= when < settled for _, when in listed):
+        if len(kept) >= MAX_KEPT:
+            kept.clear()
+        kept[key] = (tuple(listed), found)
     return found
-
-
-def forget() -> None:
-    """Forget every answer kept (between runs, in tests)."""
-    _KEPT.clear()
 
 
 def _modified(folder: str) -> int:
@@ -209,7 +210,7 @@ def read_source(path: str) -> bytes | None:
     """The bytes of the source file ``path``: a regular file no larger than the in-file
     resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
     in its place since :func:`locate` looked is refused, not waited on)."""
-    from semantics_lint.lint.reading import read_regular
+    from semantics_lint.reading import read_regular
     from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES
 
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from semantics_lint.lint.index import FileIndex, build_index
-from semantics_lint.lint.reading import read_regular
+from semantics_lint.reading import read_regular
 from semantics_lint.lint.source import Source, decode_source, parse_module
 
 __all__ = ["MAX_MODULE_BYTES", "ModuleReading", "read_module"]
@@ -50,7 +50,7 @@ def read_module(path: str, size: int, declaration_names: frozenset[str]) -> Modu
     parsed, or is too large (its names are then unknown)."""
     if size > MAX_MODULE_BYTES:
         return None
-    try:  # a regular file within the limit, never a blocking open (lint/reading.py)
+    try:  # a regular file within the limit, never a blocking open (semantics_lint/reading.py)
         data = read_regular(path, MAX_MODULE_BYTES)
     except OSError:
         return None

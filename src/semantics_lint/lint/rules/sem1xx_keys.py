@@ -77,7 +77,7 @@ class RuntimeRefusesDeclaration(Rule):
     ## Why is this bad?
     The mint raises `refused:` at the call site when the tool runs, and the tool
     answers nothing. The two doors of the rule set agree on every literal declaration
-    (SPEC section 4): what the runtime would refuse, the linter reports first.
+    (docs/agreement.md): what the runtime would refuse, the linter reports first.
     """
 
     code = "SEM100"

@@ -1,14 +1,15 @@
-"""Reading a file the linter did not write: a regular file only, never blocking, never
-more than a limit.
+"""Reading a file neither door wrote: a regular file only, never blocking, never more
+than a limit.
 
 A checkout can put anything where a file is expected: a FIFO named ``.gitignore`` (an
 ``open`` waits forever for a writer), a link to ``/dev/zero`` named ``pyproject.toml``
-(a read never ends), a sparse ``.py`` file of gigabytes (it costs its size in memory
-and minutes of work). Every file the linter reads on its own account goes through
-:func:`read_regular`:
+or given as a catalog (a read never ends), a sparse ``.py`` file of gigabytes (it
+costs its size in memory and minutes of work). Every file the linter reads on its own
+account, and every catalog file the ``check-semantics`` gate reads, goes through
+:func:`read_regular` (pure: the linter and the runtime both import it):
 
 1. ``stat`` it: anything but a regular file is not opened at all;
-2. larger than the limit: not opened either;
+2. larger than the limit (when there is one): not opened either;
 3. open it with ``O_NONBLOCK`` (a FIFO put in its place since step 1 opens at once
    instead of waiting for a writer) and ``fstat`` the open file: it must still be a
    regular file within the limit (the file checked is the file read);
@@ -21,7 +22,8 @@ path: the caller names the file in its own message).
 The limits: :data:`MAX_SOURCE_BYTES` for a source file (a file named on the command
 line, found by the walk, or given on standard input or by an editor),
 :data:`MAX_SETTINGS_BYTES` for the ``.gitignore`` and ``pyproject.toml`` files that
-decide what is linted and how.
+decide what is linted and how; none for a catalog (the gate streams its samples, and
+a catalog of a million samples is a few hundred megabytes).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 
 __all__ = [
     "MAX_SETTINGS_BYTES",
@@ -124,18 +127,19 @@ def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
-def _check(status: os.stat_result, limit: int) -> None:
+def _check(status: os.stat_result, limit: int | None) -> None:
     reason = not_regular(status.st_mode)
     if reason is not None:
         raise Unreadable(reason)
-    if status.st_size > limit:
+    if limit is not None and status.st_size > limit:
         raise Unreadable(too_large(status.st_size, limit))
 
 
 def read_regular(
-    path: str | os.PathLike[str], limit: int, *, follow_symlinks: bool = True
+    path: str | os.PathLike[str], limit: int | None, *, follow_symlinks: bool = True
 ) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+    """The bytes of the regular file at ``path``, at most ``limit`` of them (None: no
+    limit, to the end of the file).
 
     Raises :class:`Unreadable` (why, in words) for anything else: no such file, not a
     regular file, larger than ``limit``, no permission. With ``follow_symlinks`` false
@@ -159,9 +163,10 @@ def read_regular(
         # chunks, up to the limit and one byte.
         chunks: list[bytes] = []
         total = 0
-        want = min(status.st_size, limit) + 1
-        while total <= limit:
-            chunk = os.read(fd, min(want, limit + 1 - total))
+        most = limit if limit is not None else sys.maxsize - 1
+        want = min(status.st_size, most) + 1
+        while total <= most:
+            chunk = os.read(fd, min(want, most + 1 - total))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -173,6 +178,6 @@ def read_regular(
         raise Unreadable(_reason(error)) from None
     finally:
         os.close(fd)
-    if total > limit:
+    if limit is not None and total > limit:
         raise Unreadable(too_large(None, limit))
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
