@@ -440,6 +440,7 @@ class SemanticsRecorder:
         if not bare:
             return None
         index, (_, _, _, test, words) = bare[0]
+        others = f" (and {_plural(len(bare) - 1, 'other')})" if len(bare) > 1 else ""
         return {
             "tool": name,
             "code": UNDECLARED_CODE,
@@ -448,8 +449,8 @@ class SemanticsRecorder:
             "resultIndex": index,
             "test": test or "no test (collection)",
             "message": (
-                f"tool {name!r}, sample result {index + 1} (and "
-                f"{_plural(len(bare) - 1, 'other')}) carries {', '.join(words)} without the "
+                f"tool {name!r}, sample result {index + 1}{others} carries "
+                f"{', '.join(words)} without the "
                 "af_semantics marker: it looks declared, declares nothing, and a model reads "
                 "it as bare data. Return described_result(..., provenance={'measuredAt': ..., "
                 "'source': ...}) (or absent(), coverage()) so the words reach the model as "
