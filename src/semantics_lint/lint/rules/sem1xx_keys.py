@@ -12,9 +12,31 @@ import ast
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
-from semantics_lint.lint.rules.base import ALL_CALL_KINDS, DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import (
+    ANY,
+    DATA_KEYS,
+    DECLARATION_CALLS,
+    DEFINE_TOOL,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+    specific_code,
+)
 from semantics_lint.lint.syntax import UNKNOWN, literal_of, literal_value
-from semantics_lint.lint.verdicts import closest_field, followable, refusals, specific_code
+from semantics_lint.lint.verdicts import (
+    DERIVED_KEY,
+    EMPTY,
+    SAYS_NOTHING,
+    SNAKE_CASE_KEY,
+    UNKNOWN_KEY,
+    VALUE_FAULTS,
+    closest_field,
+    followable,
+    refusals,
+)
 
 
 # Which nested part holds a field that was written one level too high.
@@ -63,16 +85,16 @@ class RuntimeRefusesDeclaration(Rule):
     runtime's `define_tool` on the fields whose values are known: a missing or blank
     `name`, an `execute` missing or not a function.
 
-    A refusal is reported as SEM100 only when none of the specific codes (SEM101 to
-    SEM106, SEM201, SEM202, SEM205, SEM301 to SEM303, SEM401 to SEM406, SEM501, SEM502,
-    SEM601) covers its kind of fault at its field: the rule never repeats a specific finding,
-    whether or not that rule is enabled. What it adds: a dict and keywords both; a
-    positional declaration that is not a dict, or none at all; `coverage()` given no
-    result; a data field or coverage list that is not a list; `inProgress` and its
-    items, `period` that is not a dict; `render.sort`/`filterNote`/`chartHint` and
-    `provenance.sourceExportDate` empty or not strings; the other values of the wrong
-    type. It is reported at the smallest node the refusal concerns (the value of the
-    field at its path; the call's name when it concerns the call as a whole).
+    A refusal is reported as SEM100 only when no other rule claims it (each rule
+    declares the kinds of refusal it reports, at which fields): the rule never repeats
+    a specific finding, whether or not that rule is enabled. What it adds: a dict and
+    keywords both; a positional declaration that is not a dict, or none at all;
+    `coverage()` given no result; a data field or coverage list that is not a list;
+    `inProgress` and its items, `period` that is not a dict;
+    `render.sort`/`filterNote`/`chartHint` and `provenance.sourceExportDate` empty or
+    not strings; the other values of the wrong type. It is reported at the smallest
+    node the refusal concerns (the value of the field at its path; the call's name
+    when it concerns the call as a whole).
 
     ## Why is this bad?
     The mint raises `refused:` at the call site when the tool runs, and the tool
@@ -82,7 +104,7 @@ class RuntimeRefusesDeclaration(Rule):
 
     code = "SEM100"
     name = "runtime-refuses-declaration"
-    calls = ALL_CALL_KINDS | {"define_tool"}
+    judges = Selector(calls=DECLARATION_CALLS | {DEFINE_TOOL})
 
     VALID = (
         Valid(
@@ -215,8 +237,8 @@ class RuntimeRefusesDeclaration(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        call = self.call
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
+        call = check.call
         kind = call.kind
         followed: dict[int, object] = {}
         bound: dict[int, str] = {}
@@ -232,7 +254,7 @@ class RuntimeRefusesDeclaration(Rule):
             if specific_code(kind, refusal, call.node) is not None:
                 continue
             where = node if node is not None else call.func_node
-            self.report(
+            check.report(
                 where,  # type: ignore[arg-type]
                 str(refusal),
                 help=f"{_RAISED.get(kind, _RAISED_BY_MINT)}{bound.get(id(node), '')}",
@@ -244,9 +266,11 @@ class KeyRule(Rule):
     messages say where such a dict was bound themselves."""
 
     abstract = True
-    calls = ALL_CALL_KINDS | {"define_tool"}
-    named_parts = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
-    named_part_note = False
+    judges = Selector(
+        calls=DECLARATION_CALLS | {DEFINE_TOOL},
+        named=frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values()),
+        note_named=False,
+    )
 
 
 class UnknownDeclarationKey(KeyRule):
@@ -273,7 +297,12 @@ class UnknownDeclarationKey(KeyRule):
     code = "SEM101"
     name = "unknown-declaration-key"
     fix = "unsafe"
-    field_statuses = frozenset({"unknown"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"unknown"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({UNKNOWN_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -426,7 +455,7 @@ class UnknownDeclarationKey(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         part = field.part
         if part.kind == "coverage_item" and part.declaration.kind != "described_result":
             return  # absent() and coverage() drop an item's other keys, as the reference does
@@ -443,7 +472,7 @@ class UnknownDeclarationKey(KeyRule):
         fix = None
         if meant is not None and part.spelled(meant) is None:
             fix = self.rename_key_fix(field, meant, f"Rename `{field.spelled}` to `{meant}`")
-        self.report(field, message, help=f"{advice}{part.bound}", fix=fix)
+        check.report(field, message, help=f"{advice}{part.bound}", fix=fix)
 
 
 class SnakeCaseDeclarationKey(KeyRule):
@@ -474,7 +503,12 @@ class SnakeCaseDeclarationKey(KeyRule):
     code = "SEM102"
     name = "snake-case-declaration-key"
     fix = "safe"
-    field_statuses = frozenset({"snake"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"snake"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({SNAKE_CASE_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -646,11 +680,11 @@ class SnakeCaseDeclarationKey(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         camel = field.name
         part = field.part
         if part.spelled(camel) is not None:
-            self.report(
+            check.report(
                 field,
                 f"`{field.path}` repeats `{camel}` in its wire spelling",
                 help=f"remove it{part.bound}",
@@ -658,7 +692,7 @@ class SnakeCaseDeclarationKey(KeyRule):
             return
         message = f"`{field.path}` is the wire (snake_case) spelling of `{camel}`"
         fix = self.rename_key_fix(field, camel, f"Rename `{field.spelled}` to `{camel}`")
-        self.report(
+        check.report(
             field,
             message,
             help=f"rename it to `{camel}`: declaration fields are camelCase{part.bound}",
@@ -690,7 +724,12 @@ class DerivedFieldDeclared(KeyRule):
 
     code = "SEM103"
     name = "derived-field-declared"
-    field_statuses = frozenset({"derived"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"derived"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({DERIVED_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -728,9 +767,9 @@ class DerivedFieldDeclared(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
-        self.report(
+        check.report(
             field,
             f"`{field.path}` is derived and cannot be declared",
             help=f"{why}; remove it{field.part.bound}",
@@ -755,7 +794,12 @@ class EmptyDeclaration(Rule):
 
     code = "SEM104"
     name = "empty-described-result"
-    calls = frozenset({"described_result"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({SAYS_NOTHING})),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -790,7 +834,7 @@ class EmptyDeclaration(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         if top.open:
             return
@@ -809,7 +853,7 @@ class EmptyDeclaration(Rule):
             ):
                 return
         said = " (clarify=None asks nothing)" if clarify is not None else ""
-        self.report(
+        check.report(
             declaration.call.func_node,
             f"{top.title} declares nothing{said}",
             help="give it series, facts, edges or a clarify question; if nothing matched, "
@@ -841,10 +885,15 @@ class EmptyDataLiteral(Rule):
 
     code = "SEM105"
     name = "empty-data-literal"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result"})
-    fields = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
-    field_statuses = DATA_KEYS
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result"}),
+        keys=frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS),
+        statuses=DATA_KEYS,
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({EMPTY}), (frozenset(vocabulary.DATA_FIELDS),)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -878,17 +927,17 @@ class EmptyDataLiteral(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         where = ""
         if not _is_empty_literal_ast(field.value_ast):
             # Only a name can still be proved empty.
             if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
                 return
-            resolved = self.call.resolver.value_of(field.value_ast)
+            resolved = check.call.resolver.value_of(field.value_ast)
             if resolved is None or not _is_empty_literal_ast(resolved.value):
                 return
             where = f" ({resolved.describe()})"
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` is empty",
             help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
@@ -942,7 +991,12 @@ class UnhonourableRow(Rule):
 
     code = "SEM106"
     name = "unhonourable-data-row"
-    calls = frozenset({"described_result"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, (frozenset(vocabulary.DATA_FIELDS), ANY), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -1007,11 +1061,11 @@ class UnhonourableRow(Rule):
         ),
     )
 
-    def visit_row(self, row: Row) -> None:
+    def visit_row(self, check: Check, row: Row) -> None:
         word = _ROW_WORD[row.data_field]
         if not row.mapping:
             if literal_value(row.node) is not UNKNOWN:
-                self.report(row, f"`{row.path}` is not a row", help=f"{word} is a dict")
+                check.report(row, f"`{row.path}` is not a row", help=f"{word} is a dict")
             return
         problems: list[tuple[str, ast.expr | None]] = []
         required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
@@ -1036,7 +1090,7 @@ class UnhonourableRow(Rule):
         said = "; ".join(text for text, _ in problems)
         single = problems[0][1] if len(problems) == 1 else None
         needs = ", ".join(f"`{key}`" for key in required)
-        self.report(
+        check.report(
             single if single is not None else row,
             f"`{row.path}` cannot be honoured: {said}",
             help=f"{word} needs {needs}",

@@ -16,7 +16,7 @@ import math
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.model import Severity
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
@@ -28,6 +28,11 @@ from semantics_lint.lint.rules.values import (
     qualified_name,
     text_of,
     time_source,
+)
+from semantics_lint.lint.verdicts import (
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
@@ -60,7 +65,12 @@ class DataWithoutProvenance(Rule):
 
     code = "SEM201"
     name = "data-without-provenance"
-    calls = frozenset({"described_result"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({MISSING}), ("provenance",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -144,7 +154,7 @@ class DataWithoutProvenance(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         if top.has("provenance") or missing_in_doubt(top, "provenance"):
             return
@@ -152,9 +162,9 @@ class DataWithoutProvenance(Rule):
         if not carried:
             return
         spelled = " and ".join(f"`{top.get(name).spelled}`" for name in carried)  # type: ignore[union-attr]
-        self.report(
+        check.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) carries {spelled} with no `provenance`",
+            f"{check.call.spelled}(...) carries {spelled} with no `provenance`",
             help="add provenance={'measuredAt': <when the data was measured>, "
             "'source': <the system of record>}",
         )
@@ -195,11 +205,17 @@ class IncompleteProvenance(Rule):
 
     code = "SEM202"
     name = "incomplete-provenance"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result", "provenance"})
-    fields = frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result", "provenance"}),
+        keys=frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")}),
+        statuses=DATA_KEYS,
+        named=_PROVENANCE,
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", frozenset({"measuredAt", "source"}))),
+            Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("provenance",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -309,14 +325,14 @@ class IncompleteProvenance(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(self.call, field.value_ast)
+            value = follow(check.call, field.value_ast)
             if value is None:
                 return
             kind = literal_kind(value.node)
             if kind is not None and kind != "dict":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"`provenance` is {kind_word(kind)}",
                     help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
@@ -324,7 +340,7 @@ class IncompleteProvenance(Rule):
                 )
             return
         # A blank source is too rare a mistake to read another module for.
-        value = follow(self.call, field.value_ast, imports=field.name != "source")
+        value = follow(check.call, field.value_ast, imports=field.name != "source")
         if value is None:
             return
         problem = _problem_with_text(value)
@@ -335,20 +351,20 @@ class IncompleteProvenance(Rule):
             if field.name == "measuredAt"
             else "the system of record the values were read from"
         )
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` {problem}",
             help=f"it must say {meant}{value.bound}",
         )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "provenance" or keys_in_doubt(part):
             return
         missing = [name for name in ("measuredAt", "source") if not part.has(name)]
         if not missing:
             return
         said = " and ".join(f"`{name}`" for name in missing)
-        self.report(
+        check.report(
             part,
             f"`provenance` has no {said}",
             help="a reader needs `measuredAt` (when the world was measured, from the data) "
@@ -360,20 +376,22 @@ class TimeInMeasuredAt(Rule):
     """A `measuredAt` whose time does not come from the data (SEM203, SEM204)."""
 
     abstract = True
-    part_kinds = _PROVENANCE
-    fields = frozenset({("provenance", "measuredAt")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
+    judges = Selector(
+        parts=_PROVENANCE,
+        keys=frozenset({("provenance", "measuredAt")}),
+        statuses=DATA_KEYS,
+        named=_PROVENANCE,
+    )
     time_kind: ClassVar[str]
     """The :class:`TimeSource` kind the rule reports: ``date`` or ``clock``."""
     problem: ClassVar[str]
     consequence: ClassVar[str]
 
-    def visit_field(self, field: Field) -> None:
-        source = time_source(self.call, field.value_ast)
+    def visit_field(self, check: Check, field: Field) -> None:
+        source = time_source(check.call, field.value_ast)
         if source is None or source.kind != self.time_kind:
             return
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` {self.problem} ({source.what})",
             help=f"{self.consequence}; take the time from the data (the export's timestamp, "
@@ -403,7 +421,7 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
 
     code = "SEM203"
     name = "hard-coded-measured-at"
-    calls = frozenset({"described_result"})
+    judges = TimeInMeasuredAt.judges._replace(calls=frozenset({"described_result"}))
 
     VALID = (
         Valid(
@@ -549,7 +567,7 @@ class MeasuredAtFromClock(TimeInMeasuredAt):
     code = "SEM204"
     name = "measured-at-from-clock"
     severity = Severity.WARNING
-    calls = frozenset({"described_result"})
+    judges = TimeInMeasuredAt.judges._replace(calls=frozenset({"described_result"}))
 
     VALID = (
         Valid(
@@ -740,11 +758,16 @@ class InvalidAgeSeconds(Rule):
 
     code = "SEM205"
     name = "invalid-age-seconds"
-    calls = frozenset({"described_result"})
-    part_kinds = _PROVENANCE
-    fields = frozenset({("provenance", "ageSeconds")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=_PROVENANCE,
+        keys=frozenset({("provenance", "ageSeconds")}),
+        statuses=DATA_KEYS,
+        named=_PROVENANCE,
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", "ageSeconds")),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -837,12 +860,12 @@ class InvalidAgeSeconds(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
-        found = _age_problem(self.call, field.value_ast)
+    def visit_field(self, check: Check, field: Field) -> None:
+        found = _age_problem(check.call, field.value_ast)
         if found is None:
             return
         problem, value = found
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` {problem}",
             help="it must be a finite number of seconds >= 0 (how old the data was when read), "

@@ -22,7 +22,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import (
+    ANY,
+    DATA_KEYS,
+    DECLARATION_CALLS,
+    DEFINE_TOOL,
+    INDEX,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
 from semantics_lint.lint.rules.values import (
     Value,
     data_field,
@@ -35,7 +47,18 @@ from semantics_lint.lint.rules.values import (
     text_of,
 )
 from semantics_lint.lint.syntax import is_dict_form, iter_dict_items
-from semantics_lint.lint.verdicts import instant, wraps_described_result
+from semantics_lint.lint.verdicts import (
+    ARGUMENTS,
+    BAD_VALUE,
+    EMPTY,
+    MISSING,
+    SAYS_NOTHING,
+    VALUE_FAULTS,
+    WRAPPED,
+    WRONG_TYPE,
+    instant,
+    wraps_described_result,
+)
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite
@@ -63,6 +86,11 @@ def _dict_items(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bo
         elif isinstance(item[0], str):
             keys[item[0]] = (item[1], item[2])  # a key written twice: the last
     return keys, hidden
+
+
+_LIST_HEADS: Final = frozenset({"coverage", *vocabulary.COVERAGE_LIST_FIELDS})
+"""The first key of a refusal's path in a coverage list (``coverage`` in a described result)."""
+_ITEM_FAULTS: Final = frozenset({MISSING, EMPTY, WRONG_TYPE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,10 +248,16 @@ class CannotCoverWithoutWhy(Rule):
 
     code = "SEM401"
     name = "cannot-cover-without-why"
-    part_kinds = _ITEM_LIST_PARTS
-    fields = frozenset((kind, _WHY_REQUIRED) for kind in _ITEM_LIST_PARTS)
-    field_statuses = DATA_KEYS
-    named_parts = _COVERAGE_PART
+    judges = Selector(
+        parts=_ITEM_LIST_PARTS,
+        keys=frozenset((kind, _WHY_REQUIRED) for kind in _ITEM_LIST_PARTS),
+        statuses=DATA_KEYS,
+        named=_COVERAGE_PART,
+        refusals=(
+            Claim(DECLARATION_CALLS, frozenset({MISSING}), ("cannotCover", ANY, "why")),
+            Claim(DECLARATION_CALLS, frozenset({MISSING}), ("coverage", "cannotCover", ANY, "why")),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -315,10 +349,10 @@ class CannotCoverWithoutWhy(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
-        for problem in shared_item_problems(self.call, field):
+    def visit_field(self, check: Check, field: Field) -> None:
+        for problem in shared_item_problems(check.call, field):
             if problem.code == self.code:
-                self.report(problem.node, problem.message, help=problem.help)
+                check.report(problem.node, problem.message, help=problem.help)
 
 
 class ItemNamesNoGround(Rule):
@@ -337,10 +371,24 @@ class ItemNamesNoGround(Rule):
 
     code = "SEM405"
     name = "coverage-item-names-no-ground"
-    part_kinds = _ITEM_LIST_PARTS
-    fields = frozenset((kind, name) for kind in _ITEM_LIST_PARTS for name in vocabulary.COVERAGE_LIST_FIELDS)
-    field_statuses = DATA_KEYS
-    named_parts = _COVERAGE_PART
+    judges = Selector(
+        parts=_ITEM_LIST_PARTS,
+        keys=frozenset((kind, name) for kind in _ITEM_LIST_PARTS for name in vocabulary.COVERAGE_LIST_FIELDS),
+        statuses=DATA_KEYS,
+        named=_COVERAGE_PART,
+        refusals=(
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS, INDEX)),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS, ANY, INDEX)),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS, ANY, ANY, INDEX)),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS, ANY, "what")),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS, ANY, ANY, "what")),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS - {"cannotCover"}, ANY, "why")),
+            Claim(DECLARATION_CALLS, frozenset({EMPTY, WRONG_TYPE}), ("cannotCover", ANY, "why")),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS - {"coverage"}, ANY, ANY, "why")),
+            Claim(DECLARATION_CALLS, _ITEM_FAULTS, ("coverage", _LIST_HEADS - {"cannotCover"}, ANY, "why")),
+            Claim(DECLARATION_CALLS, frozenset({EMPTY, WRONG_TYPE}), ("coverage", "cannotCover", ANY, "why")),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -401,10 +449,10 @@ class ItemNamesNoGround(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
-        for problem in shared_item_problems(self.call, field):
+    def visit_field(self, check: Check, field: Field) -> None:
+        for problem in shared_item_problems(check.call, field):
             if problem.code == self.code:
-                self.report(problem.node, problem.message, help=problem.help)
+                check.report(problem.node, problem.message, help=problem.help)
 
 
 def _no_ground(call: CallSite, field: Field) -> bool:
@@ -435,11 +483,19 @@ class CoverageNamesNoGround(Rule):
 
     code = "SEM402"
     name = "coverage-names-no-ground"
-    calls = frozenset({"described_result", "coverage"})
-    part_kinds = frozenset({"described_result", "described_result.coverage"})
-    fields = frozenset({("described_result", "coverage")})
-    field_statuses = DATA_KEYS
-    named_parts = _COVERAGE_PART
+    judges = Selector(
+        calls=frozenset({"described_result", "coverage"}),
+        parts=frozenset({"described_result", "described_result.coverage"}),
+        keys=frozenset({("described_result", "coverage")}),
+        statuses=DATA_KEYS,
+        named=_COVERAGE_PART,
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("coverage",)),
+            Claim(frozenset({"described_result", "absent"}), frozenset({SAYS_NOTHING}), (_LIST_HEADS,), deeper=True),
+            Claim(frozenset({"coverage"}), frozenset({SAYS_NOTHING}), deeper=True),
+            Claim(frozenset({"coverage"}), frozenset({ARGUMENTS}), bare=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -503,7 +559,7 @@ class CoverageNamesNoGround(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         if declaration.kind != "coverage":
             return
         top = declaration.top
@@ -512,36 +568,36 @@ class CoverageNamesNoGround(Rule):
         for field in top.fields:
             # Every field of coverage() is ground (lists, period, inProgress) but none
             # may name any; unknown and derived keys already made the part doubtful.
-            if data_field(field) and not _no_ground(self.call, field):
+            if data_field(field) and not _no_ground(check.call, field):
                 return
-        self.report(
+        check.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) names no ground at all",
+            f"{check.call.spelled}(...) names no ground at all",
             help="every list is missing or empty and there is no period or inProgress; name "
             "what was checked, what was skipped or what can never be seen, or return the "
             "result bare",
         )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "described_result.coverage" or keys_in_doubt(part):
             return
         for field in part.fields:
-            if data_field(field) and not _no_ground(self.call, field):
+            if data_field(field) and not _no_ground(check.call, field):
                 return
-        self.report(
+        check.report(
             part,
             "`coverage` names no ground at all",
             help=f"declare at least one item in {_LIST_SHAPE}, or leave coverage out",
         )
 
-    def visit_field(self, field: Field) -> None:
-        value = follow(self.call, field.value_ast)
+    def visit_field(self, check: Check, field: Field) -> None:
+        value = follow(check.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
         if kind is None or kind == "dict":
             return
-        self.report(
+        check.report(
             field.value_ast,
             f"`coverage` is {kind_word(kind)}, which names no ground",
             help=f"give {_LIST_SHAPE}, or leave coverage out{value.bound}",
@@ -581,7 +637,12 @@ class DescribedResultInCoverage(Rule):
 
     code = "SEM403"
     name = "described-result-in-coverage"
-    calls = frozenset({"coverage"})
+    judges = Selector(
+        calls=frozenset({"coverage"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({WRAPPED}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -643,21 +704,21 @@ class DescribedResultInCoverage(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         content = declaration.content
         if content is None:
             return
         bound = ""
-        if not _is_described_result_call(self.call, content) and not wraps_described_result(content):
+        if not _is_described_result_call(check.call, content) and not wraps_described_result(content):
             if not isinstance(content, (ast.Name, ast.Attribute)):
                 return
-            value = follow(self.call, content)
-            if value is None or value.via is None or not _names_described_result(self.call, value.node):
+            value = follow(check.call, content)
+            if value is None or value.via is None or not _names_described_result(check.call, value.node):
                 return
             bound = value.bound
-        self.report(
+        check.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) wraps a described result",
+            f"{check.call.spelled}(...) wraps a described result",
             help="a described result carries its own coverage: declare the lists in "
             f"described_result(..., coverage={_LIST_SHAPE}) and return it bare{bound}",
         )
@@ -680,7 +741,14 @@ class AbsentWithoutWhatOrChecked(Rule):
 
     code = "SEM404"
     name = "absent-without-what-or-checked"
-    calls = frozenset({"absent"})
+    judges = Selector(
+        calls=frozenset({"absent"}),
+        refusals=(
+            Claim(frozenset({"absent"}), frozenset({ARGUMENTS}), bare=True),
+            Claim(frozenset({"absent"}), VALUE_FAULTS, ("what",)),
+            Claim(frozenset({"absent"}), VALUE_FAULTS - {SAYS_NOTHING}, ("checked",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -753,22 +821,22 @@ class AbsentWithoutWhatOrChecked(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         doubt = keys_in_doubt(top)
-        where = f"{self.call.spelled}(...)"
+        where = f"{check.call.spelled}(...)"
         what = top.get("what")
         if what is None:
             if not doubt:
-                self.report(
+                check.report(
                     declaration.call.func_node,
                     f"{where} has no `what`",
                     help="say what was looked for (e.g. 'FLOGI entries on fc1/3')",
                 )
         else:
-            value = follow(self.call, what.value_ast)
+            value = follow(check.call, what.value_ast)
             if value is not None and _says_nothing(value.node):
-                self.report(
+                check.report(
                     what.value_ast,
                     f"`{what.path}` {_nothing(value.node)}",
                     help=f"say what was looked for (e.g. 'FLOGI entries on fc1/3'){value.bound}",
@@ -776,14 +844,14 @@ class AbsentWithoutWhatOrChecked(Rule):
         checked = top.get("checked")
         if checked is None:
             if not doubt:
-                self.report(
+                check.report(
                     declaration.call.func_node,
                     f"{where} has no `checked`",
                     help="name at least one source, window or population that WAS searched; "
                     "if the tool could not look, raise an error instead",
                 )
             return
-        value = follow(self.call, checked.value_ast)
+        value = follow(check.call, checked.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -795,7 +863,7 @@ class AbsentWithoutWhatOrChecked(Rule):
             problem = "is empty"
         else:
             problem = f"is {kind_word(kind)}, not a list"
-        self.report(
+        check.report(
             checked.value_ast,
             f"`{checked.path}` {problem}",
             help=f"name at least one source, window or population that WAS searched{value.bound}",
@@ -840,9 +908,15 @@ class BadPeriodOrInProgress(Rule):
 
     code = "SEM406"
     name = "bad-period-or-in-progress"
-    calls = frozenset({"coverage"})
-    part_kinds = _PERIOD
-    named_parts = _PERIOD
+    judges = Selector(
+        calls=frozenset({"coverage"}),
+        parts=_PERIOD,
+        named=_PERIOD,
+        refusals=(
+            Claim(frozenset({"coverage"}), frozenset({BAD_VALUE, WRONG_TYPE, MISSING}), ("period", ANY), deeper=True),
+            Claim(frozenset({"coverage"}), frozenset({MISSING, EMPTY}), ("checked",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -933,14 +1007,14 @@ class BadPeriodOrInProgress(Rule):
         ),
     )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "period":
             return
         if not keys_in_doubt(part):
             missing = [name for name in ("queried", "held") if not part.has(name)]
             if missing:
                 said = " and ".join(f"`{name}`" for name in missing)
-                self.report(
+                check.report(
                     part,
                     f"`period` has no {said}",
                     help="a period says what the read asked for (queried: {'from', 'to'}) and "
@@ -950,31 +1024,31 @@ class BadPeriodOrInProgress(Rule):
             if not data_field(field):
                 continue
             if field.name == "readAt":
-                value = follow(self.call, field.value_ast)
+                value = follow(check.call, field.value_ast)
                 if value is not None and literal_kind(value.node) == "none":
                     continue  # None reads as "not given"
-                self._instant(field.value_ast, field.path)
+                self._instant(check, field.value_ast, field.path)
             elif field.name in ("queried", "held"):
-                self._span(field)
+                self._span(check, field)
 
-    def _instant(self, node: ast.expr, path: str) -> tuple[int, int] | None:
+    def _instant(self, check: Check, node: ast.expr, path: str) -> tuple[int, int] | None:
         """Report a bad instant; return the instant when it is a good literal one."""
-        found = _instant_problem(self.call, node)
+        found = _instant_problem(check.call, node)
         if found is not None:
             problem, value = found
-            self.report(
+            check.report(
                 node,
                 f"`{path}` {problem}",
                 help=f"write an ISO 8601 instant with a zone, {_INSTANT_EXAMPLE}{value.bound}",
             )
             return None
-        value = follow(self.call, node)
+        value = follow(check.call, node)
         text = text_of(value.node) if value is not None else None
         return instant(text) if text is not None else None
 
-    def _span(self, field: Field) -> None:
+    def _span(self, check: Check, field: Field) -> None:
         where = f"`{field.path}`"
-        value = follow(self.call, field.value_ast)
+        value = follow(check.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -982,7 +1056,7 @@ class BadPeriodOrInProgress(Rule):
             return
         if field.name == "held" and kind == "str":
             if text_of(value.node) != vocabulary.PERIOD_HELD_UNKNOWN:
-                self.report(
+                check.report(
                     field.value_ast,
                     f"{where} is a string",
                     help="it must be a span {'from': ..., 'to': ...} or the literal 'unknown'"
@@ -991,7 +1065,7 @@ class BadPeriodOrInProgress(Rule):
             return
         found = _dict_items(value.node)
         if found is None:
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} is {kind_word(kind)}",
                 help="it must be a span {'from': ..., 'to': ...} of two instants"
@@ -1008,10 +1082,10 @@ class BadPeriodOrInProgress(Rule):
         instants: dict[str, tuple[int, int] | None] = {}
         for name in span_fields:
             if name in keys:
-                instants[name] = self._instant(keys[name][1], f"{field.path}.{name}")
+                instants[name] = self._instant(check, keys[name][1], f"{field.path}.{name}")
         missing = [name for name in span_fields if name not in keys]
         if missing and not hidden:
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} has no {' and no '.join(f'`{name}`' for name in missing)}",
                 help="a span is {'from': ..., 'to': ...}, two instants",
@@ -1019,26 +1093,26 @@ class BadPeriodOrInProgress(Rule):
             return
         start, end = instants.get("from"), instants.get("to")
         if start is not None and end is not None and start > end:
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} runs backward",
                 help="`from` is after `to`",
             )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         progress = top.get("inProgress")
         if progress is None or keys_in_doubt(top):
             return
-        value = follow(self.call, progress.value_ast)
+        value = follow(check.call, progress.value_ast)
         if value is None or not isinstance(value.node, (ast.List, ast.Tuple)):
             return
         if not any(not isinstance(element, ast.Starred) for element in value.node.elts):
             return
         checked = top.get("checked")
-        if checked is not None and not _no_ground(self.call, checked):
+        if checked is not None and not _no_ground(check.call, checked):
             return
-        self.report(
+        check.report(
             progress,
             f"`{progress.path}` has no `checked` beside it",
             help="an item still running is ground the call read, so name what the read "
