@@ -52,6 +52,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem0xx_noqa",
         "semantics_lint.lint.rules.sem0xx_syntax",
         "semantics_lint.lint.rules.sem1xx_keys",
+        "semantics_lint.lint.rules.sem2xx_clock",
         "semantics_lint.lint.rules.sem2xx_provenance",
         "semantics_lint.lint.rules.sem3xx_grain",
         "semantics_lint.lint.rules.sem4xx_coverage",

@@ -17,6 +17,7 @@ from semantics_lint.lint.rules.base import Invalid, Rule, Valid, specific_code
 from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
 from semantics_lint.lint.rules.sem1xx_keys import KEY_RULES
+from semantics_lint.lint.rules.sem2xx_clock import CLOCK_RULES
 from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
 from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
@@ -35,6 +36,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             UnusedNoqa,
             *KEY_RULES,
             *PROVENANCE_RULES,
+            *CLOCK_RULES,
             *GRAIN_RULES,
             *COVERAGE_RULES,
             *CLARIFY_RENDER_RULES,

@@ -517,7 +517,7 @@ def _check_selector(cls: type[Rule]) -> None:
                 f"{where}: judges.named holds {kind!r}, which is not a part in judges.parts that a call can give "
                 f"as a name; those are {sorted(NAMEABLE_PARTS & parts)}"
             )
-    on_declaration, on_part, on_field, on_row = cls._call_hooks
+    _, on_part, on_field, _ = cls._call_hooks
     if (judges.keys is not None or judges.statuses is not None) and not on_field:
         raise TypeError(f"{where}: judges.keys/statuses select keys, but the rule has no visit_field")
     if (judges.parts is not None or judges.named) and not (on_part or on_field):
