@@ -27,7 +27,7 @@ from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_s
 
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
-from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
+from semantics_lint.lint.rules import sem4xx_items as coverage_rules
 from semantics_lint.lint.rules.base import _ALL_HOOKS, Check, Selector
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -405,7 +405,7 @@ def _expressions() -> Iterator[ast.expr]:
 
 
 def test_row_values_are_the_literal_values() -> None:
-    from semantics_lint.lint.rules.sem1xx_keys import _row_value
+    from semantics_lint.lint.rules.sem1xx_data import _row_value
 
     from semantics_lint.lint.syntax import UNKNOWN as unknown
     from semantics_lint.lint.syntax import literal_value

@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING
 from semantics_lint.lint.rules.base import Invalid, Rule, Valid, specific_code
 from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
+from semantics_lint.lint.rules.sem1xx_data import DATA_RULES
 from semantics_lint.lint.rules.sem1xx_keys import KEY_RULES
+from semantics_lint.lint.rules.sem1xx_refusals import REFUSAL_RULES
 from semantics_lint.lint.rules.sem2xx_clock import CLOCK_RULES
 from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
 from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
+from semantics_lint.lint.rules.sem4xx_items import ITEM_RULES
 from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
@@ -34,11 +37,14 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
         (
             UnparsableFile,
             UnusedNoqa,
+            *REFUSAL_RULES,
             *KEY_RULES,
+            *DATA_RULES,
             *PROVENANCE_RULES,
             *CLOCK_RULES,
             *GRAIN_RULES,
             *COVERAGE_RULES,
+            *ITEM_RULES,
             *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
         ),

@@ -208,13 +208,15 @@ def _steps_meet(a: str | frozenset[str], b: str | frozenset[str]) -> bool:
 
 _CLAIMS: list[tuple[Claim, str]] = []
 """Every rule's claimed refusals, with the rule's code, in the order the classes were made."""
+_CLAIMS_BY_FAULT: dict[str, list[tuple[Claim, str]]] = {}
+"""The same, by each kind of refusal a claim takes."""
 
 
 def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
     """The code of the rule that claims ``refusal`` of a ``kind`` call (``call``: its
     node, which tells a call that declares nothing at all), or None: then SEM100
     reports it."""
-    for claim, code in _CLAIMS:
+    for claim, code in _CLAIMS_BY_FAULT.get(refusal.kind, ()):
         if claim.matches(kind, refusal, call):
             return code
     return None
@@ -562,3 +564,5 @@ def _claim_refusals(cls: type[Rule]) -> None:
                 )
         if (claim, cls.code) not in _CLAIMS:
             _CLAIMS.append((claim, cls.code))
+            for fault in claim.faults:
+                _CLAIMS_BY_FAULT.setdefault(fault, []).append((claim, cls.code))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite, FileContext
 from semantics_lint.lint.declaration import Field, Part
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items
 from semantics_lint.lint.verdicts import closest_field
 from semantics_lint.lint.index import (
     ANNOTATED,
@@ -45,8 +46,11 @@ __all__ = [
     "keys_in_doubt",
     "kind_word",
     "literal_kind",
+    "nothing_said",
     "qualified_name",
+    "says_nothing",
     "shown",
+    "string_keys",
     "text_of",
 ]
 
@@ -206,6 +210,36 @@ def is_blank_text(node: ast.expr) -> bool:
             for part in node.values
         )
     return False
+
+
+def says_nothing(node: ast.expr) -> bool:
+    """True for a literal that says nothing as a text: a blank string, or a literal that
+    is not a string at all."""
+    kind = literal_kind(node)
+    return kind is not None and (kind != "str" or is_blank_text(node))
+
+
+def nothing_said(node: ast.expr) -> str:
+    """How a literal :func:`says_nothing`: ``is empty``, or ``is a number, not a string``."""
+    kind = literal_kind(node)
+    return "is empty" if kind == "str" else f"is {kind_word(kind or 'str')}, not a string"
+
+
+def string_keys(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bool] | None:
+    """The literal string keys of a dict literal or ``dict(...)`` call (a key written
+    twice: the last, as Python keeps it), and whether others may hide (a spread, a
+    computed key); None when ``node`` is not a dict form. A literal key that is not a
+    string (``{1: "x"}``) hides nothing."""
+    if not is_dict_form(node):
+        return None
+    keys: dict[str, tuple[ast.AST, ast.expr]] = {}
+    hidden = False
+    for item in iter_dict_items(node):
+        if item is None:
+            hidden = True
+        elif isinstance(item[0], str):
+            keys[item[0]] = (item[1], item[2])  # a key written twice: the last
+    return keys, hidden
 
 
 def is_empty_sequence(node: ast.expr) -> bool:
