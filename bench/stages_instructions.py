@@ -23,6 +23,7 @@ from semantics_lint.lint.context import CallSite, FileContext
 from semantics_lint.lint.declaration import build_declaration
 from semantics_lint.lint.index import build_index
 from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.rules.base import Check
 from semantics_lint.lint.rules import rules_for
 from semantics_lint.lint.source import decode_source, parse_module
 
@@ -53,9 +54,8 @@ for name, data in sources:
             continue
         call_rules, module_rules = rules_for(settings)
         findings = []
-        for rule in dict.fromkeys((*call_rules, *module_rules)):
-            rule.begin_file(context, findings)
-        batch = engine.Batch(call_rules)
+        checks = {id(rule): Check(rule, context, findings) for rule in (*call_rules, *module_rules)}
+        batch = engine.Batch(call_rules, [checks[id(rule)] for rule in call_rules])
         declarations = [build_declaration(call) for call in context.calls if call.kind != "define_tool"]
         if stop < 5:
             continue
@@ -68,7 +68,7 @@ for name, data in sources:
         if stop < 7:
             continue
         for rule in module_rules:
-            rule.visit_module(context)
+            rule.visit_module(checks[id(rule)])
     finally:
         for declaration in declarations:
             declaration.release()

@@ -38,9 +38,9 @@ class ScratchRule(Rule):
     VALID = (Valid("x = 1"),)
     INVALID = (Invalid("described_result(facts=[])", line=1, column=0),)
 
-    def visit_module(self, context):
-        for call in context.calls:
-            self.report_ast(call.node.func, "a scratch finding")
+    def visit_module(self, check):
+        for call in check.file.calls:
+            check.report_ast(call.node.func, "a scratch finding")
 
 
 if sys.argv[1] == "registered":

@@ -1,7 +1,6 @@
 """The rule batch: what a rule declares is what it is handed, and shared answers hold.
 
-The batch hands a rule only the parts and keys its ``part_kinds``, ``fields`` and
-``field_statuses`` admit, works out which hooks a class defines once, and the rule list
+The batch hands a rule only the parts and keys its selector (``judges``) admits, works out which hooks a class defines once, and the rule list
 once per settings; SEM401/SEM405 share one reading of each coverage list, and the tool
 rules one view of the file. These tests hold each to what it promises, on the examples,
 the test data, generated benchmark modules and random declarations.
@@ -28,8 +27,8 @@ from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_s
 
 from semantics_lint.lint.model import Finding
 from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
-from semantics_lint.lint.rules import sem4xx_coverage as coverage_rules
-from semantics_lint.lint.rules.base import _ALL_HOOKS
+from semantics_lint.lint.rules import sem4xx_items as coverage_rules
+from semantics_lint.lint.rules.base import _ALL_HOOKS, Check, Selector
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -170,17 +169,16 @@ def _lint_all(settings: LintSettings = engine.DEFAULT_SETTINGS) -> list[list[Fin
 def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     class Spy(Rule):
         abstract = True
-        part_kinds = frozenset({"grain"})
-        field_statuses = frozenset({"snake"})
+        judges = Selector(parts=frozenset({"grain"}), statuses=frozenset({"snake"}))
 
         def __init__(self) -> None:
             self.parts: list[str] = []
             self.fields: list[str] = []
 
-        def visit_part(self, part: declaration_module.Part) -> None:
+        def visit_part(self, check: Check, part: declaration_module.Part) -> None:
             self.parts.append(part.kind)
 
-        def visit_field(self, field: declaration_module.Field) -> None:
+        def visit_field(self, check: Check, field: declaration_module.Field) -> None:
             self.fields.append(field.spelled)
 
     Spy.code = "SEM999"
@@ -195,20 +193,16 @@ def test_narrow_batch_skips_the_parts_a_rule_does_not_judge() -> None:
     declaration = declaration_module.build_declaration(context.calls[0])
     assert [part.kind for part in declaration.parts] == ["described_result", "grain", "provenance"]
     spy = Spy()
-    spy.begin_file(context, [])
-    assert Batch([spy]).run(declaration) is None
+    assert Batch([spy], [Check(spy, context, [])]).run(declaration) is None
     assert spy.parts == ["grain"]
     assert spy.fields == ["is_counter"]
 
     class Keys(Spy):
         abstract = True
-        part_kinds = None
-        field_statuses = None
-        fields = frozenset({("provenance", "source"), ("grain", "interval")})
+        judges = Selector(keys=frozenset({("provenance", "source"), ("grain", "interval")}))
 
     keys = Keys()
-    keys.begin_file(context, [])
-    assert Batch([keys]).run(declaration) is None
+    assert Batch([keys], [Check(keys, context, [])]).run(declaration) is None
     assert keys.parts == ["described_result", "grain", "provenance"]
     assert keys.fields == ["interval", "source"]
 
@@ -219,21 +213,21 @@ def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None
     class Deep(Rule):
         abstract = True
 
-        def visit_part(self, part: declaration_module.Part) -> None:
+        def visit_part(self, check: Check, part: declaration_module.Part) -> None:
             seen["deep"].append(f"part {part.kind}")
 
-        def visit_field(self, field: declaration_module.Field) -> None:
+        def visit_field(self, check: Check, field: declaration_module.Field) -> None:
             seen["deep"].append(field.spelled)
             if field.spelled == "grain":
                 raise RecursionError
 
-        def visit_row(self, row: declaration_module.Row) -> None:
+        def visit_row(self, check: Check, row: declaration_module.Row) -> None:
             seen["deep"].append(f"row {row.data_field}")
 
     class Other(Rule):
         abstract = True
 
-        def visit_field(self, field: declaration_module.Field) -> None:
+        def visit_field(self, check: Check, field: declaration_module.Field) -> None:
             seen["other"].append(field.spelled)
 
     Deep.code, Other.code = "SEM998", "SEM999"
@@ -245,9 +239,7 @@ def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None
     context = file_context(text, ast.parse(text), "tool.py", LintSettings())
     first, second = (declaration_module.build_declaration(call) for call in context.calls)
     deep, other = Deep(), Other()
-    for rule in (deep, other):
-        rule.begin_file(context, [])
-    batch = Batch([deep, other])
+    batch = Batch([deep, other], [Check(deep, context, []), Check(other, context, [])])
     assert batch.run(first) == "it is nested too deeply"
     # Deep stops at the key that failed: not the grain part, its key, nor the rows.
     assert seen == {"deep": ["part described_result", "facts", "grain"], "other": ["facts", "grain", "interval"]}
@@ -258,22 +250,21 @@ def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None
 def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
     class Named(Rule):
         abstract = True
-        part_kinds = frozenset({"grain", "provenance"})
-        named_parts = frozenset({"grain"})
+        judges = Selector(parts=frozenset({"grain", "provenance"}), named=frozenset({"grain"}))
 
         def __init__(self) -> None:
             self.seen: list[str] = []
 
-        def visit_part(self, part: declaration_module.Part) -> None:
+        def visit_part(self, check: Check, part: declaration_module.Part) -> None:
             self.seen.append(f"part {part.kind}")
 
-        def visit_field(self, field: declaration_module.Field) -> None:
+        def visit_field(self, check: Check, field: declaration_module.Field) -> None:
             self.seen.append(field.spelled)
-            self.report(field.value_ast, f"saw {field.spelled}")
+            check.report(field.value_ast, f"saw {field.spelled}")
 
     class Both(Named):
         abstract = True
-        named_parts = frozenset({"grain", "provenance"})
+        judges = Named.judges._replace(named=frozenset({"grain", "provenance"}))
 
     Named.code = "SEM999"
     text = (
@@ -287,10 +278,8 @@ def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
     assert {part.kind for part in declaration.named_parts()} == {"grain", "provenance"}
     findings: list[Finding] = []
     rule, both = Named(), Both()
-    rule.begin_file(context, findings)
-    both.begin_file(context, [])
-    assert Batch([rule, both]).run(declaration) is None
-    # The grain part given as a name, not the provenance one (not in its named_parts),
+    assert Batch([rule, both], [Check(rule, context, findings), Check(both, context, [])]).run(declaration) is None
+    # The grain part given as a name, not the provenance one (not in its judges.named),
     # though another rule judges that one.
     assert rule.seen == ["part grain", "interval"]
     assert both.seen == ["part grain", "interval", "part provenance", "source"]
@@ -298,7 +287,8 @@ def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
     (finding,) = findings
     assert (finding.start.line, finding.start.column) == (4, text.splitlines()[3].index("GRAIN"))
     assert "GRAIN" in (finding.help or "")
-    assert rule._anchor is None and both._anchor is None
+    # The engine wrote nothing into the rules: their state is what they keep themselves.
+    assert set(vars(rule)) == {"seen"} and set(vars(both)) == {"seen"}
 
 
 # -- hooks and rule lists worked out once -------------------------------------------------
@@ -317,13 +307,13 @@ def test_has_hook_of_a_subclass_follows_its_own_overrides() -> None:
     class Base(Rule):
         abstract = True
 
-        def visit_field(self, field: declaration_module.Field) -> None:
+        def visit_field(self, check: Check, field: declaration_module.Field) -> None:
             pass
 
     class Child(Base):
         abstract = True
 
-        def visit_module(self, context: object) -> None:  # type: ignore[override]
+        def visit_module(self, check: Check) -> None:
             pass
 
     assert Base.has_hook("visit_field") and not Base.has_hook("visit_module")
@@ -332,13 +322,15 @@ def test_has_hook_of_a_subclass_follows_its_own_overrides() -> None:
     assert not Rule.has_hook("visit_field")
 
 
-def test_rules_for_gives_fresh_instances_of_the_enabled_rules() -> None:
+def test_rules_for_gives_the_enabled_rules_one_instance_each() -> None:
     settings = LintSettings(enabled=frozenset({"SEM101", "SEM303", "SEM601"}))
     first = rules_for(settings)
     second = rules_for(LintSettings(enabled=frozenset({"SEM101", "SEM303", "SEM601"})))
     assert [type(r).__name__ for r in first[0]] == ["UnknownDeclarationKey", "GrainSaysNothing"]
     assert [r.code for r in first[1]] == ["SEM601"]
-    assert all(a is not b for a, b in zip((*first[0], *first[1]), (*second[0], *second[1])))
+    # A rule keeps nothing about a file: one instance serves every file and settings.
+    assert all(a is b for a, b in zip((*first[0], *first[1]), (*second[0], *second[1])))
+    assert all(vars(rule) == {} for rule in (*first[0], *first[1]))
     everything = rules_for(LintSettings())
     assert [r.code for r in (*everything[0], *everything[1])] == [
         r.code for r in ALL_RULES if r.visits_calls() or r.has_hook("visit_module")
@@ -413,7 +405,7 @@ def _expressions() -> Iterator[ast.expr]:
 
 
 def test_row_values_are_the_literal_values() -> None:
-    from semantics_lint.lint.rules.sem1xx_keys import _row_value
+    from semantics_lint.lint.rules.sem1xx_data import _row_value
 
     from semantics_lint.lint.syntax import UNKNOWN as unknown
     from semantics_lint.lint.syntax import literal_value

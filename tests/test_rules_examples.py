@@ -19,6 +19,7 @@ import pytest
 
 from semantics_lint.lint import rules as rules_package
 from semantics_lint.lint.fix import apply_fixes, fix_source
+from semantics_lint.lint.rules.base import Claim, Selector, claimed_refusals, specific_code
 from semantics_lint.lint.rules import ALL_RULES, Invalid, Rule, Valid
 from semantics_lint.lint.suppress import lint_with_noqa
 
@@ -142,20 +143,99 @@ def test_a_rule_in_the_wrong_family_is_refused() -> None:
         )
 
 
-def test_a_rule_judging_named_parts_its_hooks_do_not_judge_is_refused() -> None:
-    with pytest.raises(TypeError, match="named_parts must be kinds of part_kinds"):
+def _rule_judging(judges: Selector, *, hooks: bool = True) -> type[Rule]:
+    namespace: dict[str, object] = {
+        "__module__": "semantics_lint.lint.rules.sem1xx_scratch",
+        "__doc__": "## What it does\nx\n## Why is this bad?\ny",
+        "code": "SEM198",
+        "name": "scratch-selector",
+        "judges": judges,
+        "VALID": (Valid("x = 1\n"),),
+        "INVALID": (Invalid("x = 2\n"),),
+    }
+    if hooks:
+        namespace["visit_part"] = lambda self, check, part: None
+        namespace["visit_field"] = lambda self, check, field: None
+    return type("Scratch", (Rule,), namespace)
 
-        class _Unjudged(Rule):
-            """
-            ## What it does
-            x
-            ## Why is this bad?
-            y
-            """
 
-            code = "SEM198"
-            name = "unjudged-named-part"
-            part_kinds = frozenset({"grain"})
-            named_parts = frozenset({"grain", "provenance"})
-            VALID = (Valid("x = 1\n"),)
-            INVALID = (Invalid("x = 2\n"),)
+@pytest.mark.parametrize(
+    ("judges", "hooks", "says"),
+    [
+        (Selector(parts=frozenset({"grian"})), True, "'grian', which no call"),
+        (Selector(calls=frozenset({"absent"}), parts=frozenset({"grain"})), True, "'grain', which no call"),
+        (Selector(calls=frozenset({"described"})), True, "no call kind"),
+        (Selector(keys=frozenset({("grain", "interva")})), True, "'interva', which is no field of 'grain'"),
+        (Selector(keys=frozenset({("grain", "is_counter")})), True, "camelCase"),
+        (
+            Selector(parts=frozenset({"provenance"}), keys=frozenset({("grain", "interval")})),
+            True,
+            "not in judges.parts",
+        ),
+        (Selector(parts=frozenset({"grain"}), named=frozenset({"grain", "provenance"})), True, "judges.named"),
+        (Selector(named=frozenset({"coverage_item"})), True, "judges.named holds 'coverage_item'"),
+        (Selector(statuses=frozenset({"snake_case"})), True, "judges.statuses"),
+        (Selector(keys=frozenset({("grain", "interval")})), False, "no visit_field"),
+        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missng"})),)), True, "the runtime's kinds"),
+        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missing"}), ("wat",)),)), True, "'wat'"),
+        # SEM101 claims every unknown key already.
+        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"unknown-key"}), ("what",)),)), True, "SEM101"),
+    ],
+)
+def test_a_selector_that_can_never_match_is_refused_when_the_class_is_made(
+    judges: Selector, hooks: bool, says: str
+) -> None:
+    with pytest.raises(TypeError, match=re.escape(says)) as raised:
+        _rule_judging(judges, hooks=hooks)
+    assert "SEM198" in str(raised.value)
+
+
+def test_a_sound_selector_is_accepted() -> None:
+    rule = _rule_judging(
+        Selector(
+            parts=frozenset({"grain"}),
+            keys=frozenset({("grain", "interval")}),
+            statuses=frozenset({"field"}),
+            named=frozenset({"grain"}),
+        )
+    )
+    assert rule.field_names("grain") == {"interval"}
+
+
+def test_every_refusal_kind_and_path_goes_to_at_most_one_rule() -> None:
+    # The claims of two rules never overlap, so which rule reports a refusal does not
+    # depend on the order the rules were made in.
+    claims = claimed_refusals()
+    assert {code for code, _ in claims} >= {"SEM101", "SEM202", "SEM405", "SEM601"}
+    for position, (code, claim) in enumerate(claims):
+        for other_code, other in claims[position + 1 :]:
+            assert other_code == code or not claim.overlaps(other), (code, other_code)
+
+
+@pytest.mark.parametrize(
+    ("kind", "fault", "path", "code"),
+    [
+        ("described_result", "unknown-key", ("provenance", "tz"), "SEM101"),
+        ("define_tool", "snake-case-key", ("result_class",), "SEM102"),
+        ("described_result", "says-nothing", (), "SEM104"),
+        ("described_result", "empty", ("facts",), "SEM105"),
+        ("described_result", "missing", ("facts", 0, "entity"), "SEM106"),
+        ("described_result", "counter-unstated", ("grain", "isCounter"), "SEM302"),
+        ("described_result", "missing", ("grain",), "SEM301"),
+        ("described_result", "wrong-type", ("grain",), "SEM303"),
+        ("described_result", "wrong-type", ("provenance",), "SEM202"),
+        ("described_result", "missing", ("coverage", "cannotCover", 0, "why"), "SEM401"),
+        ("described_result", "empty", ("coverage", "cannotCover", 0, "why"), "SEM405"),
+        ("absent", "says-nothing", ("checked",), "SEM402"),
+        ("absent", "empty", ("checked",), "SEM404"),
+        ("coverage", "bad-value", ("period", "queried", "from"), "SEM406"),
+        ("described_result", "bad-value", ("clarify", "question"), None),
+        ("described_result", "wrong-type", ("render", "sort"), None),
+        ("define_tool", "empty", ("name",), None),
+    ],
+)
+def test_the_rule_claiming_a_refusal_reports_it(kind: str, fault: str, path: tuple[object, ...], code: str | None) -> None:
+    from semantics_lint.runtime.refusal import Refusal
+
+    refusal = Refusal("refused: x", path=path, kind=fault)
+    assert specific_code(kind, refusal) == code

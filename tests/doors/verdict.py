@@ -17,7 +17,7 @@ from typing import Any
 from doors.gen import Call, NotLiteral, call_arguments
 
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.lint.verdicts import specific_code
+from semantics_lint.lint.rules import specific_code
 from semantics_lint.lint.model import Finding, Severity
 from semantics_lint.runtime import absent, coverage, described_result
 from semantics_lint.runtime.refusal import (
@@ -188,7 +188,7 @@ def coarse(found: tuple[str, str, str]) -> tuple[str, str, str]:
 
 def expected_code(door: str, refusal: Refusal) -> str:
     """The static code that says what ``refusal`` says, by SPEC §4's table; SEM100 when
-    no specific code fits: the linter's own map (``lint.verdicts.specific_code``)."""
+    no specific code fits: the linter's own map (``lint.rules.specific_code``)."""
     kind = "described_result" if door == "describedResult" else door
     return specific_code(kind, refusal) or "SEM100"
 

@@ -31,7 +31,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
 
 FieldStatus = Literal["field", "snake", "derived", "unknown"]
+FIELD_STATUSES: frozenset[str] = frozenset(get_args(FieldStatus))
 
 
 NESTED_PARTS: dict[str, dict[str, str]] = {
@@ -66,6 +67,26 @@ _ITEM_KINDS["coverage"]["inProgress"] = "in_progress_item"
 _NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item", "define_tool"})
 # The keys of every part: a ``define_tool(...)`` definition is read as one part too.
 _PART_FIELDS: dict[str, tuple[str, ...]] = {**vocabulary.PART_FIELDS, "define_tool": vocabulary.TOOL_FIELDS}
+
+
+def fields_of_part(kind: str) -> tuple[str, ...]:
+    """The fields (camelCase) a ``kind`` part may hold."""
+    return _PART_FIELDS[kind]
+
+
+def _parts_of(kind: str) -> frozenset[str]:
+    found = {kind}
+    for child in (*NESTED_PARTS.get(kind, {}).values(), *_ITEM_KINDS.get(kind, {}).values()):
+        found |= _parts_of(child)
+    return frozenset(found)
+
+
+PARTS_OF_CALL: dict[str, frozenset[str]] = {
+    kind: _parts_of(kind) for kind in ("described_result", "absent", "coverage", "define_tool")
+}
+"""The kinds of part each kind of call may hold, its top level included."""
+NAMEABLE_PARTS: frozenset[str] = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
+"""The kinds of part a call may give as a name bound to a dict (``provenance=prov``)."""
 # A key token the fix may respell: one plain string literal on one line.
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")
 
@@ -108,11 +129,9 @@ class Field:
 
     @property
     def range(self) -> tuple[Position, Position]:
-        """Where the key is written: the keyword's name, or the whole key literal; for
-        a part given as a name, the name in the call (the key is written elsewhere)."""
+        """Where the key is written: the keyword's name, or the whole key literal (for
+        a key of a part given as a name, in the dict the name is bound to)."""
         context = self.call.context
-        if self.part.anchor is not None:
-            return context.ast_range(self.part.anchor)
         if isinstance(self.key_ast, ast.keyword):
             line = self.key_ast.lineno
             column = context.char_column(line, self.key_ast.col_offset)
@@ -259,8 +278,8 @@ class Declaration:
 
         Read like literal parts, from the dict the resolver proves the name holds;
         not in :attr:`parts` (a rule opts in, since following names costs a LibCST
-        parse of the module). Their fields report at the name in the call
-        (:attr:`Field.range`), carry no fix, and ``part.bound`` says where the dict
+        parse of the module). What a rule reports in them goes to the name in the call
+        (``rules.base.Check.report``), with no fix, and ``part.bound`` says where the dict
         was bound. Computed once per declaration.
         """
         if self._named is None:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from semantics_lint.lint.context import FileContext
     from semantics_lint.lint.declaration import Declaration, FieldStatus, Part
     from semantics_lint.lint.resolve import ProjectCache
-    from semantics_lint.lint.rules.base import Rule
+    from semantics_lint.lint.rules.base import Check, Rule
 
 __all__ = [
     "SYNTAX_CODE",
@@ -285,15 +285,14 @@ def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Fi
     # The rules are imported by the first file that passes the prefilter.
     from semantics_lint.lint.declaration import build_declaration
     from semantics_lint.lint.rules import rules_for
+    from semantics_lint.lint.rules.base import Check
 
     settings = context.settings
     filename = context.filename
     call_rules, module_rules = rules_for(settings)
     findings: list[Finding] = []
-    rule: Rule
-    for rule in dict.fromkeys((*call_rules, *module_rules)):
-        rule.begin_file(context, findings)
-    batch = Batch(call_rules)
+    checks = {id(rule): Check(rule, context, findings) for rule in (*call_rules, *module_rules)}
+    batch = Batch(call_rules, [checks[id(rule)] for rule in call_rules])
 
     for call in context.calls:
         if not call_rules:
@@ -315,7 +314,7 @@ def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Fi
             )
     for rule in module_rules:
         try:
-            rule.visit_module(context)
+            rule.visit_module(checks[id(rule)])
         except RecursionError as exc:
             if settings.is_enabled(SYNTAX_CODE):
                 findings.append(
@@ -331,12 +330,14 @@ class Batch:
     """Every enabled rule over one declaration: the model is built once and shared, and
     each part and key of it goes straight to the rules that judge it.
 
-    What a rule declares (``calls``, ``part_kinds``, ``fields``, ``field_statuses``,
-    ``named_parts``) becomes the dispatch tables of a :class:`_Plan`, worked out once per
-    list of rule classes and kind of call. The parts a call gives as a name
-    (``provenance=prov``) are read, through the resolver, only for the kinds some
-    rule's ``named_parts`` holds; what a rule reports in such a part goes to the name
-    in the call (``Rule._anchor``).
+    What each rule judges (its ``judges`` selector) becomes the dispatch tables of a
+    :class:`_Plan`, worked out once per list of rule classes and kind of call. Each
+    rule's hooks get its :class:`~semantics_lint.lint.rules.base.Check` (``checks``, in
+    the order of ``rules``), whose ``call`` the batch sets before a call's hooks. The
+    parts a call gives as a name (``provenance=prov``) are read, through the resolver,
+    only for the kinds some rule's ``judges.named`` holds; a rule judges such a part
+    through its check's :meth:`~semantics_lint.lint.rules.base.Check.at_name`, which
+    reports at the name in the call.
 
     Each rule sees its hooks in the order of the declaration: ``visit_declaration``,
     then the parts given as a name, then each part (``visit_part``, then its keys'
@@ -345,22 +346,23 @@ class Batch:
     the engine can report it once.
     """
 
-    def __init__(self, rules: list[Rule]) -> None:
+    def __init__(self, rules: list[Rule], checks: list[Check]) -> None:
         self.rules = rules
+        self.checks = checks
         self._classes = tuple(type(rule) for rule in rules)
         self._stopped: set[int] = set()
 
     def run(self, declaration: Declaration) -> str | None:
         """Run every rule on ``declaration``; the first problem met, or None."""
         plan = _plan(self._classes, declaration.kind)
-        rules = self.rules
+        checks = self.checks
         self._stopped = set()
         call = declaration.call
         for position in plan.visiting:
-            rules[position].call = call
+            checks[position].call = call
         visit = self._visit
         for position in plan.on_declaration:
-            visit(position, "visit_declaration", declaration)
+            visit(position, "visit_declaration", checks[position], declaration)
         if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
             for part in named:
@@ -368,60 +370,55 @@ class Batch:
         for part in declaration.parts:
             part_kind = part.kind
             for position in plan.on_part(part_kind):
-                visit(position, "visit_part", part)
+                visit(position, "visit_part", checks[position], part)
             for item in part.fields:
                 for position in plan.on_key(part_kind, item.status, item.name):
-                    visit(position, "visit_field", item)
+                    visit(position, "visit_field", checks[position], item)
         if declaration.rows:
             for position in plan.on_row:
+                check = checks[position]
                 for row in declaration.rows:
-                    visit(position, "visit_row", row)
+                    visit(position, "visit_row", check, row)
         return "it is nested too deeply" if self._stopped else None
 
     def _visit_named_part(self, plan: _Plan, part: Part) -> None:
-        """The rules whose ``named_parts`` hold ``part.kind`` judge a part given as a
-        name as a literal one, reporting at the name."""
-        rules = self.rules
-        judging = plan.on_named(part.kind)
-        for position in judging:
-            rule = rules[position]
-            noted = part if rule.named_part_note and part.via is not None else None
-            rule._anchor = (part.anchor, noted) if part.anchor is not None else None
-        try:
-            visit = self._visit
-            for position in plan.on_part(part.kind, named=True):
-                visit(position, "visit_part", part)
-            for item in part.fields:
-                for position in plan.on_key(part.kind, item.status, item.name, named=True):
-                    visit(position, "visit_field", item)
-        finally:
-            for position in judging:
-                rules[position]._anchor = None
+        """The rules whose ``judges.named`` hold ``part.kind`` judge a part given as a
+        name as a literal one, through checks that report at the name."""
+        if part.anchor is None:
+            return
+        checks = self.checks
+        named = {position: checks[position].at_name(part) for position in plan.on_named(part.kind)}
+        visit = self._visit
+        for position in plan.on_part(part.kind, named=True):
+            visit(position, "visit_part", named[position], part)
+        for item in part.fields:
+            for position in plan.on_key(part.kind, item.status, item.name, named=True):
+                visit(position, "visit_field", named[position], item)
 
-    def _visit(self, position: int, hook: str, argument: object) -> None:
+    def _visit(self, position: int, hook: str, check: Check, argument: object) -> None:
         """Call one rule's hook, unless the rule already stopped on this call."""
         stopped = self._stopped
         if stopped and position in stopped:
             return
         try:
-            getattr(self.rules[position], hook)(argument)
+            getattr(self.rules[position], hook)(check, argument)
         except RecursionError:
             stopped.add(position)
 
 
 class _Plan:
     """Which rules of a batch (by position) take which hook, for one kind of call:
-    the dispatch tables worked out from what each rule class declares. A table is
+    the dispatch tables worked out from each rule class's selector (``judges``). A table is
     filled the first time it is asked; a key's table depends on its field only
     through the fields some rule names, so the tables stay few."""
 
     def __init__(self, classes: tuple[type[Rule], ...], kind: str) -> None:
-        self._visiting = [(position, rule) for position, rule in enumerate(classes) if kind in rule.calls]
+        self._visiting = [(position, rule) for position, rule in enumerate(classes) if kind in rule.judges.calls]
         self.visiting = tuple(position for position, _ in self._visiting)
         self.on_declaration = tuple(position for position, rule in self._visiting if rule._call_hooks[0])
         self.on_row = tuple(position for position, rule in self._visiting if rule._call_hooks[3])
-        self.named_kinds = frozenset(part for _, rule in self._visiting for part in rule.named_parts)
-        self._judged_fields = frozenset(name for _, rule in self._visiting for _, name in rule.fields or ())
+        self.named_kinds = frozenset(part for _, rule in self._visiting for part in rule.judges.named)
+        self._judged_fields = frozenset(name for _, rule in self._visiting for _, name in rule.judges.keys or ())
         self._named: dict[str, tuple[int, ...]] = {}
         self._parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._keys: dict[tuple[str, str, str | None, bool], tuple[int, ...]] = {}
@@ -430,7 +427,7 @@ class _Plan:
         """The rules that judge a ``part_kind`` part given as a name."""
         found = self._named.get(part_kind)
         if found is None:
-            found = self._named[part_kind] = self._taking(lambda rule: part_kind in rule.named_parts)
+            found = self._named[part_kind] = self._taking(lambda rule: part_kind in rule.judges.named)
         return found
 
     def on_part(self, part_kind: str, *, named: bool = False) -> tuple[int, ...]:
@@ -439,7 +436,7 @@ class _Plan:
         found = self._parts.get((part_kind, named))
         if found is None:
             found = self._parts[part_kind, named] = self._taking(
-                lambda rule: rule.visits_part(part_kind) and (not named or part_kind in rule.named_parts)
+                lambda rule: rule.visits_part(part_kind) and (not named or part_kind in rule.judges.named)
             )
         return found
 
@@ -451,7 +448,7 @@ class _Plan:
         found = self._keys.get(key)
         if found is None:
             found = self._keys[key] = self._taking(
-                lambda rule: rule.judges_key(part_kind, status, name) and (not named or part_kind in rule.named_parts)
+                lambda rule: rule.judges_key(part_kind, status, name) and (not named or part_kind in rule.judges.named)
             )
         return found
 

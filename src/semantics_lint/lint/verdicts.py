@@ -9,8 +9,9 @@ dependency runs one way, from the static door to the runtime's pure functions, n
 other way (the runtime imports the vocabulary and nothing of the linter). A test holds
 both directions (``tests/test_layers.py``). SEM100 asks here what the mint refuses in a
 declaration's literal values (:func:`refusals`: the mint itself judges them, through
-``runtime.judge``) and which refusals a specific code already says
-(:func:`specific_code`), so the two doors agree on every literal declaration.
+``runtime.judge``); each rule claims the refusals it reports itself
+(``rules.base.Claim``), SEM100 the rest, so the two doors agree on every literal
+declaration.
 """
 
 from __future__ import annotations
@@ -34,18 +35,33 @@ from semantics_lint.runtime.refusal import (
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,
     WRAPPED,
+    REFUSAL_KINDS,
+    UNSPECIFIED,
     WRONG_TYPE,
     Refusal,
     meant_key,
 )
 
 __all__ = [
+    "ARGUMENTS",
+    "BAD_VALUE",
+    "COUNTER_UNSTATED",
+    "DERIVED_KEY",
+    "EMPTY",
+    "MISSING",
+    "REFUSAL_KINDS",
+    "SAYS_NOTHING",
+    "SNAKE_CASE_KEY",
+    "UNKNOWN_KEY",
+    "UNSPECIFIED",
+    "VALUE_FAULTS",
+    "WRAPPED",
+    "WRONG_TYPE",
     "Refusal",
     "closest_field",
     "followable",
     "instant",
     "refusals",
-    "specific_code",
     "wraps_described_result",
 ]
 
@@ -65,16 +81,9 @@ def instant(text: str) -> tuple[int, int] | None:
 # -- the mint's verdict on a declaration's literal values (SEM100) ----------------------
 
 _KEY_KINDS = frozenset({UNKNOWN_KEY, SNAKE_CASE_KEY, DERIVED_KEY})
-_DATA = frozenset({"series", "facts", "edges"})
-_LISTS = frozenset({"coverage", "checked", "notChecked", "cannotCover"})
-# The code that reports a nested part of described_result(...) that is not a dict.
-_PART_NOT_A_DICT = {
-    "grain": "SEM303",
-    "provenance": "SEM202",
-    "coverage": "SEM402",
-    "clarify": "SEM501",
-    "render": "SEM502",
-}
+VALUE_FAULTS: Final = REFUSAL_KINDS - _KEY_KINDS - {WRAPPED, ARGUMENTS}
+"""The kinds of refusal about a value (not about a key, the call's arguments, or a
+described result wrapped in ``coverage()``)."""
 
 
 def followable(kind: str, call: ast.Call) -> list[ast.expr]:
@@ -258,7 +267,7 @@ def _dict_and_keywords(kind: str, call: ast.Call) -> Refusal | None:
     return refusal if refusal is not None and refusal.kind == ARGUMENTS else None
 
 
-# Parts whose every refusal a specific code reports (see specific_code): never judged
+# Parts whose every refusal a specific code reports (the rules claim them): never judged
 # alone for SEM100. A grain's refusals are SEM101-SEM103, SEM302 or SEM303.
 _ALL_SPECIFIC: Final = {"described_result": frozenset({"grain"})}
 # Fields that, written as a list display, can only be refused for their items (rows:
@@ -349,78 +358,6 @@ def _entry(holder: ast.expr, key: object) -> tuple[ast.expr | None, ast.AST | No
             except (TypeError, ValueError):
                 continue
     return found
-
-
-def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
-    """The code other than SEM100 that says what ``refusal`` says (the table of
-    docs/agreement.md), or None when no specific code does: then SEM100 reports it. ``call``, when
-    given, tells a call that declares nothing at all (``absent()``, ``coverage(r)``:
-    SEM404, SEM402) from one whose arguments are wrong."""
-    fault, path = refusal.kind, refusal.path
-    head = path[0] if path else None
-    last = path[-1] if path else None
-    if (
-        fault == ARGUMENTS
-        and call is not None
-        and not path
-        and refusal.argument is None
-        and not call.keywords
-        and len(call.args) == (1 if kind == "coverage" else 0)
-    ):
-        return "SEM402" if kind == "coverage" else "SEM404"
-    if fault == UNKNOWN_KEY:
-        return "SEM101"
-    if fault == SNAKE_CASE_KEY:
-        return "SEM102"
-    if fault == DERIVED_KEY:
-        return "SEM103"
-    if fault == WRAPPED:
-        return "SEM403"
-    if fault == ARGUMENTS:
-        return None
-    if kind == "define_tool":
-        return "SEM601" if head == "resultClass" else None
-    if kind == "described_result":
-        if fault == SAYS_NOTHING and not path:
-            return "SEM104"
-        if head in _DATA and len(path) == 1 and fault == EMPTY:
-            return "SEM105"
-        if head in _DATA and len(path) >= 2:
-            return "SEM106"
-        if path == ("provenance",) and fault == MISSING:
-            return "SEM201"
-        if head == "provenance" and last in ("measuredAt", "source"):
-            return "SEM202"
-        if path == ("provenance", "ageSeconds"):
-            return "SEM205"
-        if path == ("grain",) and fault == MISSING:
-            return "SEM301"
-        if fault == COUNTER_UNSTATED:
-            return "SEM302"
-        if head == "grain":
-            return "SEM303"  # says nothing, an empty or non-string text, a non-bool isCounter
-        if head == "clarify" and last in ("question", "candidates"):
-            return "SEM501" if fault in (MISSING, EMPTY, WRONG_TYPE) or last == "candidates" else None
-        if head == "render" and len(path) == 2 and last in ("default", "columns"):
-            return "SEM502"
-        if len(path) == 1 and fault == WRONG_TYPE and head in _PART_NOT_A_DICT:
-            return _PART_NOT_A_DICT[head]
-    if head in _LISTS:
-        if last == "why" and fault == MISSING and "cannotCover" in path:
-            return "SEM401"
-        if fault == SAYS_NOTHING:
-            return "SEM402"
-        if (last in ("what", "why") or isinstance(last, int)) and fault in (MISSING, EMPTY, WRONG_TYPE):
-            return "SEM405"
-    if fault == SAYS_NOTHING and kind == "coverage":
-        return "SEM402"
-    if kind == "absent" and head in ("what", "checked") and len(path) == 1:
-        return "SEM404"
-    if kind == "coverage" and head == "period" and len(path) >= 2 and fault in (BAD_VALUE, WRONG_TYPE, MISSING):
-        return "SEM406"
-    if kind == "coverage" and path == ("checked",) and fault in (MISSING, EMPTY):
-        return "SEM406"
-    return None
 
 
 def wraps_described_result(content: ast.expr) -> bool:

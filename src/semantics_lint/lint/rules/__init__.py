@@ -4,6 +4,8 @@
 A new rule is a class in its family's module, added to the family's tuple at the end
 of that module (``KEY_RULES``, ``PROVENANCE_RULES``...), which ``ALL_RULES`` below
 gathers; the example tests and ``docs/rules.md`` pick it up from here.
+``specific_code`` says which rule claims a refusal of the runtime (every family is
+loaded here, so every claim is known).
 """
 
 from __future__ import annotations
@@ -11,30 +13,38 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import Invalid, Rule, Valid, specific_code
 from semantics_lint.lint.rules.sem0xx_noqa import UnusedNoqa
 from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
+from semantics_lint.lint.rules.sem1xx_data import DATA_RULES
 from semantics_lint.lint.rules.sem1xx_keys import KEY_RULES
+from semantics_lint.lint.rules.sem1xx_refusals import REFUSAL_RULES
+from semantics_lint.lint.rules.sem2xx_clock import CLOCK_RULES
 from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
 from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
+from semantics_lint.lint.rules.sem4xx_items import ITEM_RULES
 from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
     from semantics_lint.lint.settings import LintSettings
 
-__all__ = ["ALL_RULES", "Invalid", "Rule", "Valid", "get_rule", "rules_for"]
+__all__ = ["ALL_RULES", "Invalid", "Rule", "Valid", "get_rule", "rules_for", "specific_code"]
 
 ALL_RULES: tuple[type[Rule], ...] = tuple(
     sorted(
         (
             UnparsableFile,
             UnusedNoqa,
+            *REFUSAL_RULES,
             *KEY_RULES,
+            *DATA_RULES,
             *PROVENANCE_RULES,
+            *CLOCK_RULES,
             *GRAIN_RULES,
             *COVERAGE_RULES,
+            *ITEM_RULES,
             *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
         ),
@@ -53,24 +63,23 @@ def get_rule(code: str) -> type[Rule]:
 
 
 def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
-    """Fresh instances of the enabled rules: (call rules, module rules)."""
-    call_rules: list[Rule] = []
-    module_rules: list[Rule] = []
-    for rule_class, visits_calls, visits_module in _enabled(settings):
-        rule = rule_class()
-        if visits_calls:
-            call_rules.append(rule)
-        if visits_module:
-            module_rules.append(rule)
-    return call_rules, module_rules
+    """The enabled rules: (call rules, module rules). A rule keeps nothing about a file
+    (its hooks get a ``Check``), so one instance of each serves every file."""
+    call_rules, module_rules = _enabled(settings)
+    return list(call_rules), list(module_rules)
 
 
 @lru_cache(maxsize=16)
-def _enabled(settings: LintSettings) -> tuple[tuple[type[Rule], bool, bool], ...]:
-    # The enabled classes and which hooks each defines, worked out once per settings
+def _enabled(settings: LintSettings) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
+    # The enabled rules and which hooks each defines, worked out once per settings
     # (a run has one or a few), not once per file.
-    return tuple(
-        (rule, rule.visits_calls(), rule.has_hook("visit_module"))
-        for rule in ALL_RULES
-        if settings.is_enabled(rule.code)
+    enabled = [_instance(rule) for rule in ALL_RULES if settings.is_enabled(rule.code)]
+    return (
+        tuple(rule for rule in enabled if rule.visits_calls()),
+        tuple(rule for rule in enabled if rule.has_hook("visit_module")),
     )
+
+
+@lru_cache(maxsize=None)
+def _instance(rule: type[Rule]) -> Rule:
+    return rule()

@@ -47,8 +47,19 @@ import ast
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
+from semantics_lint.lint.declaration import (
+    FIELD_STATUSES,
+    NAMEABLE_PARTS,
+    PARTS_OF_CALL,
+    Declaration,
+    Field,
+    FieldStatus,
+    Part,
+    Row,
+    fields_of_part,
+)
 from semantics_lint.lint.model import (
     Applicability,
     Edit,
@@ -57,8 +68,7 @@ from semantics_lint.lint.model import (
     Position,
     Severity,
 )
-
-from semantics_lint.lint.declaration import Declaration, Field, FieldStatus, Part, Row
+from semantics_lint.lint.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 
 if TYPE_CHECKING:
     from semantics_lint.lint.context import CallSite, FileContext
@@ -68,7 +78,15 @@ FixKind = Literal["none", "safe", "unsafe"]
 DATA_KEYS: frozenset[FieldStatus] = frozenset({"field", "snake"})
 """The statuses of a key spelled as a field of its part (camelCase or its wire spelling)."""
 
-ALL_CALL_KINDS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
+DECLARATION_CALLS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
+"""The call kinds that declare a result (every kind but ``define_tool``)."""
+DEFINE_TOOL: Final = "define_tool"
+CALL_KINDS: frozenset[str] = frozenset(PARTS_OF_CALL)
+
+ANY: Final = "*"
+"""A step of a claimed refusal's path: any key or list index."""
+INDEX: Final = "#"
+"""A step of a claimed refusal's path: any list index."""
 
 _CODE = re.compile(r"^SEM(\d)\d\d$")
 _NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
@@ -119,40 +137,235 @@ class Invalid:
             object.__setattr__(self, "fixed", _clean(self.fixed))
 
 
+class Claim(NamedTuple):
+    """A kind of refusal of the runtime's mints that a rule reports itself, so that
+    SEM100 does not (``Selector.refusals``).
+
+    It matches a refusal of a call whose kind is in ``calls``, whose ``kind`` is in
+    ``faults``, and whose path matches ``path`` step by step: a key, a set of keys,
+    ``ANY`` or ``INDEX``; the refusal's path may go on below it when ``deeper``.
+    ``bare``: only a call written with nothing declared at all (``absent()``,
+    ``coverage(r)``). The claims of two rules never overlap (checked when the second
+    rule class is made).
+    """
+
+    calls: frozenset[str]
+    faults: frozenset[str]
+    path: tuple[str | frozenset[str], ...] = ()
+    deeper: bool = False
+    bare: bool = False
+
+    def matches(self, kind: str, refusal: Refusal, call: ast.Call | None) -> bool:
+        """Whether this claim takes ``refusal`` of a ``kind`` call (``call``: its node)."""
+        if kind not in self.calls or refusal.kind not in self.faults:
+            return False
+        path = refusal.path
+        steps = self.path
+        if len(path) < len(steps) or (len(path) > len(steps) and not self.deeper):
+            return False
+        for step, key in zip(steps, path):
+            if step == ANY:
+                continue
+            if step == INDEX:
+                if not isinstance(key, int):
+                    return False
+            elif isinstance(step, str):
+                if key != step:
+                    return False
+            elif key not in step:
+                return False
+        if self.bare:
+            return (
+                call is not None
+                and not path
+                and refusal.argument is None
+                and not call.keywords
+                and len(call.args) == (1 if kind == "coverage" else 0)
+            )
+        return True
+
+    def overlaps(self, other: Claim) -> bool:
+        """Whether some refusal could match both claims."""
+        if self.calls.isdisjoint(other.calls) or self.faults.isdisjoint(other.faults):
+            return False
+        mine, theirs = self.path, other.path
+        if len(mine) != len(theirs):
+            shorter = self if len(mine) < len(theirs) else other
+            if not shorter.deeper:
+                return False
+        return all(_steps_meet(a, b) for a, b in zip(mine, theirs))
+
+
+def _steps_meet(a: str | frozenset[str], b: str | frozenset[str]) -> bool:
+    if a == ANY or b == ANY:
+        return True
+    if a == INDEX or b == INDEX:
+        return a == b
+    keys_a = frozenset({a}) if isinstance(a, str) else a
+    keys_b = frozenset({b}) if isinstance(b, str) else b
+    return not keys_a.isdisjoint(keys_b)
+
+
+_CLAIMS: list[tuple[Claim, str]] = []
+"""Every rule's claimed refusals, with the rule's code, in the order the classes were made."""
+_CLAIMS_BY_FAULT: dict[str, list[tuple[Claim, str]]] = {}
+"""The same, by each kind of refusal a claim takes."""
+
+
+def specific_code(kind: str, refusal: Refusal, call: ast.Call | None = None) -> str | None:
+    """The code of the rule that claims ``refusal`` of a ``kind`` call (``call``: its
+    node, which tells a call that declares nothing at all), or None: then SEM100
+    reports it."""
+    for claim, code in _CLAIMS_BY_FAULT.get(refusal.kind, ()):
+        if claim.matches(kind, refusal, call):
+            return code
+    return None
+
+
+def claimed_refusals() -> list[tuple[str, Claim]]:
+    """Every claimed refusal, with the code that reports it, in code order."""
+    return sorted(((code, claim) for claim, code in _CLAIMS), key=lambda pair: pair[0])
+
+
+class Selector(NamedTuple):
+    """What a rule judges: the one declaration the engine's dispatch tables are made of.
+
+    ``calls``: the call kinds whose declarations the rule visits (every declaration
+    call by default, ``DECLARATION_CALLS``; add ``DEFINE_TOOL`` for the keys of ``define_tool(...)``). ``parts``:
+    the kinds of part its ``visit_part``/``visit_field`` take (None: every kind).
+    ``keys``: the (kind of part, field) pairs its ``visit_field`` takes, the field named
+    by the camelCase name it means (None: every key of those parts). ``statuses``: the
+    statuses of those keys (``DATA_KEYS`` for keys spelled as a field; None: every
+    status). ``named``: the kinds of part (among ``parts``) it also judges when the
+    call gives the part as a name bound to a dict (``provenance=prov``); what it
+    reports there goes to the name in the call, with where the dict was bound
+    appended to the help unless ``note_named`` is False (the rule says it itself).
+    ``refusals``: the runtime refusals the rule reports (:class:`Claim`); SEM100
+    reports those no rule claims.
+
+    Checked when the rule class is made: a selector that can never match is an error.
+    """
+
+    calls: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
+    parts: frozenset[str] | None = None
+    keys: frozenset[tuple[str, str]] | None = None
+    statuses: frozenset[FieldStatus] | None = None
+    named: frozenset[str] = frozenset()
+    note_named: bool = True
+    refusals: tuple[Claim, ...] = ()
+
+
+class Check:
+    """What a hook is handed besides the model: the call being judged (``call``; None in
+    ``visit_module``), the file (``file``: its index, resolver, text) and
+    :meth:`report`, which decides where a finding lands.
+
+    The engine makes one per rule and file and sets ``call`` before each call's hooks;
+    a part given as a name is judged through :meth:`at_name`'s check, which reports at
+    the name."""
+
+    __slots__ = ("_anchor", "_noted", "_rule", "_sink", "call", "file")
+
+    def __init__(self, rule: Rule, file: FileContext, sink: list[Finding]) -> None:
+        self._rule = rule
+        self.file = file
+        self._sink = sink
+        self.call: CallSite = None  # type: ignore[assignment]
+        self._anchor: ast.expr | None = None
+        self._noted: Part | None = None
+
+    def at_name(self, part: Part) -> Check:
+        """This check for a part given as a name: everything it reports goes to the
+        name in the call, noting where the dict was bound (``Selector.note_named``)."""
+        check = Check(self._rule, self.file, self._sink)
+        check.call = self.call
+        check._anchor = part.anchor
+        if type(self._rule).judges.note_named and part.via is not None:
+            check._noted = part
+        return check
+
+    def report(
+        self,
+        where: Field | Part | Row | ast.expr,
+        message: str,
+        *,
+        help: str | None = None,
+        fix: Fix | None = None,
+    ) -> None:
+        """Report ``message`` (and ``help``) at ``where``: a :class:`Field` (its key), a
+        :class:`Part` or :class:`Row` (the dict), or an ``ast`` expression of the file.
+        In a part given as a name, a field or the part is reported at that name.
+
+        A message names the field, not the call around it; the help then ends by
+        naming the call (``(in described_result(...))``), so that the finding still
+        says which declaration it is about."""
+        file = self.file
+        noted = self._noted
+        if noted is not None:
+            start, end = file.ast_range(self._anchor)  # type: ignore[arg-type]
+            bound = f"`{noted.path}` is {noted.via.describe()}"  # type: ignore[union-attr]
+            help = f"{help} ({bound})" if help else bound
+            self._emit(message, self._naming_the_call(message, help), start, end, None)
+            return
+        if isinstance(where, Field):
+            anchor = where.part.anchor
+            start, end = file.ast_range(anchor) if anchor is not None else where.range
+        elif isinstance(where, Part):
+            start, end = file.ast_range(where.anchor if where.anchor is not None else where.node)
+        elif isinstance(where, Row):
+            start, end = file.ast_range(where.node)
+        else:
+            start, end = file.ast_range(where)
+        self._emit(message, self._naming_the_call(message, help), start, end, fix)
+
+    def _naming_the_call(self, message: str, help: str | None) -> str | None:
+        """``help``, ending with the call when neither it nor ``message`` names it."""
+        call = f"{self.call.spelled}(...)"
+        if call in message or (help is not None and call in help):
+            return help
+        return f"{help} (in {call})" if help else f"in {call}"
+
+    def report_ast(self, node: ast.expr | ast.stmt, message: str, *, help: str | None = None) -> None:
+        """Report at an ``ast`` node of the file, as written (for module-level rules)."""
+        start, end = self.file.ast_range(node)
+        self._emit(message, help, start, end, None)
+
+    def _emit(self, message: str, help: str | None, start: Position, end: Position, fix: Fix | None) -> None:
+        rule = self._rule
+        self._sink.append(
+            Finding(
+                code=rule.code,
+                message=message,
+                severity=rule.severity,
+                filename=self.file.filename,
+                start=start,
+                end=end,
+                fix=fix,
+                help=help,
+            )
+        )
+
+
 class Rule:
-    """Base of every SEM rule. Subclasses set the class attributes and some hooks."""
+    """Base of every SEM rule. Subclasses set the class attributes and some hooks.
+
+    The engine writes nothing into a rule: one instance serves every file, and each
+    hook is handed a :class:`Check` (the call, the file, ``report``)."""
 
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity] = Severity.ERROR
     fix: ClassVar[FixKind] = "none"
-    calls: ClassVar[frozenset[str]] = ALL_CALL_KINDS
-    """The call kinds whose declarations this rule visits."""
-    part_kinds: ClassVar[frozenset[str] | None] = None
-    """The kinds of part (``"grain"``, ``"described_result"``, ...) the batch hands to
-    ``visit_part``, and whose keys it hands to ``visit_field``; None: every kind. Set
-    it only when the hooks do nothing for the other kinds."""
-    field_statuses: ClassVar[frozenset[FieldStatus] | None] = None
-    """The statuses of the keys the batch hands to ``visit_field``; None: every status.
-    Set it only when ``visit_field`` does nothing for the others."""
-    fields: ClassVar[frozenset[tuple[str, str]] | None] = None
-    """The keys ``visit_field`` judges, as (kind of part, field) pairs, the field named
-    by the camelCase name it means; None: every key of the parts it is handed."""
-    named_parts: ClassVar[frozenset[str]] = frozenset()
-    """The kinds of part this rule also judges when given as a name bound to a dict."""
-    named_part_note: ClassVar[bool] = True
-    """Append where a named part's dict was bound to what the rule reports in it."""
+    judges: ClassVar[Selector] = Selector()
+    """What the rule judges (:class:`Selector`)."""
     VALID: ClassVar[tuple[Valid, ...]] = ()
     INVALID: ClassVar[tuple[Invalid, ...]] = ()
-
-    context: FileContext
-    call: CallSite
 
     _own_hooks: ClassVar[frozenset[str]] = frozenset()
     """The hooks this class overrides, worked out once when the class is made."""
     _call_hooks: ClassVar[tuple[bool, bool, bool, bool]] = (False, False, False, False)
-    _names_by_kind: ClassVar[dict[str, frozenset[str]]] = {}
     """Whether it overrides visit_declaration, visit_part, visit_field, visit_row."""
+    _names_by_kind: ClassVar[dict[str, frozenset[str]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -160,37 +373,31 @@ class Rule:
         on_declaration, on_part, on_field, on_row = (hook in cls._own_hooks for hook in _HOOKS)
         cls._call_hooks = (on_declaration, on_part, on_field, on_row)
         by_kind: dict[str, set[str]] = {}
-        for part_kind, field_name in cls.fields or ():
+        for part_kind, field_name in cls.judges.keys or ():
             by_kind.setdefault(part_kind, set()).add(field_name)
         cls._names_by_kind = {kind: frozenset(names) for kind, names in by_kind.items()}
         if cls.__dict__.get("abstract", False):
             return
         _check_rule_class(cls)
+        _check_selector(cls)
+        _claim_refusals(cls)
 
     # -- the engine's side ---------------------------------------------------------
-
-    _anchor: tuple[ast.expr, Part | None] | None = None
-    """While the batch hands the rule a part given as a name: that name in the call,
-    where everything the rule reports goes, and the part, when the rule appends where
-    its dict was bound (``named_part_note``)."""
-
-    def begin_file(self, context: FileContext, sink: list[Finding]) -> None:
-        """Called once per file before any hook."""
-        self.context = context
-        self._sink = sink
 
     @classmethod
     def visits_part(cls, part_kind: str) -> bool:
         """Whether the batch hands a ``part_kind`` part to ``visit_part``."""
-        return cls._call_hooks[1] and (cls.part_kinds is None or part_kind in cls.part_kinds)
+        parts = cls.judges.parts
+        return cls._call_hooks[1] and (parts is None or part_kind in parts)
 
     @classmethod
     def judges_key(cls, part_kind: str, status: FieldStatus, name: str) -> bool:
         """Whether the batch hands ``visit_field`` a key of a ``part_kind`` part whose
         status is ``status`` and which means the field ``name``."""
-        if not cls._call_hooks[2] or (cls.part_kinds is not None and part_kind not in cls.part_kinds):
+        judges = cls.judges
+        if not cls._call_hooks[2] or (judges.parts is not None and part_kind not in judges.parts):
             return False
-        if cls.field_statuses is not None and status not in cls.field_statuses:
+        if judges.statuses is not None and status not in judges.statuses:
             return False
         names = cls.field_names(part_kind)
         return names is None or name in names
@@ -198,8 +405,8 @@ class Rule:
     @classmethod
     def field_names(cls, part_kind: str) -> frozenset[str] | None:
         """The fields of a ``part_kind`` part whose keys ``visit_field`` judges (None:
-        every one; empty: none), from ``fields``."""
-        if cls.fields is None:
+        every one; empty: none), from ``judges.keys``."""
+        if cls.judges.keys is None:
             return None
         return cls._names_by_kind.get(part_kind, frozenset())
 
@@ -214,82 +421,22 @@ class Rule:
 
     # -- hooks (override what the rule needs) --------------------------------------
 
-    def visit_declaration(self, declaration: Declaration) -> None:
-        """Once per recognized call whose kind is in ``calls``."""
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
+        """Once per recognized call whose kind is in ``judges.calls``."""
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         """Every part of the declaration, the top level first."""
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         """Every key of every part."""
 
-    def visit_row(self, row: Row) -> None:
+    def visit_row(self, check: Check, row: Row) -> None:
         """Every literal data row."""
 
-    def visit_module(self, context: FileContext) -> None:
-        """Once per file, after every call was visited."""
+    def visit_module(self, check: Check) -> None:
+        """Once per file, after every call was visited (``check.call`` is None)."""
 
-    # -- reporting ------------------------------------------------------------------
-
-    def report(
-        self,
-        where: Field | Part | Row | ast.expr,
-        message: str,
-        *,
-        help: str | None = None,
-        fix: Fix | None = None,
-    ) -> None:
-        """Report ``message`` (and ``help``) at ``where``: a :class:`Field` (its key), a
-        :class:`Part` or :class:`Row` (the dict; a part given as a name: that name), or
-        an ``ast`` expression of the file.
-
-        A message names the field, not the call around it; the help then ends by
-        naming the call (``(in described_result(...))``), so that the finding still
-        says which declaration it is about."""
-        if self._anchor is not None and self._anchor[1] is not None:
-            anchor, part = self._anchor
-            start, end = self.context.ast_range(anchor)
-            bound = f"`{part.path}` is {part.via.describe()}"  # type: ignore[union-attr]
-            help = f"{help} ({bound})" if help else bound
-            self._emit(message, self._naming_the_call(message, help), start, end, None)
-            return
-        if isinstance(where, Field):
-            start, end = where.range
-        elif isinstance(where, Part):
-            start, end = self.context.ast_range(where.anchor if where.anchor is not None else where.node)
-        elif isinstance(where, Row):
-            start, end = self.context.ast_range(where.node)
-        else:
-            start, end = self.context.ast_range(where)
-        self._emit(message, self._naming_the_call(message, help), start, end, fix)
-
-    def _naming_the_call(self, message: str, help: str | None) -> str | None:
-        """``help``, ending with the call when neither it nor ``message`` names it."""
-        call = f"{self.call.spelled}(...)"
-        if call in message or (help is not None and call in help):
-            return help
-        return f"{help} (in {call})" if help else f"in {call}"
-
-    def report_ast(self, node: ast.expr | ast.stmt, message: str, *, help: str | None = None) -> None:
-        """Report at an ``ast`` node of the file (for module-level rules)."""
-        start, end = self.context.ast_range(node)
-        self._emit(message, help, start, end, None)
-
-    def _emit(
-        self, message: str, help: str | None, start: Position, end: Position, fix: Fix | None
-    ) -> None:
-        self._sink.append(
-            Finding(
-                code=self.code,
-                message=message,
-                severity=self.severity,
-                filename=self.context.filename,
-                start=start,
-                end=end,
-                fix=fix,
-                help=help,
-            )
-        )
+    # -- fixes ----------------------------------------------------------------------
 
     def rename_key_fix(self, field: Field, new_name: str, message: str) -> Fix | None:
         """A fix that respells one key, keeping its prefix and quotes.
@@ -324,8 +471,6 @@ def _check_rule_class(cls: type[Rule]) -> None:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not _NAME.match(name):
         raise TypeError(f"{where}: name must be kebab-case (e.g. snake-case-declaration-key)")
-    if cls.part_kinds is not None and not cls.named_parts <= cls.part_kinds:
-        raise TypeError(f"{where}: named_parts must be kinds of part_kinds (its hooks judge those parts)")
     if cls.fix not in ("none", "safe", "unsafe"):
         raise TypeError(f"{where}: fix must be 'none', 'safe' or 'unsafe'")
     doc = cls.__doc__ or ""
@@ -338,3 +483,86 @@ def _check_rule_class(cls: type[Rule]) -> None:
         raise TypeError(f"{where}: offers a fix but no INVALID example shows the fixed form")
     if cls.fix == "none" and any(case.fixed is not None for case in cls.INVALID):
         raise TypeError(f"{where}: shows a fixed form but declares fix = 'none'")
+
+
+def _check_selector(cls: type[Rule]) -> None:
+    """A selector that can never match is an error, naming the rule and the fix."""
+    where = f"{cls.__module__}.{cls.__qualname__} ({cls.code})"
+    judges = cls.judges
+    if not isinstance(judges, Selector):
+        raise TypeError(f"{where}: judges must be a Selector(...), not {judges!r}")
+    unknown_calls = judges.calls - CALL_KINDS
+    if unknown_calls:
+        raise TypeError(f"{where}: judges.calls holds {sorted(unknown_calls)}, no call kind; use {sorted(CALL_KINDS)}")
+    reachable = frozenset(kind for call in judges.calls for kind in PARTS_OF_CALL[call])
+    for kind in sorted(judges.parts or ()):
+        if kind not in reachable:
+            raise TypeError(
+                f"{where}: judges.parts holds {kind!r}, which no call of {sorted(judges.calls)} has; "
+                f"its parts are {sorted(reachable)} (or add the call kind that has it to judges.calls)"
+            )
+    parts = reachable if judges.parts is None else judges.parts
+    for kind, name in sorted(judges.keys or ()):
+        if kind not in parts:
+            raise TypeError(f"{where}: judges.keys names a key of {kind!r}, which is not in judges.parts; add it there")
+        if name not in fields_of_part(kind):
+            raise TypeError(
+                f"{where}: judges.keys names {name!r}, which is no field of {kind!r}; "
+                f"its fields are {list(fields_of_part(kind))} (name a field by its camelCase name)"
+            )
+    unknown_statuses = (judges.statuses or frozenset()) - FIELD_STATUSES
+    if unknown_statuses:
+        raise TypeError(f"{where}: judges.statuses holds {sorted(unknown_statuses)}; use {sorted(FIELD_STATUSES)}")
+    for kind in sorted(judges.named):
+        if kind not in parts or kind not in NAMEABLE_PARTS:
+            raise TypeError(
+                f"{where}: judges.named holds {kind!r}, which is not a part in judges.parts that a call can give "
+                f"as a name; those are {sorted(NAMEABLE_PARTS & parts)}"
+            )
+    _, on_part, on_field, _ = cls._call_hooks
+    if (judges.keys is not None or judges.statuses is not None) and not on_field:
+        raise TypeError(f"{where}: judges.keys/statuses select keys, but the rule has no visit_field")
+    if (judges.parts is not None or judges.named) and not (on_part or on_field):
+        raise TypeError(f"{where}: judges.parts/named select parts, but the rule has no visit_part or visit_field")
+    if any(cls._call_hooks) and not judges.calls:
+        raise TypeError(f"{where}: the rule has call hooks but judges.calls is empty; name the call kinds it judges")
+    for claim in judges.refusals:
+        _check_claim(where, claim)
+
+
+def _check_claim(where: str, claim: Claim) -> None:
+    if not isinstance(claim, Claim):
+        raise TypeError(f"{where}: judges.refusals holds {claim!r}; write Claim(...)")
+    if not claim.calls or claim.calls - CALL_KINDS:
+        raise TypeError(f"{where}: a claimed refusal names calls {sorted(claim.calls)}; use {sorted(CALL_KINDS)}")
+    if not claim.faults or claim.faults - REFUSAL_KINDS:
+        raise TypeError(
+            f"{where}: a claimed refusal names kinds {sorted(claim.faults)}; the runtime's kinds are {sorted(REFUSAL_KINDS)}"
+        )
+    if claim.bare and (claim.faults != {ARGUMENTS} or claim.path):
+        raise TypeError(f"{where}: a bare claim takes the refusal of a call's arguments, with no path")
+    known = _known_keys()
+    for step in claim.path:
+        keys = frozenset({step}) if isinstance(step, str) else step
+        stray = sorted(key for key in keys - {ANY, INDEX} if key not in known)
+        if stray:
+            raise TypeError(f"{where}: a claimed refusal's path names {stray}, no key of any part; name keys as the mint spells them")
+
+
+def _known_keys() -> frozenset[str]:
+    return frozenset(name for call in CALL_KINDS for kind in PARTS_OF_CALL[call] for name in fields_of_part(kind))
+
+
+def _claim_refusals(cls: type[Rule]) -> None:
+    """Add the class's claims to every rule's; one that overlaps another rule's is an error."""
+    for claim in cls.judges.refusals:
+        for other, code in _CLAIMS:
+            if code != cls.code and claim.overlaps(other):
+                raise TypeError(
+                    f"{cls.__module__}.{cls.__qualname__} ({cls.code}): claims refusals {code} claims already "
+                    f"({claim} meets {other}); narrow the faults or the path"
+                )
+        if (claim, cls.code) not in _CLAIMS:
+            _CLAIMS.append((claim, cls.code))
+            for fault in claim.faults:
+                _CLAIMS_BY_FAULT.setdefault(fault, []).append((claim, cls.code))

@@ -8,16 +8,29 @@ means.
 
 from __future__ import annotations
 
-import ast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import NESTED_PARTS, Declaration, Field, Row
-from semantics_lint.lint.rules.base import ALL_CALL_KINDS, DATA_KEYS, Invalid, Rule, Valid
-from semantics_lint.lint.syntax import UNKNOWN, literal_of, literal_value
-from semantics_lint.lint.verdicts import closest_field, followable, refusals, specific_code
+from semantics_lint.lint.declaration import NESTED_PARTS, Field
+from semantics_lint.lint.rules.base import (
+    DECLARATION_CALLS,
+    DEFINE_TOOL,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.verdicts import (
+    DERIVED_KEY,
+    SNAKE_CASE_KEY,
+    UNKNOWN_KEY,
+    closest_field,
+)
 
 
 # Which nested part holds a field that was written one level too high.
+
 _HOME_OF_FIELD: dict[str, dict[str, str]] = {
     "described_result": {
         name: part
@@ -38,215 +51,16 @@ def _fields_list(allowed: tuple[str, ...]) -> str:
     return ", ".join(allowed)
 
 
-_RAISED_BY_MINT = "the runtime mint raises this at the call site when the tool runs, and the tool answers nothing"
-_RAISED = {"define_tool": "define_tool() raises this where the tool is defined, so the module defining it does not load"}
-
-
-class RuntimeRefusesDeclaration(Rule):
-    """
-    ## What it does
-    Reports what the runtime mint would refuse in a declaration written with literals,
-    when no more specific code says it: the linter hands the literal values it reads
-    from the source (never running the code) to the mint's own validators
-    (`semantics_lint.runtime.judge`) and quotes the refusal.
-
-    A call whose arguments are all literals is judged whole (the mint's first
-    refusal). Each top-level field written as a literal is also judged alone, with the
-    function the mint runs on it (a keyword, a key of the positional dict that no
-    later `**spread` may replace, and the result `coverage()` wraps), so a call that
-    is not all literals is judged too, and every refused field is reported once.
-
-    A top-level field given as a name (`facts=ROWS`) is followed to the literal the
-    name is provably bound to (`ROWS = "rows"` at module level, or a constant imported
-    from the project), judged as if written in place, and reported at the name, with
-    where the value was bound. A `define_tool(...)` definition is judged by the
-    runtime's `define_tool` on the fields whose values are known: a missing or blank
-    `name`, an `execute` missing or not a function.
-
-    A refusal is reported as SEM100 only when none of the specific codes (SEM101 to
-    SEM106, SEM201, SEM202, SEM205, SEM301 to SEM303, SEM401 to SEM406, SEM501, SEM502,
-    SEM601) covers its kind of fault at its field: the rule never repeats a specific finding,
-    whether or not that rule is enabled. What it adds: a dict and keywords both; a
-    positional declaration that is not a dict, or none at all; `coverage()` given no
-    result; a data field or coverage list that is not a list; `inProgress` and its
-    items, `period` that is not a dict; `render.sort`/`filterNote`/`chartHint` and
-    `provenance.sourceExportDate` empty or not strings; the other values of the wrong
-    type. It is reported at the smallest node the refusal concerns (the value of the
-    field at its path; the call's name when it concerns the call as a whole).
-
-    ## Why is this bad?
-    The mint raises `refused:` at the call site when the tool runs, and the tool
-    answers nothing. The two doors of the rule set agree on every literal declaration
-    (docs/agreement.md): what the runtime would refuse, the linter reports first.
-    """
-
-    code = "SEM100"
-    name = "runtime-refuses-declaration"
-    calls = ALL_CALL_KINDS | {"define_tool"}
-
-    VALID = (
-        Valid(
-            """
-            def tool(export):
-                return described_result(facts=export.rows, edges=[{"from": "a", "to": "b", "kind": "srdf"}], provenance={"measuredAt": export.at, "source": "x"})
-            """
-        ),
-        Valid(
-            """
-            from semantics_lint.runtime import absent, coverage
-
-            def tool(vm, verdict, rows):
-                if not rows:
-                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
-                return coverage(verdict, checked=["SRDF pair state"], inProgress=[{"what": "pair 7", "count": 2}])
-            """
-        ),
-        Valid(
-            """
-            def tool(export):
-                # A value the linter cannot read is the runtime's to judge.
-                return described_result(facts=export.rows, provenance=export.provenance, edges=export.edges)
-            """
-        ),
-        Valid(
-            """
-            from semantics_lint.runtime import define_tool
-
-            NAME = "vm_backup_status"
-
-            def run(vm):
-                return vm.status
-
-            # A name bound to a function, or to a literal the runtime accepts: nothing.
-            backup = define_tool(name=NAME, execute=run, description="backup state")
-            """
-        ),
-        Valid(
-            """
-            def tool(export):
-                # What a specific code says is not said again: SEM101 alone.
-                return described_result(facts=[{"entity": "vm-01"}], provenance={"measuredAt": export.at, "source": "x", "tz": "UTC"})
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            def tool(export):
-                return described_result(facts=export.rows, edges={}, provenance={"measuredAt": export.at, "source": "x"})
-            """,
-            line=2,
-            column=53,
-            field="edges",
-        ),
-        Invalid(
-            """
-            from agentfootprint import absent
-
-            def tool(vm):
-                return absent({"what": "backup runs", "checked": ["the export"]}, tryInstead="vm_list")
-            """,
-            line=4,
-            column=11,
-            field="not both",
-        ),
-        Invalid(
-            """
-            from agentfootprint import coverage
-
-            def tool(verdict, skipped):
-                # A dict and keywords both: refused whatever the values hold.
-                return coverage(verdict, {"checked": ["SRDF pair state"]}, notChecked=skipped)
-            """,
-            line=5,
-            column=11,
-            field="not both",
-        ),
-        Invalid(
-            """
-            from agentfootprint import coverage
-
-            def tool(verdict):
-                return coverage(verdict, checked=["SRDF pair state"], inProgress=[{"what": "pair 7", "count": 1.5}])
-            """,
-            line=4,
-            column=98,
-            field="`count` must be a whole number",
-        ),
-        Invalid(
-            """
-            def tool(export):
-                return described_result(
-                    facts=[{"entity": "vm-01"}],
-                    provenance={"measuredAt": "x", "source": "cmdb", "sourceExportDate": ""},
-                    render={"default": "table", "sort": None},
-                )
-            """,
-            codes=("SEM100", "SEM100"),
-            line=4,
-            column=77,
-            field="sourceExportDate",
-        ),
-        Invalid(
-            """
-            ROWS = "rows"
-
-            def tool(export):
-                return described_result(facts=ROWS, provenance={"measuredAt": export.at, "source": "x"})
-            """,
-            line=4,
-            column=34,
-            field="non-empty list",
-        ),
-        Invalid(
-            """
-            from semantics_lint.runtime import define_tool
-
-            def run(vm):
-                return vm.status
-
-            backup = define_tool(name=" ", execute=run)
-            listing = define_tool(name="vm_list", description="every vm")
-            """,
-            codes=("SEM100", "SEM100"),
-            line=6,
-            column=26,
-            field="`name` must name the tool",
-        ),
-    )
-
-    def visit_declaration(self, declaration: Declaration) -> None:
-        call = self.call
-        kind = call.kind
-        followed: dict[int, object] = {}
-        bound: dict[int, str] = {}
-        for name in followable(kind, call.node):
-            resolved = call.resolver.value_of(name)
-            if resolved is None:
-                continue
-            value = literal_of(resolved.value)
-            if value is not UNKNOWN:
-                followed[id(name)] = value
-                bound[id(name)] = f" ({resolved.describe()})"
-        for refusal, node in refusals(kind, call.node, followed):
-            if specific_code(kind, refusal, call.node) is not None:
-                continue
-            where = node if node is not None else call.func_node
-            self.report(
-                where,  # type: ignore[arg-type]
-                str(refusal),
-                help=f"{_RAISED.get(kind, _RAISED_BY_MINT)}{bound.get(id(node), '')}",
-            )
-
-
 class KeyRule(Rule):
     """A rule about one key of a part; parts given as a name are judged too, and its
     messages say where such a dict was bound themselves."""
 
     abstract = True
-    calls = ALL_CALL_KINDS | {"define_tool"}
-    named_parts = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
-    named_part_note = False
+    judges = Selector(
+        calls=DECLARATION_CALLS | {DEFINE_TOOL},
+        named=frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values()),
+        note_named=False,
+    )
 
 
 class UnknownDeclarationKey(KeyRule):
@@ -273,7 +87,12 @@ class UnknownDeclarationKey(KeyRule):
     code = "SEM101"
     name = "unknown-declaration-key"
     fix = "unsafe"
-    field_statuses = frozenset({"unknown"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"unknown"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({UNKNOWN_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -426,7 +245,7 @@ class UnknownDeclarationKey(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         part = field.part
         if part.kind == "coverage_item" and part.declaration.kind != "described_result":
             return  # absent() and coverage() drop an item's other keys, as the reference does
@@ -443,7 +262,7 @@ class UnknownDeclarationKey(KeyRule):
         fix = None
         if meant is not None and part.spelled(meant) is None:
             fix = self.rename_key_fix(field, meant, f"Rename `{field.spelled}` to `{meant}`")
-        self.report(field, message, help=f"{advice}{part.bound}", fix=fix)
+        check.report(field, message, help=f"{advice}{part.bound}", fix=fix)
 
 
 class SnakeCaseDeclarationKey(KeyRule):
@@ -474,7 +293,12 @@ class SnakeCaseDeclarationKey(KeyRule):
     code = "SEM102"
     name = "snake-case-declaration-key"
     fix = "safe"
-    field_statuses = frozenset({"snake"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"snake"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({SNAKE_CASE_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -646,11 +470,11 @@ class SnakeCaseDeclarationKey(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         camel = field.name
         part = field.part
         if part.spelled(camel) is not None:
-            self.report(
+            check.report(
                 field,
                 f"`{field.path}` repeats `{camel}` in its wire spelling",
                 help=f"remove it{part.bound}",
@@ -658,7 +482,7 @@ class SnakeCaseDeclarationKey(KeyRule):
             return
         message = f"`{field.path}` is the wire (snake_case) spelling of `{camel}`"
         fix = self.rename_key_fix(field, camel, f"Rename `{field.spelled}` to `{camel}`")
-        self.report(
+        check.report(
             field,
             message,
             help=f"rename it to `{camel}`: declaration fields are camelCase{part.bound}",
@@ -690,7 +514,12 @@ class DerivedFieldDeclared(KeyRule):
 
     code = "SEM103"
     name = "derived-field-declared"
-    field_statuses = frozenset({"derived"})
+    judges = KeyRule.judges._replace(
+        statuses=frozenset({"derived"}),
+        refusals=(
+            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({DERIVED_KEY}), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -728,327 +557,17 @@ class DerivedFieldDeclared(KeyRule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         why = _DERIVED_WHY.get(field.spelled, "the mint derives it")
-        self.report(
+        check.report(
             field,
             f"`{field.path}` is derived and cannot be declared",
             help=f"{why}; remove it{field.part.bound}",
         )
 
 
-class EmptyDeclaration(Rule):
-    """
-    ## What it does
-    Reports a `described_result(...)` that declares nothing: no `series`, `facts`
-    or `edges`, and no `clarify` (or `clarify=None`).
-
-    ## Why is this bad?
-    A described result carries data, or hands a question back with `clarify`.
-    One with neither is refused at run time. If the search found nothing, that is
-    an answer of its own: return `absent(what=..., checked=...)`.
-
-    ## Known problems
-    Nothing is reported when the call spreads a dict (`**decl`) or passes a
-    declaration the linter cannot see.
-    """
-
-    code = "SEM104"
-    name = "empty-described-result"
-    calls = frozenset({"described_result"})
-
-    VALID = (
-        Valid(
-            """
-            def tool(matches):
-                return described_result(clarify={"question": "Which customer?", "candidates": matches})
-            """
-        ),
-        Valid(
-            """
-            def tool(decl):
-                return described_result(**decl)
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            def tool(export):
-                return described_result(provenance={"measuredAt": export.at, "source": "cmdb"})
-            """,
-            line=2,
-            column=11,
-            field="described_result",
-        ),
-        Invalid(
-            """
-            def tool():
-                return describedResult(clarify=None)
-            """,
-            field="clarify",
-        ),
-    )
-
-    def visit_declaration(self, declaration: Declaration) -> None:
-        top = declaration.top
-        if top.open:
-            return
-        if any(top.has(name) for name in vocabulary.DATA_FIELDS):
-            return
-        clarify = top.get("clarify")
-        if clarify is not None and not (
-            isinstance(clarify.value_ast, ast.Constant) and clarify.value_ast.value is None
-        ):
-            return
-        for item in top.fields:
-            # A misspelled data field is one mistake, reported as SEM101 only.
-            if item.status == "unknown" and closest_field(item.spelled, top.allowed) in (
-                *vocabulary.DATA_FIELDS,
-                "clarify",
-            ):
-                return
-        said = " (clarify=None asks nothing)" if clarify is not None else ""
-        self.report(
-            declaration.call.func_node,
-            f"{top.title} declares nothing{said}",
-            help="give it series, facts, edges or a clarify question; if nothing matched, "
-            "return absent(what=..., checked=...) instead",
-        )
-
-
-def _is_empty_literal_ast(node: ast.expr) -> bool:
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return not node.elts
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in ("list", "tuple") and not node.args and not node.keywords
-    return False
-
-
-class EmptyDataLiteral(Rule):
-    """
-    ## What it does
-    Reports `facts`, `series` or `edges` given as an empty literal: `[]`, `()`,
-    `list()` or `tuple()`.
-
-    ## Why is this bad?
-    An empty list is not "nothing matched": the data lists of a described result
-    are never empty, and the mint refuses one. When the search matched nothing,
-    return `absent(what=..., checked=...)`, which tells the model that the look
-    happened, what ground it covered, and that asking again returns the same.
-    Write both branches: `described_result(...) if rows else absent(...)`.
-    """
-
-    code = "SEM105"
-    name = "empty-data-literal"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result"})
-    fields = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
-    field_statuses = DATA_KEYS
-
-    VALID = (
-        Valid(
-            """
-            from semantics_lint.runtime import absent
-
-            def tool(vm, rows, export):
-                if not rows:
-                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
-                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            def tool(export):
-                return described_result(facts=[], provenance={"measuredAt": export.at, "source": "x"})
-            """,
-            line=2,
-            column=34,
-            field="facts",
-        ),
-        Invalid(
-            """
-            def tool(export):
-                return described_result({"series": list(), "edges": ()})
-            """,
-            codes=("SEM105", "SEM105"),
-            field="series",
-        ),
-    )
-
-    def visit_field(self, field: Field) -> None:
-        where = ""
-        if not _is_empty_literal_ast(field.value_ast):
-            # Only a name can still be proved empty.
-            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
-                return
-            resolved = self.call.resolver.value_of(field.value_ast)
-            if resolved is None or not _is_empty_literal_ast(resolved.value):
-                return
-            where = f" ({resolved.describe()})"
-        self.report(
-            field.value_ast,
-            f"`{field.path}` is empty",
-            help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
-            f"instead{where}",
-        )
-
-
-def _is_text(value: object) -> bool:
-    return vocabulary.is_non_empty_string(value)
-
-
-def _is_instant(value: object) -> bool:
-    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
-
-
-# Per data field: the required keys, and which of them must be non-empty strings.
-_TEXT_KEYS = {"facts": ("entity",), "series": ("entity", "metric"), "edges": ("from", "to", "kind")}
-# Expressions that are never a literal: ``literal_value`` says UNKNOWN for them only
-# after ``ast.literal_eval`` raised, which costs more than the rest of the row's check.
-_NEVER_LITERAL = (ast.Name, ast.Attribute, ast.JoinedStr, ast.Subscript)
-
-
-def _row_value(node: ast.expr) -> object:
-    """``literal_value(node)``, without asking it about names, attributes, f-strings and
-    subscripts (UNKNOWN)."""
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, _NEVER_LITERAL):
-        return UNKNOWN
-    return literal_value(node)
-_ROW_WORD = {"facts": "a fact", "series": "a point", "edges": "an edge"}
-
-
-class UnhonourableRow(Rule):
-    """
-    ## What it does
-    Reports a literal data row that cannot be honoured: a fact without a non-empty
-    `entity`, a series point without `t`, `entity`, `metric` and `value`, an edge
-    without non-empty `from`, `to` and `kind`, or a row that is not a dict at all.
-    Rows built by a comprehension are checked too, by their keys.
-
-    ## Why is this bad?
-    Every row says what it is about: a fact or point without an entity, or an edge
-    without its ends and kind, cannot be read by the model or drawn by a UI, and
-    the mint refuses the whole result at run time.
-
-    ## Known problems
-    A row that spreads another dict (`{**base, ...}`) is only checked for the values
-    it spells out.
-    """
-
-    code = "SEM106"
-    name = "unhonourable-data-row"
-    calls = frozenset({"described_result"})
-
-    VALID = (
-        Valid(
-            """
-            def tool(vm, runs, export):
-                return described_result(
-                    facts=[{"entity": vm, "runs_seen": len(runs)}],
-                    series=[{"t": r.day, "entity": vm, "metric": "backup_runs_ok", "value": r.ok} for r in runs],
-                    edges=[{"from": vm, "to": "ds-7", "kind": "rides"}],
-                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
-                    provenance={"measuredAt": export.at, "source": "backup export"},
-                )
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            def tool(export):
-                return described_result(
-                    facts=[{"entity": "vm-01"}, {"name": "vm-02", "state": "up"}],
-                    provenance={"measuredAt": export.at, "source": "cmdb"},
-                )
-            """,
-            line=3,
-            column=36,
-            field="facts[1]",
-        ),
-        Invalid(
-            """
-            def tool(export):
-                return described_result(
-                    facts=[{"entity": "  "}],
-                    provenance={"measuredAt": export.at, "source": "cmdb"},
-                )
-            """,
-            line=3,
-            column=26,
-            field="entity",
-        ),
-        Invalid(
-            """
-            def tool(vm, runs, export):
-                return described_result(
-                    series=[{"t": r.day, "entity": vm, "value": r.ok} for r in runs],
-                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
-                    provenance={"measuredAt": export.at, "source": "backup export"},
-                )
-            """,
-            field="metric",
-        ),
-        Invalid(
-            """
-            def tool(export):
-                return described_result(
-                    edges=[{"from": "vm-01", "to": "ds-7"}, "vm-02 -> ds-7"],
-                    provenance={"measuredAt": export.at, "source": "cmdb"},
-                )
-            """,
-            codes=("SEM106", "SEM106"),
-            field="kind",
-        ),
-    )
-
-    def visit_row(self, row: Row) -> None:
-        word = _ROW_WORD[row.data_field]
-        if not row.mapping:
-            if literal_value(row.node) is not UNKNOWN:
-                self.report(row, f"`{row.path}` is not a row", help=f"{word} is a dict")
-            return
-        problems: list[tuple[str, ast.expr | None]] = []
-        required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
-        text_keys = _TEXT_KEYS[row.data_field]
-        for key in required:
-            found = row.keys.get(key)
-            if found is None:
-                if not row.open:
-                    problems.append((f"no `{key}`", None))
-                continue
-            if key not in text_keys and key != "t":
-                continue  # present is all that is asked of it (a point's value)
-            value = _row_value(found[1])
-            if value is UNKNOWN:
-                continue
-            if key in text_keys and not _is_text(value):
-                problems.append((f"`{key}` is not a non-empty string", found[1]))
-            elif key == "t" and not _is_instant(value):
-                problems.append(("`t` is not a time (a string or a number)", found[1]))
-        if not problems:
-            return
-        said = "; ".join(text for text, _ in problems)
-        single = problems[0][1] if len(problems) == 1 else None
-        needs = ", ".join(f"`{key}`" for key in required)
-        self.report(
-            single if single is not None else row,
-            f"`{row.path}` cannot be honoured: {said}",
-            help=f"{word} needs {needs}",
-        )
-
-
 KEY_RULES: tuple[type[Rule], ...] = (
-    RuntimeRefusesDeclaration,
     UnknownDeclarationKey,
     SnakeCaseDeclarationKey,
     DerivedFieldDeclared,
-    EmptyDeclaration,
-    EmptyDataLiteral,
-    UnhonourableRow,
 )

@@ -1,9 +1,8 @@
 """SEM2xx: provenance — when the world was measured, and from which system.
 
-``provenance.measuredAt`` must be the time the data says it was measured (the export's
-time, the newest sample), never a date typed into the tool (SEM203) nor the tool's own
-clock (SEM204); ``provenance.source`` must name the system of record; ``ageSeconds``
-must be a finite number >= 0 (SEM205). Series and facts need provenance at all
+``provenance.source`` must name the system of record; ``ageSeconds`` must be a finite
+number >= 0 (SEM205); what ``measuredAt`` may not be is ``sem2xx_clock``'s (SEM203,
+SEM204). Series and facts need provenance at all
 (SEM201), with both of its required fields (SEM202).
 
 The values are read with the shared value library (``rules.values``).
@@ -13,10 +12,9 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.model import Severity
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
@@ -27,7 +25,11 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     qualified_name,
     text_of,
-    time_source,
+)
+from semantics_lint.lint.verdicts import (
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
@@ -60,7 +62,12 @@ class DataWithoutProvenance(Rule):
 
     code = "SEM201"
     name = "data-without-provenance"
-    calls = frozenset({"described_result"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({MISSING}), ("provenance",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -144,7 +151,7 @@ class DataWithoutProvenance(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         if top.has("provenance") or missing_in_doubt(top, "provenance"):
             return
@@ -152,9 +159,9 @@ class DataWithoutProvenance(Rule):
         if not carried:
             return
         spelled = " and ".join(f"`{top.get(name).spelled}`" for name in carried)  # type: ignore[union-attr]
-        self.report(
+        check.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) carries {spelled} with no `provenance`",
+            f"{check.call.spelled}(...) carries {spelled} with no `provenance`",
             help="add provenance={'measuredAt': <when the data was measured>, "
             "'source': <the system of record>}",
         )
@@ -195,11 +202,17 @@ class IncompleteProvenance(Rule):
 
     code = "SEM202"
     name = "incomplete-provenance"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result", "provenance"})
-    fields = frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result", "provenance"}),
+        keys=frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")}),
+        statuses=DATA_KEYS,
+        named=_PROVENANCE,
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", frozenset({"measuredAt", "source"}))),
+            Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("provenance",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -309,14 +322,14 @@ class IncompleteProvenance(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(self.call, field.value_ast)
+            value = follow(check.call, field.value_ast)
             if value is None:
                 return
             kind = literal_kind(value.node)
             if kind is not None and kind != "dict":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"`provenance` is {kind_word(kind)}",
                     help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
@@ -324,7 +337,7 @@ class IncompleteProvenance(Rule):
                 )
             return
         # A blank source is too rare a mistake to read another module for.
-        value = follow(self.call, field.value_ast, imports=field.name != "source")
+        value = follow(check.call, field.value_ast, imports=field.name != "source")
         if value is None:
             return
         problem = _problem_with_text(value)
@@ -335,20 +348,20 @@ class IncompleteProvenance(Rule):
             if field.name == "measuredAt"
             else "the system of record the values were read from"
         )
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` {problem}",
             help=f"it must say {meant}{value.bound}",
         )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "provenance" or keys_in_doubt(part):
             return
         missing = [name for name in ("measuredAt", "source") if not part.has(name)]
         if not missing:
             return
         said = " and ".join(f"`{name}`" for name in missing)
-        self.report(
+        check.report(
             part,
             f"`provenance` has no {said}",
             help="a reader needs `measuredAt` (when the world was measured, from the data) "
@@ -356,296 +369,6 @@ class IncompleteProvenance(Rule):
         )
 
 
-class TimeInMeasuredAt(Rule):
-    """A `measuredAt` whose time does not come from the data (SEM203, SEM204)."""
-
-    abstract = True
-    part_kinds = _PROVENANCE
-    fields = frozenset({("provenance", "measuredAt")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
-    time_kind: ClassVar[str]
-    """The :class:`TimeSource` kind the rule reports: ``date`` or ``clock``."""
-    problem: ClassVar[str]
-    consequence: ClassVar[str]
-
-    def visit_field(self, field: Field) -> None:
-        source = time_source(self.call, field.value_ast)
-        if source is None or source.kind != self.time_kind:
-            return
-        self.report(
-            field.value_ast,
-            f"`{field.path}` {self.problem} ({source.what})",
-            help=f"{self.consequence}; take the time from the data (the export's timestamp, "
-            f"the newest sample){source.bound}",
-        )
-
-
-class HardCodedMeasuredAt(TimeInMeasuredAt):
-    """
-    ## What it does
-    Reports a date typed into the tool as `provenance.measuredAt`: a date-like string
-    literal (`"2024-05-01"`, `"2024-05-01T10:00:00Z"`, `"05/01/2024"`, `"1 May 2024"`),
-    an f-string with a date-like part, `datetime(2024, 5, 1)` / `date(...)` with literal
-    arguments, `datetime.fromisoformat("...")` and the like, or a name bound to one of
-    these (the finding is at the use, naming where the value was bound).
-
-    ## Why is this bad?
-    `measuredAt` tells the model how old the numbers are. A date written in the source
-    stays the same on every run, so from the day after it was written every answer
-    claims a measurement time that is false. Take it from the data: the export's
-    timestamp, the newest sample.
-
-    ## Known problems
-    A value bound in another module is judged as written there, but its calls are not
-    (the linter does not read that module's imports).
-    """
-
-    code = "SEM203"
-    name = "hard-coded-measured-at"
-    calls = frozenset({"described_result"})
-
-    VALID = (
-        Valid(
-            """
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": export.exported_at, "source": "cmdb"},
-                )
-            """
-        ),
-        Valid(
-            """
-            def tool(export, day):
-                # A date in a fact column is the tool's data, not its provenance.
-                return described_result(
-                    facts=[{"entity": "vm-01", "last_backup": "2024-05-01"}],
-                    provenance={"measuredAt": f"{day}T00:00:00Z", "source": "backup export"},
-                )
-            """
-        ),
-        Valid(
-            """
-            from datetime import datetime
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": datetime.fromisoformat(export.at).isoformat(), "source": "cmdb"},
-                )
-            """
-        ),
-        Valid(
-            """
-            def tool(export, at):
-                return described_result(facts=export.rows, provenance={"measuredAt": at, "source": "cmdb"})
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "cohesity"},
-                )
-            """,
-            line=4,
-            column=34,
-            field="provenance.measuredAt",
-        ),
-        Invalid(
-            """
-            from datetime import datetime
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": datetime(2024, 5, 1), "source": "unisphere"},
-                )
-            """,
-            line=6,
-            column=34,
-            field="datetime(2024, 5, 1)",
-        ),
-        Invalid(
-            """
-            REPORT_DAY = "2024-06-30"
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": REPORT_DAY, "source": "servicenow"},
-                )
-            """,
-            line=6,
-            column=34,
-            field='REPORT_DAY = "2024-06-30" (line 1)',
-        ),
-        Invalid(
-            """
-            import datetime as dt
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance=dict(measuredAt=dt.date.fromisoformat("2024-05-01").isoformat(), source="x"),
-                )
-            """,
-            field="measuredAt",
-        ),
-        Invalid(
-            """
-            def tool(export, hour):
-                return described_result(facts=export.rows, provenance={"measuredAt": f"1 May 2024 {hour}:00", "source": "x"})
-            """,
-            field="1 May 2024",
-        ),
-        Invalid(
-            """
-            def tool(export):
-                return described_result(facts=export.rows, provenance={"measured_at": "05/01/2024", "source": "x"})
-            """,
-            codes=("SEM102", "SEM203"),
-            field="provenance.measured_at",
-        ),
-        Invalid(
-            """
-            PROVENANCE = {"measuredAt": "2024-05-01", "source": "cmdb"}
-
-            def tool(export):
-                return described_result(facts=export.rows, provenance=PROVENANCE)
-            """,
-            line=4,
-            column=58,
-            field="`provenance` is PROVENANCE = ",
-        ),
-    )
-
-    time_kind = "date"
-    problem = "is a date written into the source"
-    consequence = "it will be wrong from the next run on"
-
-
-class MeasuredAtFromClock(TimeInMeasuredAt):
-    """
-    ## What it does
-    Reports a `provenance.measuredAt` read from the clock: `datetime.now()`,
-    `datetime.utcnow()`, `datetime.now(timezone.utc)`, `date.today()`, `time.time()`,
-    their `.isoformat()` or `str(...)`, an f-string of them, or a name bound to one.
-
-    ## Why is this bad?
-    The clock says when the tool ran, not when the world was measured. An export from
-    last night read now would claim to be fresh, and the model would trust stale
-    numbers. Take the time from the data: the export's timestamp, the newest sample.
-
-    This is a warning: a tool that really does measure the world at the moment it runs
-    (a live poll) may be right to use the clock; suppress the finding there with
-    `# noqa: SEM204`.
-    """
-
-    code = "SEM204"
-    name = "measured-at-from-clock"
-    severity = Severity.WARNING
-    calls = frozenset({"described_result"})
-
-    VALID = (
-        Valid(
-            """
-            from datetime import datetime
-
-            def tool(export):
-                return described_result(
-                    facts=[{"entity": "vm-01", "checked_at": datetime.now().isoformat()}],
-                    provenance={"measuredAt": export.exported_at, "source": "cmdb"},
-                )
-            """
-        ),
-        Valid(
-            """
-            def tool(export, now):
-                # A parameter called now is still the caller's value, not the clock.
-                return described_result(facts=export.rows, provenance={"measuredAt": now(), "source": "cmdb"})
-            """
-        ),
-        Valid(
-            """
-            from datetime import datetime
-
-            def now_record(rows):
-                return {"af_semantics": True, "facts": rows, "provenance": {"measured_at": datetime.now()}}
-            """
-        ),
-    )
-    INVALID = (
-        Invalid(
-            """
-            from datetime import datetime
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": datetime.now(), "source": "unisphere"},
-                )
-            """,
-            line=6,
-            column=34,
-            field="datetime.now()",
-        ),
-        Invalid(
-            """
-            from datetime import datetime, timezone
-
-            def tool(export):
-                return described_result(
-                    facts=export.rows,
-                    provenance={"measuredAt": datetime.now(timezone.utc).isoformat(), "source": "x"},
-                )
-            """,
-            field="provenance.measuredAt",
-        ),
-        Invalid(
-            """
-            import time
-
-            def tool(export):
-                return described_result(facts=export.rows, provenance={"measuredAt": str(time.time()), "source": "x"})
-            """,
-            field="time.time()",
-        ),
-        Invalid(
-            """
-            import datetime
-
-            def tool(export):
-                stamp = f"{datetime.date.today()}"
-                return described_result(facts=export.rows, provenance={"measuredAt": stamp, "source": "x"})
-            """,
-            line=5,
-            field="stamp = ",
-        ),
-        Invalid(
-            """
-            from datetime import datetime, timezone
-
-            STARTED = datetime.now(timezone.utc)
-
-            def tool(export):
-                return described_result(facts=export.rows, provenance={"measuredAt": STARTED.isoformat(), "source": "x"})
-            """,
-            line=6,
-            field="STARTED = datetime.now(timezone.utc) (line 3)",
-        ),
-    )
-
-    time_kind = "clock"
-    problem = "is read from the clock"
-    consequence = "that is when the tool ran, not when the world was measured"
-
-
-# Callees and constants that are provably not a finite number.
 _NOT_FINITE_CONSTANTS: Final = frozenset(
     {"math.inf", "math.nan", "numpy.inf", "numpy.nan", "numpy.NaN", "numpy.Inf", "cmath.inf", "cmath.nan"}
 )
@@ -740,11 +463,16 @@ class InvalidAgeSeconds(Rule):
 
     code = "SEM205"
     name = "invalid-age-seconds"
-    calls = frozenset({"described_result"})
-    part_kinds = _PROVENANCE
-    fields = frozenset({("provenance", "ageSeconds")})
-    field_statuses = DATA_KEYS
-    named_parts = _PROVENANCE
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=_PROVENANCE,
+        keys=frozenset({("provenance", "ageSeconds")}),
+        statuses=DATA_KEYS,
+        named=_PROVENANCE,
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", "ageSeconds")),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -837,12 +565,12 @@ class InvalidAgeSeconds(Rule):
         ),
     )
 
-    def visit_field(self, field: Field) -> None:
-        found = _age_problem(self.call, field.value_ast)
+    def visit_field(self, check: Check, field: Field) -> None:
+        found = _age_problem(check.call, field.value_ast)
         if found is None:
             return
         problem, value = found
-        self.report(
+        check.report(
             field.value_ast,
             f"`{field.path}` {problem}",
             help="it must be a finite number of seconds >= 0 (how old the data was when read), "
@@ -853,7 +581,5 @@ class InvalidAgeSeconds(Rule):
 PROVENANCE_RULES: tuple[type[Rule], ...] = (
     DataWithoutProvenance,
     IncompleteProvenance,
-    HardCodedMeasuredAt,
-    MeasuredAtFromClock,
     InvalidAgeSeconds,
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import ANY, DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
@@ -20,6 +20,11 @@ from semantics_lint.lint.rules.values import (
     kind_word,
     literal_kind,
     text_of,
+)
+from semantics_lint.lint.verdicts import (
+    COUNTER_UNSTATED,
+    MISSING,
+    VALUE_FAULTS,
 )
 
 if TYPE_CHECKING:
@@ -49,7 +54,12 @@ class SeriesWithoutGrain(Rule):
 
     code = "SEM301"
     name = "series-without-grain"
-    calls = frozenset({"described_result"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({MISSING}), ("grain",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -98,14 +108,14 @@ class SeriesWithoutGrain(Rule):
         ),
     )
 
-    def visit_declaration(self, declaration: Declaration) -> None:
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
         top = declaration.top
         series = top.get("series")
         if series is None or top.has("grain") or missing_in_doubt(top, "grain"):
             return
-        self.report(
+        check.report(
             declaration.call.func_node,
-            f"{self.call.spelled}(...) carries `{series.spelled}` with no `grain`",
+            f"{check.call.spelled}(...) carries `{series.spelled}` with no `grain`",
             help="add grain={'interval': ..., 'aggregation': ..., 'isCounter': ...} so a reader "
             "knows what one value means and whether it may be summed",
         )
@@ -140,9 +150,14 @@ class CounterAggregationUnstated(Rule):
 
     code = "SEM302"
     name = "counter-aggregation-unstated"
-    calls = frozenset({"described_result"})
-    part_kinds = _GRAIN
-    named_parts = _GRAIN
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=_GRAIN,
+        named=_GRAIN,
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({COUNTER_UNSTATED}), ("grain",), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -252,7 +267,7 @@ class CounterAggregationUnstated(Rule):
         ),
     )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "grain" or keys_in_doubt(part) or part.has("isCounter"):
             return
         aggregation = part.get("aggregation")
@@ -264,7 +279,7 @@ class CounterAggregationUnstated(Rule):
         text, bound = found
         if not vocabulary.is_non_empty_string(text) or not vocabulary.is_counter_looking_aggregation(text):
             return
-        self.report(
+        check.report(
             aggregation.value_ast,
             f"`{aggregation.path}` is {vocabulary.js_trim(text)!r} and `grain.isCounter` is not stated",
             help=f"{vocabulary.js_trim(text)!r} reads like a counter, and summing counters "
@@ -288,11 +303,17 @@ class GrainSaysNothing(Rule):
 
     code = "SEM303"
     name = "grain-says-nothing"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result", "grain"})
-    fields = frozenset({("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)})
-    field_statuses = DATA_KEYS
-    named_parts = _GRAIN
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result", "grain"}),
+        keys=frozenset({("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)}),
+        statuses=DATA_KEYS,
+        named=_GRAIN,
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS - {MISSING, COUNTER_UNSTATED}, ("grain",)),
+            Claim(frozenset({"described_result"}), VALUE_FAULTS - {COUNTER_UNSTATED}, ("grain", ANY), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -379,27 +400,27 @@ class GrainSaysNothing(Rule):
         ),
     )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind == "grain" and not part.fields and not part.open:
-            self.report(
+            check.report(
                 part,
                 "`grain` says nothing",
                 help="state interval, aggregation, isCounter or collapsed, or leave grain out",
             )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(self.call, field.value_ast)
+            value = follow(check.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"`grain` is {kind_word(kind)}, which says nothing",
                     help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
                     f"grain out{value.bound}",
                 )
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(check.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -408,7 +429,7 @@ class GrainSaysNothing(Rule):
         where = f"`{field.path}`"
         if field.name == "isCounter":
             if kind != "bool":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"{where} is {kind_word(kind)}, not a bool",
                     help=f"state True or False (stated means a bool, never prose){value.bound}",
@@ -417,13 +438,13 @@ class GrainSaysNothing(Rule):
         if field.name not in _GRAIN_TEXT_FIELDS:
             return
         if kind != "str":
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} is {kind_word(kind)}",
                 help=f"it must be a non-empty string, or left out{value.bound}",
             )
         elif is_blank_text(value.node):
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} is empty",
                 help=f"say it (e.g. 'daily', 'mean'), or leave it out{value.bound}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import DATA_KEYS, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
@@ -17,6 +17,12 @@ from semantics_lint.lint.rules.values import (
     keys_in_doubt,
     kind_word,
     literal_kind,
+)
+from semantics_lint.lint.verdicts import (
+    EMPTY,
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
@@ -45,11 +51,18 @@ class ClarifyWithoutQuestion(Rule):
 
     code = "SEM501"
     name = "clarify-without-question"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result", "clarify"})
-    fields = frozenset({("described_result", "clarify"), ("clarify", "question"), ("clarify", "candidates")})
-    field_statuses = DATA_KEYS
-    named_parts = frozenset({"clarify"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result", "clarify"}),
+        keys=frozenset({("described_result", "clarify"), ("clarify", "question"), ("clarify", "candidates")}),
+        statuses=DATA_KEYS,
+        named=frozenset({"clarify"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("clarify", "candidates")),
+            Claim(frozenset({"described_result"}), frozenset({MISSING, EMPTY, WRONG_TYPE}), ("clarify", "question")),
+            Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("clarify",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -112,28 +125,28 @@ class ClarifyWithoutQuestion(Rule):
         ),
     )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "clarify" or keys_in_doubt(part) or part.has("question"):
             return
-        self.report(
+        check.report(
             part,
             "`clarify` has no `question`",
             help="say what to ask the user (e.g. 'Which host did you mean?'), or pass clarify=None",
         )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(self.call, field.value_ast)
+            value = follow(check.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind not in ("dict", "none"):
-                self.report(
+                check.report(
                     field.value_ast,
                     f"`{field.path}` is {kind_word(kind)}",
                     help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
                     f"ambiguous{value.bound}",
                 )
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(check.call, field.value_ast)
         if value is None:
             return
         kind = literal_kind(value.node)
@@ -142,19 +155,19 @@ class ClarifyWithoutQuestion(Rule):
         where = f"`{field.path}`"
         if field.name == "question":
             if kind != "str":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"{where} is {kind_word(kind)}",
                     help=f"it must be the question to ask, as a non-empty string{value.bound}",
                 )
             elif is_blank_text(value.node):
-                self.report(
+                check.report(
                     field.value_ast,
                     f"{where} is empty",
                     help=f"say what to ask the user{value.bound}",
                 )
         elif field.name == "candidates" and kind not in _CANDIDATE_KINDS:
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} is {kind_word(kind)}, not a list",
                 help="give the choices as a list (an empty list is fine: an open question is "
@@ -200,11 +213,17 @@ class RenderWithoutDefault(Rule):
 
     code = "SEM502"
     name = "render-without-default"
-    calls = frozenset({"described_result"})
-    part_kinds = frozenset({"described_result", "render"})
-    fields = frozenset({("described_result", "render"), ("render", "default"), ("render", "columns")})
-    field_statuses = DATA_KEYS
-    named_parts = frozenset({"render"})
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result", "render"}),
+        keys=frozenset({("described_result", "render"), ("render", "default"), ("render", "columns")}),
+        statuses=DATA_KEYS,
+        named=frozenset({"render"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("render", frozenset({"default", "columns"}))),
+            Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("render",)),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -304,28 +323,28 @@ class RenderWithoutDefault(Rule):
         ),
     )
 
-    def visit_part(self, part: Part) -> None:
+    def visit_part(self, check: Check, part: Part) -> None:
         if part.kind != "render" or keys_in_doubt(part) or part.has("default"):
             return
-        self.report(
+        check.report(
             part,
             "`render` has no `default`",
             help="name the default presentation ('table', 'chart', 'prose', ...)",
         )
 
-    def visit_field(self, field: Field) -> None:
+    def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(self.call, field.value_ast)
+            value = follow(check.call, field.value_ast)
             kind = literal_kind(value.node) if value is not None else None
             if value is not None and kind is not None and kind != "dict":
-                self.report(
+                check.report(
                     field.value_ast,
                     f"`{field.path}` is {kind_word(kind)}",
                     help="give {'default': 'table', 'columns': [...]}, or leave render out"
                     + value.bound,
                 )
             return
-        value = follow(self.call, field.value_ast)
+        value = follow(check.call, field.value_ast)
         if value is None:
             return
         where = f"`{field.path}`"
@@ -339,7 +358,7 @@ class RenderWithoutDefault(Rule):
                 problem = "is empty"
             else:
                 return
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} {problem}",
                 help=f"name the default presentation ('table', 'chart', 'prose', ...){value.bound}",
@@ -347,7 +366,7 @@ class RenderWithoutDefault(Rule):
             return
         problem = _column_problem(value.node)
         if problem is not None:
-            self.report(
+            check.report(
                 field.value_ast,
                 f"{where} {problem}",
                 help="give a non-empty list of column names, or leave columns out to show every "

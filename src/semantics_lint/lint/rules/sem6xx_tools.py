@@ -35,7 +35,10 @@ from typing import TYPE_CHECKING
 from semantics_lint import vocabulary
 from semantics_lint.lint.locate import LocatedCall, locate_adapter_calls
 from semantics_lint.lint.model import Severity
-from semantics_lint.lint.rules.base import Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.verdicts import (
+    VALUE_FAULTS,
+)
 from semantics_lint.lint.syntax import UNKNOWN, literal_of
 
 if TYPE_CHECKING:
@@ -333,6 +336,11 @@ class UnknownResultClass(_ModuleRule):
 
     code = "SEM601"
     name = "unknown-result-class"
+    judges = Selector(
+        refusals=(
+            Claim(frozenset({DEFINE_TOOL}), VALUE_FAULTS, ("resultClass",), deeper=True),
+        ),
+    )
 
     VALID = (
         Valid(
@@ -436,7 +444,8 @@ class UnknownResultClass(_ModuleRule):
         ),
     )
 
-    def visit_module(self, context: FileContext) -> None:
+    def visit_module(self, check: Check) -> None:
+        context = check.file
         for tool in self.module(context).tools:
             value = tool.result_class
             if tool.class_node is None or value is _UNKNOWN or value is None:
@@ -444,7 +453,7 @@ class UnknownResultClass(_ModuleRule):
             if isinstance(value, str) and value in vocabulary.RESULT_CLASSES:
                 continue
             described = f" ({tool.class_resolved.describe()})" if tool.class_resolved else ""
-            self.report_ast(
+            check.report_ast(
                 tool.class_node,
                 f"{tool.spelled}(...) {tool.class_key} {value!r} is not a result class",
                 help=f"use one of {_CLASSES}, or leave {tool.class_key} out when neither fits{described}",
@@ -586,7 +595,8 @@ class ClassedResultWithoutCoverage(_ModuleRule):
         ),
     )
 
-    def visit_module(self, context: FileContext) -> None:
+    def visit_module(self, check: Check) -> None:
+        context = check.file
         module = self.module(context)
         for tool in module.tools:
             if tool.result_class not in vocabulary.CLASSES_NEEDING_COVERAGE:
@@ -595,7 +605,7 @@ class ClassedResultWithoutCoverage(_ModuleRule):
                 fields = _result_fields(site)
                 if fields.open or fields.has("coverage"):
                     continue
-                self.report_ast(
+                check.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the {tool.result_class} "
                     f"{_tool_label(tool)} declares no coverage",
@@ -714,7 +724,8 @@ class InventoryFactsWithoutRender(_ModuleRule):
         ),
     )
 
-    def visit_module(self, context: FileContext) -> None:
+    def visit_module(self, check: Check) -> None:
+        context = check.file
         module = self.module(context)
         for tool in module.tools:
             if tool.result_class != vocabulary.CLASS_NEEDING_RENDER:
@@ -723,7 +734,7 @@ class InventoryFactsWithoutRender(_ModuleRule):
                 fields = _result_fields(site)
                 if fields.open or not fields.has("facts") or fields.has("render"):
                     continue
-                self.report_ast(
+                check.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the inventory {_tool_label(tool)} has "
                     "facts but no render hint",
@@ -837,7 +848,8 @@ class DataFromVariableWithoutAbsent(Rule):
         ),
     )
 
-    def visit_module(self, context: FileContext) -> None:
+    def visit_module(self, check: Check) -> None:
+        context = check.file
         absent_starts = sorted((site.node.lineno, site.node.col_offset) for site in context.calls if site.kind == "absent")
         has_absent: dict[int, bool] = {}
         for site in context.calls:
@@ -859,15 +871,15 @@ class DataFromVariableWithoutAbsent(Rule):
             parameters = _parameters(function)
             for data_field, value in names:
                 if value.id not in parameters:
-                    self._judge(site, data_field, value)
+                    self._judge(check, site, data_field, value)
 
-    def _judge(self, site: CallSite, data_field: str, value: ast.Name) -> None:
+    def _judge(self, check: Check, site: CallSite, data_field: str, value: ast.Name) -> None:
         resolved = _resolve(site, value)
         if resolved is not None and (_is_literal_list(resolved) or literal_of(resolved.value) is not UNKNOWN):
             # A value known from the source, not a variable that may be empty: an empty
             # list is SEM105's finding, any other value the mint refuses SEM100's.
             return
-        self.report_ast(
+        check.report_ast(
             value,
             f"{data_field} is the variable {value.id!r} in a function with no absent() branch",
             help=f"when it is empty the result is refused; return absent(what=..., checked=[...]) "

@@ -3,15 +3,13 @@
 Following a name to the value it is bound to (:func:`follow`, through the file's
 resolver), telling what kind of literal an expression is (:func:`literal_kind`,
 :func:`text_of`...), what a callee stands for by the file's imports
-(:func:`qualified_name`), and whether a ``measuredAt`` value is a date typed into the
-tool or a clock reading (:func:`time_source`). Every helper answers "unknown" (None)
-for what the source does not prove, and unknown is never a finding.
+(:func:`qualified_name`). Every helper answers "unknown" (None) for what the source
+does not prove, and unknown is never a finding.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -19,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 from semantics_lint import vocabulary
 from semantics_lint.lint.context import CallSite, FileContext
 from semantics_lint.lint.declaration import Field, Part
+from semantics_lint.lint.syntax import is_dict_form, iter_dict_items
 from semantics_lint.lint.verdicts import closest_field
 from semantics_lint.lint.index import (
     ANNOTATED,
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LiteralKind",
-    "TimeSource",
     "Value",
     "data_field",
     "follow",
@@ -48,11 +46,12 @@ __all__ = [
     "keys_in_doubt",
     "kind_word",
     "literal_kind",
-    "looks_like_date",
+    "nothing_said",
     "qualified_name",
+    "says_nothing",
     "shown",
+    "string_keys",
     "text_of",
-    "time_source",
 ]
 
 
@@ -213,6 +212,36 @@ def is_blank_text(node: ast.expr) -> bool:
     return False
 
 
+def says_nothing(node: ast.expr) -> bool:
+    """True for a literal that says nothing as a text: a blank string, or a literal that
+    is not a string at all."""
+    kind = literal_kind(node)
+    return kind is not None and (kind != "str" or is_blank_text(node))
+
+
+def nothing_said(node: ast.expr) -> str:
+    """How a literal :func:`says_nothing`: ``is empty``, or ``is a number, not a string``."""
+    kind = literal_kind(node)
+    return "is empty" if kind == "str" else f"is {kind_word(kind or 'str')}, not a string"
+
+
+def string_keys(node: ast.expr) -> tuple[dict[str, tuple[ast.AST, ast.expr]], bool] | None:
+    """The literal string keys of a dict literal or ``dict(...)`` call (a key written
+    twice: the last, as Python keeps it), and whether others may hide (a spread, a
+    computed key); None when ``node`` is not a dict form. A literal key that is not a
+    string (``{1: "x"}``) hides nothing."""
+    if not is_dict_form(node):
+        return None
+    keys: dict[str, tuple[ast.AST, ast.expr]] = {}
+    hidden = False
+    for item in iter_dict_items(node):
+        if item is None:
+            hidden = True
+        elif isinstance(item[0], str):
+            keys[item[0]] = (item[1], item[2])  # a key written twice: the last
+    return keys, hidden
+
+
 def is_empty_sequence(node: ast.expr) -> bool:
     """``[]``, ``()``, ``list()`` or ``tuple()``."""
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -327,190 +356,3 @@ def qualified_name(context: FileContext, node: ast.expr) -> str | None:
     if base is None:
         return None
     return ".".join([base, *reversed(attrs)])
-
-
-# -- dates and clocks ------------------------------------------------------------------
-
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_YEAR = r"(?:19|20|21)\d\d"
-# Each pattern is a whole date; numbers glued to other digits are not dates.
-_DATE_PATTERNS: Final = (
-    # 2024-05-01, 2024-05-01T10:00:00Z, 2024-05-01 10:00
-    re.compile(rf"(?<![\d.])({_YEAR})-(\d\d)-(\d\d)(?!\d|[.-]\d\d\b)"),
-    # 20240501T100000Z (ISO 8601 basic format, with a time so that it is not any number)
-    re.compile(rf"(?<![\d.])({_YEAR})(\d\d)(\d\d)T\d\d(?:\d\d)?"),
-    # 2024/05/01
-    re.compile(rf"(?<![\d.])({_YEAR})/(\d{{1,2}})/(\d{{1,2}})(?![\d/]|\.\d)"),
-    # 05/01/2024, 1.5.2024
-    re.compile(rf"(?<![\d./])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})(?!\d|[./]\d)"),
-    # 1 May 2024, 1st of May 2024, Wed, 01 May 2024 10:00:00 GMT
-    re.compile(rf"(?<![\w])\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
-    # May 1, 2024
-    re.compile(rf"(?<![\w]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
-)
-
-
-def _valid_month_day(month: int, day: int) -> bool:
-    return 1 <= month <= 12 and 1 <= day <= 31
-
-
-def looks_like_date(text: str) -> bool:
-    """True when ``text`` holds a calendar date: ISO (``2024-05-01``, with or without a
-    time), ``2024/05/01``, ``05/01/2024``, ``1.5.2024``, ``1 May 2024``, ``May 1, 2024``.
-
-    Conservative: the year is 1900–2199, months and days must be possible, and digits
-    glued to the match (a version ``1.2.2024.3``, an id ``120240501``) are not dates.
-    """
-    for index, pattern in enumerate(_DATE_PATTERNS):
-        for match in pattern.finditer(text):
-            if index in (0, 1, 2):
-                if _valid_month_day(int(match.group(2)), int(match.group(3))):
-                    return True
-            elif index == 3:
-                first, second = int(match.group(1)), int(match.group(3))
-                if _valid_month_day(first, second) or _valid_month_day(second, first):
-                    return True
-            else:
-                return True
-    return False
-
-
-# Callees whose result is a time read from the clock when the tool runs.
-_CLOCK_CALLS: Final = frozenset(
-    {
-        "datetime.datetime.now",
-        "datetime.datetime.utcnow",
-        "datetime.datetime.today",
-        "datetime.date.today",
-        "time.time",
-        "time.time_ns",
-        "time.gmtime",
-        "time.localtime",
-        "time.ctime",
-        "time.asctime",
-        "arrow.now",
-        "arrow.utcnow",
-        "pendulum.now",
-        "pendulum.today",
-        "pandas.Timestamp.now",
-        "pandas.Timestamp.utcnow",
-        "pandas.Timestamp.today",
-    }
-)
-# Callees that build a fixed time from literal arguments.
-_DATE_CONSTRUCTORS: Final = frozenset({"datetime.datetime", "datetime.date"})
-# Callees that parse a fixed time from a literal first argument.
-_DATE_PARSERS: Final = frozenset(
-    {
-        "datetime.datetime.fromisoformat",
-        "datetime.date.fromisoformat",
-        "datetime.datetime.strptime",
-        "datetime.datetime.fromtimestamp",
-        "datetime.datetime.utcfromtimestamp",
-        "datetime.date.fromtimestamp",
-    }
-)
-# Methods that keep the time they are called on (a string of it, the same instant in
-# another zone, its timestamp...).
-_TIME_KEEPING_METHODS: Final = frozenset(
-    {
-        "isoformat",
-        "strftime",
-        "timestamp",
-        "replace",
-        "astimezone",
-        "date",
-        "ctime",
-        "__str__",
-        "format",
-        "to_iso8601_string",
-    }
-)
-# Builtins that convert a time (or a timestamp) and keep what it is.
-_CONVERTERS: Final = frozenset({"str", "int", "float", "round", "repr"})
-# time.strftime(format, t?) reads the clock when given no time.
-_STRFTIME: Final = frozenset({"time.strftime"})
-
-
-@dataclass(frozen=True, slots=True)
-class TimeSource:
-    """Where a ``measuredAt`` value provably comes from: ``"date"`` (typed into the
-    source) or ``"clock"`` (read when the tool runs); ``what`` is the expression that
-    shows it, for the message."""
-
-    kind: str
-    what: str
-    bound: str = ""
-    """`` (DAY = '2024-05-01' (line 3))`` when a followed name holds it; else empty."""
-
-
-def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> TimeSource | None:
-    """Whether ``node`` is a hard-coded date or a clock reading, and through what value.
-
-    ``same_file`` is False inside a value bound in another module: the callees there
-    mean what that module imports, which is not read, so only literals are judged.
-    """
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        value = follow(call, node)
-        if value is None or value.via is None:
-            return None
-        found = _time_of(call, value.node, same_file=same_file and value.same_file)
-        if found is not None and not found.bound:
-            found = TimeSource(found.kind, found.what, value.bound)
-        return found
-    return _time_of(call, node, same_file=same_file)
-
-
-def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource | None:
-    context = call.context
-
-    def inner(expr: ast.expr) -> TimeSource | None:
-        return time_source(call, expr, same_file=same_file)
-
-    text = text_of(node)
-    if text is not None:
-        return TimeSource("date", repr(text)) if looks_like_date(text) else None
-    if isinstance(node, ast.JoinedStr):
-        for part in node.values:
-            if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                if looks_like_date(part.value):
-                    return TimeSource("date", shown(node))
-            elif isinstance(part, ast.FormattedValue):
-                found = inner(part.value)
-                if found is not None:
-                    return found
-        return None
-    if isinstance(node, ast.BinOp):
-        # A fixed or clock time shifted by a delta is still that time.
-        return inner(node.left) or inner(node.right)
-    if not isinstance(node, ast.Call):
-        return None
-    func = node.func
-    # Names inside a value bound in another module mean what that module imports.
-    qualified = qualified_name(context, func) if same_file else call.resolver.qualified_name(func)
-    if qualified in _CLOCK_CALLS:
-        return TimeSource("clock", shown(node))
-    if qualified in _STRFTIME:
-        if len(node.args) >= 2:
-            return inner(node.args[1])
-        return TimeSource("clock", shown(node))
-    if qualified in _DATE_CONSTRUCTORS:
-        components = [*node.args, *(kw.value for kw in node.keywords if kw.arg not in ("tzinfo", "fold"))]
-        if components and all(literal_kind(arg) == "number" for arg in components):
-            return TimeSource("date", shown(node))
-        return None
-    if qualified in _DATE_PARSERS:
-        if node.args:
-            first = node.args[0]
-            if text_of(first) is not None or literal_kind(first) == "number":
-                return TimeSource("date", shown(node))
-            return inner(first)
-        return None
-    if isinstance(func, ast.Attribute) and func.attr in _TIME_KEEPING_METHODS:
-        return inner(func.value)
-    if isinstance(func, ast.Name) and func.id in _CONVERTERS and len(node.args) == 1 and func.id not in imports_of(context):
-        return inner(node.args[0])
-    return None

@@ -1,0 +1,360 @@
+"""SEM1xx: whether a declaration declares anything, and its literal data rows.
+
+A described result must declare something (SEM104), its data fields are never empty
+literals (SEM105: that is ``absent()``'s job), and each literal row holds what the
+mint needs (SEM106).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from semantics_lint import vocabulary
+from semantics_lint.lint.declaration import Declaration, Field, Row
+from semantics_lint.lint.rules.base import (
+    ANY,
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.verdicts import (
+    EMPTY,
+    SAYS_NOTHING,
+    VALUE_FAULTS,
+    closest_field,
+)
+
+
+# Which nested part holds a field that was written one level too high.
+
+class EmptyDeclaration(Rule):
+    """
+    ## What it does
+    Reports a `described_result(...)` that declares nothing: no `series`, `facts`
+    or `edges`, and no `clarify` (or `clarify=None`).
+
+    ## Why is this bad?
+    A described result carries data, or hands a question back with `clarify`.
+    One with neither is refused at run time. If the search found nothing, that is
+    an answer of its own: return `absent(what=..., checked=...)`.
+
+    ## Known problems
+    Nothing is reported when the call spreads a dict (`**decl`) or passes a
+    declaration the linter cannot see.
+    """
+
+    code = "SEM104"
+    name = "empty-described-result"
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({SAYS_NOTHING})),
+        ),
+    )
+
+    VALID = (
+        Valid(
+            """
+            def tool(matches):
+                return described_result(clarify={"question": "Which customer?", "candidates": matches})
+            """
+        ),
+        Valid(
+            """
+            def tool(decl):
+                return described_result(**decl)
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(provenance={"measuredAt": export.at, "source": "cmdb"})
+            """,
+            line=2,
+            column=11,
+            field="described_result",
+        ),
+        Invalid(
+            """
+            def tool():
+                return describedResult(clarify=None)
+            """,
+            field="clarify",
+        ),
+    )
+
+    def visit_declaration(self, check: Check, declaration: Declaration) -> None:
+        top = declaration.top
+        if top.open:
+            return
+        if any(top.has(name) for name in vocabulary.DATA_FIELDS):
+            return
+        clarify = top.get("clarify")
+        if clarify is not None and not (
+            isinstance(clarify.value_ast, ast.Constant) and clarify.value_ast.value is None
+        ):
+            return
+        for item in top.fields:
+            # A misspelled data field is one mistake, reported as SEM101 only.
+            if item.status == "unknown" and closest_field(item.spelled, top.allowed) in (
+                *vocabulary.DATA_FIELDS,
+                "clarify",
+            ):
+                return
+        said = " (clarify=None asks nothing)" if clarify is not None else ""
+        check.report(
+            declaration.call.func_node,
+            f"{top.title} declares nothing{said}",
+            help="give it series, facts, edges or a clarify question; if nothing matched, "
+            "return absent(what=..., checked=...) instead",
+        )
+
+
+def _is_empty_literal_ast(node: ast.expr) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return not node.elts
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("list", "tuple") and not node.args and not node.keywords
+    return False
+
+
+class EmptyDataLiteral(Rule):
+    """
+    ## What it does
+    Reports `facts`, `series` or `edges` given as an empty literal: `[]`, `()`,
+    `list()` or `tuple()`.
+
+    ## Why is this bad?
+    An empty list is not "nothing matched": the data lists of a described result
+    are never empty, and the mint refuses one. When the search matched nothing,
+    return `absent(what=..., checked=...)`, which tells the model that the look
+    happened, what ground it covered, and that asking again returns the same.
+    Write both branches: `described_result(...) if rows else absent(...)`.
+    """
+
+    code = "SEM105"
+    name = "empty-data-literal"
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        parts=frozenset({"described_result"}),
+        keys=frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS),
+        statuses=DATA_KEYS,
+        refusals=(
+            Claim(frozenset({"described_result"}), frozenset({EMPTY}), (frozenset(vocabulary.DATA_FIELDS),)),
+        ),
+    )
+
+    VALID = (
+        Valid(
+            """
+            from semantics_lint.runtime import absent
+
+            def tool(vm, rows, export):
+                if not rows:
+                    return absent(what=f"backup runs for {vm}", checked=["every job in the export"])
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=[], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=34,
+            field="facts",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result({"series": list(), "edges": ()})
+            """,
+            codes=("SEM105", "SEM105"),
+            field="series",
+        ),
+    )
+
+    def visit_field(self, check: Check, field: Field) -> None:
+        where = ""
+        if not _is_empty_literal_ast(field.value_ast):
+            # Only a name can still be proved empty.
+            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
+                return
+            resolved = check.call.resolver.value_of(field.value_ast)
+            if resolved is None or not _is_empty_literal_ast(resolved.value):
+                return
+            where = f" ({resolved.describe()})"
+        check.report(
+            field.value_ast,
+            f"`{field.path}` is empty",
+            help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
+            f"instead{where}",
+        )
+
+
+def _is_text(value: object) -> bool:
+    return vocabulary.is_non_empty_string(value)
+
+
+def _is_instant(value: object) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+# Per data field: the required keys, and which of them must be non-empty strings.
+_TEXT_KEYS = {"facts": ("entity",), "series": ("entity", "metric"), "edges": ("from", "to", "kind")}
+# Expressions that are never a literal: ``literal_value`` says UNKNOWN for them only
+# after ``ast.literal_eval`` raised, which costs more than the rest of the row's check.
+_NEVER_LITERAL = (ast.Name, ast.Attribute, ast.JoinedStr, ast.Subscript)
+
+
+def _row_value(node: ast.expr) -> object:
+    """``literal_value(node)``, without asking it about names, attributes, f-strings and
+    subscripts (UNKNOWN)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, _NEVER_LITERAL):
+        return UNKNOWN
+    return literal_value(node)
+_ROW_WORD = {"facts": "a fact", "series": "a point", "edges": "an edge"}
+
+
+class UnhonourableRow(Rule):
+    """
+    ## What it does
+    Reports a literal data row that cannot be honoured: a fact without a non-empty
+    `entity`, a series point without `t`, `entity`, `metric` and `value`, an edge
+    without non-empty `from`, `to` and `kind`, or a row that is not a dict at all.
+    Rows built by a comprehension are checked too, by their keys.
+
+    ## Why is this bad?
+    Every row says what it is about: a fact or point without an entity, or an edge
+    without its ends and kind, cannot be read by the model or drawn by a UI, and
+    the mint refuses the whole result at run time.
+
+    ## Known problems
+    A row that spreads another dict (`{**base, ...}`) is only checked for the values
+    it spells out.
+    """
+
+    code = "SEM106"
+    name = "unhonourable-data-row"
+    judges = Selector(
+        calls=frozenset({"described_result"}),
+        refusals=(
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, (frozenset(vocabulary.DATA_FIELDS), ANY), deeper=True),
+        ),
+    )
+
+    VALID = (
+        Valid(
+            """
+            def tool(vm, runs, export):
+                return described_result(
+                    facts=[{"entity": vm, "runs_seen": len(runs)}],
+                    series=[{"t": r.day, "entity": vm, "metric": "backup_runs_ok", "value": r.ok} for r in runs],
+                    edges=[{"from": vm, "to": "ds-7", "kind": "rides"}],
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """
+        ),
+    )
+    INVALID = (
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "vm-01"}, {"name": "vm-02", "state": "up"}],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=36,
+            field="facts[1]",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "  "}],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=26,
+            field="entity",
+        ),
+        Invalid(
+            """
+            def tool(vm, runs, export):
+                return described_result(
+                    series=[{"t": r.day, "entity": vm, "value": r.ok} for r in runs],
+                    grain={"interval": "daily", "aggregation": "count", "isCounter": False},
+                    provenance={"measuredAt": export.at, "source": "backup export"},
+                )
+            """,
+            field="metric",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    edges=[{"from": "vm-01", "to": "ds-7"}, "vm-02 -> ds-7"],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            codes=("SEM106", "SEM106"),
+            field="kind",
+        ),
+    )
+
+    def visit_row(self, check: Check, row: Row) -> None:
+        word = _ROW_WORD[row.data_field]
+        if not row.mapping:
+            if literal_value(row.node) is not UNKNOWN:
+                check.report(row, f"`{row.path}` is not a row", help=f"{word} is a dict")
+            return
+        problems: list[tuple[str, ast.expr | None]] = []
+        required = vocabulary.ROW_REQUIRED_FIELDS[row.data_field]
+        text_keys = _TEXT_KEYS[row.data_field]
+        for key in required:
+            found = row.keys.get(key)
+            if found is None:
+                if not row.open:
+                    problems.append((f"no `{key}`", None))
+                continue
+            if key not in text_keys and key != "t":
+                continue  # present is all that is asked of it (a point's value)
+            value = _row_value(found[1])
+            if value is UNKNOWN:
+                continue
+            if key in text_keys and not _is_text(value):
+                problems.append((f"`{key}` is not a non-empty string", found[1]))
+            elif key == "t" and not _is_instant(value):
+                problems.append(("`t` is not a time (a string or a number)", found[1]))
+        if not problems:
+            return
+        said = "; ".join(text for text, _ in problems)
+        single = problems[0][1] if len(problems) == 1 else None
+        needs = ", ".join(f"`{key}`" for key in required)
+        check.report(
+            single if single is not None else row,
+            f"`{row.path}` cannot be honoured: {said}",
+            help=f"{word} needs {needs}",
+        )
+
+
+DATA_RULES: tuple[type[Rule], ...] = (
+    EmptyDeclaration,
+    EmptyDataLiteral,
+    UnhonourableRow,
+)
