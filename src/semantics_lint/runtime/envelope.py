@@ -49,7 +49,6 @@ from semantics_lint.runtime.parts import (
     _fault,
     _grain_faults,
     _is_plain_object,
-    _js_string,
     _render_faults,
     _series_faults,
     is_finite_number,
@@ -58,6 +57,9 @@ from semantics_lint.runtime.parts import (
     part_faults,
     provenance_faults,
     provenance_issues,
+)
+from semantics_lint.runtime.parts import (
+    _js_string as _js_string,  # served text prints values with it too
 )
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
