@@ -198,55 +198,8 @@ def check_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="files or folders to lint")
-    fixing = parser.add_argument_group("fixes")
-    fixing.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
-    fixing.add_argument(
-        "--unsafe-fixes", action="store_true",
-        help="with --fix, --fix-only or --diff, apply unsafe fixes too; otherwise count them as fixable",
-    )
-    fixing.add_argument(
-        "--fix-only", action="store_true",
-        help="apply fixes and report only what was fixed; leftover findings do not fail the run (implies --fix)",
-    )
-    fixing.add_argument("--show-fixes", action="store_true", help="list the fixes made, per file and code")
-    fixing.add_argument(
-        "--diff", action="store_true",
-        help="print the diff of what --fix would change and write nothing; exit 1 when something would change",
-    )
-    fixing.add_argument(
-        "--exit-non-zero-on-fix", action="store_true",
-        help="exit 1 when a file was changed by --fix, even if no finding remains",
-    )
-    fixing.add_argument(
-        "--add-noqa", action="store_true",
-        help="add the '# noqa: CODE' comments that suppress every finding now reported, then exit",
-    )
-    selection = parser.add_argument_group("rule selection")
-    selection.add_argument(
-        "--select", action="append", metavar="CODES",
-        help="codes or prefixes to run (comma-separated; replaces the configuration's select)",
-    )
-    selection.add_argument(
-        "--extend-select", action="append", default=[], metavar="CODES",
-        help="codes or prefixes to run on top of select",
-    )
-    selection.add_argument(
-        "--ignore", action="append", default=[], metavar="CODES", help="codes or prefixes not to run",
-    )
-    files = parser.add_argument_group("file selection")
-    files.add_argument(
-        "--no-respect-gitignore", dest="respect_gitignore", action="store_false",
-        help="also lint files that .gitignore files ignore",
-    )
-    files.add_argument(
-        "--force-exclude", action="store_true",
-        help="apply exclude and extend-exclude to files named explicitly too (for pre-commit)",
-    )
-    files.add_argument(
-        "--stdin-filename", metavar="PATH",
-        help="read the source from standard input, and name it PATH (for messages, "
-        "configuration and per-file-ignores)",
-    )
+    _fix_options(parser)
+    _selection_options(parser)
     report = parser.add_argument_group("output")
     report.add_argument(
         "--output-format", choices=OUTPUT_FORMATS, metavar="FORMAT",
@@ -254,9 +207,7 @@ def check_parser() -> argparse.ArgumentParser:
         help=f"how findings are printed: {', '.join(OUTPUT_FORMATS)} (default: concise; "
         f"${ENV_OUTPUT_FORMAT})",
     )
-    report.add_argument(
-        "--statistics", action="store_true", help="print a count per code instead of the findings"
-    )
+    report.add_argument("--statistics", action="store_true", help="print a count per code instead of the findings")
     report.add_argument(
         "--show-settings", action="store_true", help="print the resolved settings for the first path and exit"
     )
@@ -286,17 +237,71 @@ def check_parser() -> argparse.ArgumentParser:
         "-e", "--exit-zero", action="store_true",
         help="exit 0 even when findings remain (errors still exit 2)",
     )
-    levels = parser.add_argument_group("log levels")
-    loudness = levels.add_mutually_exclusive_group()
+    loudness = parser.add_argument_group("log levels").add_mutually_exclusive_group()
     loudness.add_argument("-v", "--verbose", action="store_true", help="also say what the run did")
-    loudness.add_argument(
-        "-q", "--quiet", action="store_true", help="print the findings, and nothing else"
-    )
+    loudness.add_argument("-q", "--quiet", action="store_true", help="print the findings, and nothing else")
     loudness.add_argument(
         "-s", "--silent", action="store_true",
         help="print nothing; the exit code still says whether findings remain",
     )
     return parser
+
+
+def _fix_options(parser: argparse.ArgumentParser) -> None:
+    """The ``fixes`` group: the flags that change files, or show how they would change."""
+    fixing = parser.add_argument_group("fixes")
+    fixing.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
+    fixing.add_argument(
+        "--unsafe-fixes", action="store_true",
+        help="with --fix, --fix-only or --diff, apply unsafe fixes too; otherwise count them as fixable",
+    )
+    fixing.add_argument(
+        "--fix-only", action="store_true",
+        help="apply fixes and report only what was fixed; leftover findings do not fail the run (implies --fix)",
+    )
+    fixing.add_argument("--show-fixes", action="store_true", help="list the fixes made, per file and code")
+    fixing.add_argument(
+        "--diff", action="store_true",
+        help="print the diff of what --fix would change and write nothing; exit 1 when something would change",
+    )
+    fixing.add_argument(
+        "--exit-non-zero-on-fix", action="store_true",
+        help="exit 1 when a file was changed by --fix, even if no finding remains",
+    )
+    fixing.add_argument(
+        "--add-noqa", action="store_true",
+        help="add the '# noqa: CODE' comments that suppress every finding now reported, then exit",
+    )
+
+
+def _selection_options(parser: argparse.ArgumentParser) -> None:
+    """The ``rule selection`` and ``file selection`` groups: what is linted."""
+    selection = parser.add_argument_group("rule selection")
+    selection.add_argument(
+        "--select", action="append", metavar="CODES",
+        help="codes or prefixes to run (comma-separated; replaces the configuration's select)",
+    )
+    selection.add_argument(
+        "--extend-select", action="append", default=[], metavar="CODES",
+        help="codes or prefixes to run on top of select",
+    )
+    selection.add_argument(
+        "--ignore", action="append", default=[], metavar="CODES", help="codes or prefixes not to run",
+    )
+    files = parser.add_argument_group("file selection")
+    files.add_argument(
+        "--no-respect-gitignore", dest="respect_gitignore", action="store_false",
+        help="also lint files that .gitignore files ignore",
+    )
+    files.add_argument(
+        "--force-exclude", action="store_true",
+        help="apply exclude and extend-exclude to files named explicitly too (for pre-commit)",
+    )
+    files.add_argument(
+        "--stdin-filename", metavar="PATH",
+        help="read the source from standard input, and name it PATH (for messages, "
+        "configuration and per-file-ignores)",
+    )
 
 
 def _positive(text: str) -> int:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from semantics_lint.lint.syntax import dotted_name
 
@@ -281,38 +282,6 @@ def _child_fields(kind: type) -> tuple[str, ...]:
     return fields
 
 
-# What the walk does with a node, by its exact type (anything else: push its children).
-(
-    _NAME, _ATTRIBUTE, _CALL, _CONSTANT, _ASSIGN, _ANN_ASSIGN, _AUG_ASSIGN, _WALRUS, _IMPORT,
-    _IMPORT_FROM, _FUNCTION, _LAMBDA, _CLASS, _COMPREHENSION, _GLOBAL, _NONLOCAL, _EXCEPT,
-    _MATCH_NAME, _MATCH_MAPPING,
-) = range(19)
-_ACTION: dict[type, int] = {
-    ast.Name: _NAME,
-    ast.Attribute: _ATTRIBUTE,
-    ast.Call: _CALL,
-    ast.Constant: _CONSTANT,
-    ast.Assign: _ASSIGN,
-    ast.AnnAssign: _ANN_ASSIGN,
-    ast.AugAssign: _AUG_ASSIGN,
-    ast.NamedExpr: _WALRUS,
-    ast.Import: _IMPORT,
-    ast.ImportFrom: _IMPORT_FROM,
-    ast.FunctionDef: _FUNCTION,
-    ast.AsyncFunctionDef: _FUNCTION,
-    ast.Lambda: _LAMBDA,
-    ast.ClassDef: _CLASS,
-    ast.ListComp: _COMPREHENSION,
-    ast.SetComp: _COMPREHENSION,
-    ast.DictComp: _COMPREHENSION,
-    ast.GeneratorExp: _COMPREHENSION,
-    ast.Global: _GLOBAL,
-    ast.Nonlocal: _NONLOCAL,
-    ast.ExceptHandler: _EXCEPT,
-    ast.MatchAs: _MATCH_NAME,
-    ast.MatchStar: _MATCH_NAME,
-    ast.MatchMapping: _MATCH_MAPPING,
-}
 # Containers through which an argument of a declaration call is still that argument.
 _CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.Starred)
 
@@ -374,52 +343,26 @@ def _parameters(index: FileIndex, scope: Scope, arguments: ast.arguments) -> Non
             _bind(index, scope, arg.arg, Binding(PARAMETER, arg))
 
 
-def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa: C901 - one loop, on purpose
+def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:
     """The one walk that fills ``index``: each node is popped once; names and constants
-    are handled where their parent is, without being pushed."""
-    tree = index.tree
-    module = index.module
-    scope = module
-    stack: list[object] = list(reversed(tree.body))
-    push = stack.append
-    pop = stack.pop
-    action_of = _ACTION.get
+    are handled where their parent is, without being pushed. Most of a tree (names read,
+    attribute chains, calls, nodes whose children are only visited) is handled here,
+    inline; a node that binds a name or opens a scope goes to its :class:`_Walk` handler."""
+    walk = _Walk(index)
+    handler_of = _DISPATCH.get
+    scope = index.module
+    stack = walk.stack
+    push, pop = stack.append, stack.pop
     fields_of = _CHILD_FIELDS.get
     scope_of_name = index.scope_of_name
-    uses: defaultdict[str, list[ast.expr]] = defaultdict(list)
-    calls: defaultdict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
-    imports = index.imports
-    unstable = index.unstable
-    scopes = index.scopes
-    # Statements written directly in the body of the module or of a function: only
-    # their plain assignments carry a value.
-    top: set[int] = {id(statement) for statement in tree.body}
-    Name, Constant, Load, Store, Attribute = ast.Name, ast.Constant, ast.Load, ast.Store, ast.Attribute
-
-    def name(node: ast.Name) -> None:
-        """A Name stored to or deleted (reads are handled inline)."""
-        scope_of_name[id(node)] = scope
-        if type(node.ctx) is Store:
-            _bind(index, scope, node.id, Binding(STORE, node))
-        else:
-            unstable.add(node.id)
-            uses[node.id].append(node)
-            _bind(index, scope, node.id, Binding(DELETE, node))
-
-    def open_scope(node: ast.AST, kind: str) -> Scope:
-        inner = Scope(node, kind, scope)
-        scopes[id(node)] = inner
-        push(_Exit(scope))
-        return inner
-
+    uses, calls, stored = walk.uses, walk.calls, walk.stored
+    Name, Constant, Load, Attribute, Call = ast.Name, ast.Constant, ast.Load, ast.Attribute, ast.Call
     while stack:
         node = pop()
         kind = type(node)
-        action = action_of(kind)
-        if action is None:
-            if kind is _Exit:
-                scope = node.scope  # type: ignore[attr-defined]
-                continue
+        handler = handler_of(kind)
+        if handler is None:
+            # Any other node: visit its children, recording the names read among them.
             fields = fields_of(kind)
             if fields is None:
                 fields = _child_fields(kind)
@@ -435,7 +378,7 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
                                 scope_of_name[id(item)] = scope
                                 uses[item.id].append(item)
                             else:
-                                name(item)
+                                stored(item, scope)
                         elif item_kind is not Constant and item is not None and not isinstance(item, str):
                             push(item)
                 elif type(value) is Name:
@@ -443,19 +386,16 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
                         scope_of_name[id(value)] = scope
                         uses[value.id].append(value)
                     else:
-                        name(value)
+                        stored(value, scope)
                 elif type(value) is not Constant and isinstance(value, ast.AST):
                     push(value)
-            continue
-        if action == _NAME:
+        elif kind is Name:
             if type(node.ctx) is Load:  # type: ignore[attr-defined]
                 scope_of_name[id(node)] = scope
-                uses[node.id].append(node)  # type: ignore[attr-defined]
+                uses[node.id].append(node)  # type: ignore[attr-defined, arg-type]
             else:
-                name(node)  # type: ignore[arg-type]
-        elif action == _CONSTANT:
-            continue
-        elif action == _ATTRIBUTE:
+                stored(node, scope)  # type: ignore[arg-type]
+        elif kind is Attribute:
             # A chain ``a.b.c`` read from the top: every prefix is a use of its spelling.
             chain = [node]
             base = node.value  # type: ignore[attr-defined]
@@ -471,7 +411,7 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
                     uses[spelled].append(link)  # type: ignore[arg-type]
             elif type(base) is not Constant:
                 push(base)
-        elif action == _CALL:
+        elif kind is Call:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is Name:
                 calls[func.id].append((node, scope))  # type: ignore[arg-type]
@@ -498,141 +438,252 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:  # noqa:
                     uses[value.id].append(value)
                 elif type(value) is not Constant:
                     push(value)
-        elif action == _ASSIGN:
-            targets = node.targets  # type: ignore[attr-defined]
-            value = node.value  # type: ignore[attr-defined]
-            plain = len(targets) == 1 and id(node) in top
-            for target in targets:
-                if type(target) is Name:
-                    scope_of_name[id(target)] = scope
-                    _bind(index, scope, target.id, Binding(ASSIGN, target, node, value if plain else None))  # type: ignore[arg-type]
-                else:
-                    push(target)
-            push(value)
-        elif action == _ANN_ASSIGN:
-            target = node.target  # type: ignore[attr-defined]
-            value = node.value  # type: ignore[attr-defined]
-            if value is not None:
-                push(value)
-            push(node.annotation)  # type: ignore[attr-defined]
-            if type(target) is Name:
-                scope_of_name[id(target)] = scope
-                carried = value if id(node) in top else None
-                _bind(index, scope, target.id, Binding(ANNOTATED, target, node, carried))  # type: ignore[arg-type]
-            else:
-                push(target)
-        elif action == _AUG_ASSIGN:
-            target = node.target  # type: ignore[attr-defined]
-            push(node.value)  # type: ignore[attr-defined]
-            if type(target) is Name:
-                scope_of_name[id(target)] = scope
-                _bind(index, scope, target.id, Binding(AUGMENTED, target, node))  # type: ignore[arg-type]
-            else:
-                push(target)
-        elif action == _WALRUS:
-            target = node.target  # type: ignore[attr-defined]
-            # Binds in the nearest scope that is not a comprehension (PEP 572); the
-            # value is read where it is written.
-            home = scope
-            while home.kind == COMPREHENSION and home.parent is not None:
-                home = home.parent
-            scope_of_name[id(target)] = home
-            _bind(index, home, target.id, Binding(WALRUS, target, node))  # type: ignore[arg-type]
-            push(node.value)  # type: ignore[attr-defined]
-        elif action == _IMPORT:
-            for alias in node.names:  # type: ignore[attr-defined]
-                bound = alias.asname or alias.name.split(".", 1)[0]
-                binding = Binding(IMPORT, alias, node)  # type: ignore[arg-type]
-                _bind(index, scope, bound, binding)
-                imports.append((bound, binding))
-        elif action == _IMPORT_FROM:
-            for alias in node.names:  # type: ignore[attr-defined]
-                if alias.name == "*":
-                    index.star_import = True
-                else:
-                    bound = alias.asname or alias.name
-                    binding = Binding(IMPORT_FROM, alias, node)  # type: ignore[arg-type]
-                    _bind(index, scope, bound, binding)
-                    imports.append((bound, binding))
-        elif action == _FUNCTION:
-            _bind(index, scope, node.name, Binding(DEF, node))  # type: ignore[attr-defined]
-            arguments = node.args  # type: ignore[attr-defined]
-            # Decorators, annotations and defaults run in the enclosing scope.
-            for expr in node.decorator_list:  # type: ignore[attr-defined]
-                push(expr)
-            if node.returns is not None:  # type: ignore[attr-defined]
-                push(node.returns)  # type: ignore[attr-defined]
-            for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
-                if arg is not None and arg.annotation is not None:
-                    push(arg.annotation)
-            for default in (*arguments.defaults, *arguments.kw_defaults):
-                if default is not None:
-                    push(default)
-            scope = open_scope(node, FUNCTION)  # type: ignore[arg-type]
-            _parameters(index, scope, arguments)
-            body = node.body  # type: ignore[attr-defined]
-            top.update(map(id, body))
-            stack.extend(reversed(body))
-        elif action == _LAMBDA:
-            arguments = node.args  # type: ignore[attr-defined]
-            for default in (*arguments.defaults, *arguments.kw_defaults):
-                if default is not None:
-                    push(default)
-            scope = open_scope(node, LAMBDA)  # type: ignore[arg-type]
-            _parameters(index, scope, arguments)
-            push(node.body)  # type: ignore[attr-defined]
-        elif action == _CLASS:
-            _bind(index, scope, node.name, Binding(CLASS_DEF, node))  # type: ignore[attr-defined]
-            for expr in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):  # type: ignore[attr-defined]
-                push(expr)
-            scope = open_scope(node, CLASS)  # type: ignore[arg-type]
-            stack.extend(reversed(node.body))  # type: ignore[attr-defined]
-        elif action == _COMPREHENSION:
-            generators = node.generators  # type: ignore[attr-defined]
-            # The first iterable runs in the enclosing scope; the rest in the
-            # comprehension's own.
-            push(generators[0].iter)
-            scope = open_scope(node, COMPREHENSION)  # type: ignore[arg-type]
-            if kind is ast.DictComp:
-                push(node.value)  # type: ignore[attr-defined]
-                push(node.key)  # type: ignore[attr-defined]
-            else:
-                push(node.elt)  # type: ignore[attr-defined]
-            for number in range(len(generators) - 1, -1, -1):
-                generator = generators[number]
-                stack.extend(reversed(generator.ifs))
-                if number:
-                    push(generator.iter)
-                push(generator.target)
-        elif action == _GLOBAL or action == _NONLOCAL:
-            declared = node.names  # type: ignore[attr-defined]
-            unstable.update(declared)
-            if action == _GLOBAL:
-                if scope.declared_global is None:
-                    scope.declared_global = set()
-                scope.declared_global.update(declared)
-                binding_kind = GLOBAL
-            else:
-                if scope.declared_nonlocal is None:
-                    scope.declared_nonlocal = set()
-                scope.declared_nonlocal.update(declared)
-                binding_kind = NONLOCAL
-            for declared_name in declared:
-                found = scope.bindings.get(declared_name)
-                if found is None:
-                    scope.bindings[declared_name] = [Binding(binding_kind, node)]  # type: ignore[arg-type]
-                else:
-                    found.append(Binding(binding_kind, node))  # type: ignore[arg-type]
-        else:
-            # An except handler, a match capture: bind, then their children as usual.
-            bound = node.rest if action == _MATCH_MAPPING else node.name  # type: ignore[attr-defined]
-            if bound:
-                _bind(index, scope, bound, Binding(EXCEPT if action == _EXCEPT else MATCH, node))  # type: ignore[arg-type]
-            for field in _child_fields(kind):
-                value = getattr(node, field, None)
-                if type(value) is list:
-                    stack.extend(reversed(value))
-                elif isinstance(value, ast.AST):
-                    push(value)
+        elif kind is not Constant:
+            scope = handler(walk, node, scope)
     index.uses = dict(uses)
     index.calls = dict(calls)
+
+
+class _Walk:
+    """What one walk keeps beside the index (its stack, the uses and calls it gathers,
+    the statements written directly in the body of the module or of a function: only
+    their plain assignments carry a value), and its handlers: a method per kind of
+    node that binds a name or opens a scope (:data:`_DISPATCH`). A handler takes the
+    node and the scope it is written in, records what it binds, pushes what is left to
+    visit, and returns the scope the walk goes on in."""
+
+    __slots__ = ("calls", "index", "push", "stack", "top", "uses")
+
+    def __init__(self, index: FileIndex) -> None:
+        body = index.tree.body
+        self.index = index
+        self.stack: list[object] = list(reversed(body))
+        self.push = self.stack.append
+        self.uses: defaultdict[str, list[ast.expr]] = defaultdict(list)
+        self.calls: defaultdict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
+        self.top: set[int] = {id(statement) for statement in body}
+
+    def stored(self, node: ast.Name, scope: Scope) -> None:
+        """A Name stored to or deleted (reads are handled in the walk's loop)."""
+        index = self.index
+        index.scope_of_name[id(node)] = scope
+        if type(node.ctx) is ast.Store:
+            _bind(index, scope, node.id, Binding(STORE, node))
+        else:
+            index.unstable.add(node.id)
+            self.uses[node.id].append(node)
+            _bind(index, scope, node.id, Binding(DELETE, node))
+
+    def open_scope(self, node: ast.AST, kind: str, scope: Scope) -> Scope:
+        """The scope ``node`` opens inside ``scope``; the walk goes back to ``scope`` after
+        the nodes pushed from now on."""
+        inner = Scope(node, kind, scope)
+        self.index.scopes[id(node)] = inner
+        self.push(_Exit(scope))
+        return inner
+
+    def exit(self, node: _Exit, scope: Scope) -> Scope:
+        return node.scope
+
+    def assign(self, node: ast.Assign, scope: Scope) -> Scope:
+        index = self.index
+        targets = node.targets
+        value = node.value
+        plain = len(targets) == 1 and id(node) in self.top
+        for target in targets:
+            if type(target) is ast.Name:
+                index.scope_of_name[id(target)] = scope
+                _bind(index, scope, target.id, Binding(ASSIGN, target, node, value if plain else None))
+            else:
+                self.push(target)
+        self.push(value)
+        return scope
+
+    def annotated(self, node: ast.AnnAssign, scope: Scope) -> Scope:
+        push = self.push
+        target = node.target
+        value = node.value
+        if value is not None:
+            push(value)
+        push(node.annotation)
+        if type(target) is ast.Name:
+            self.index.scope_of_name[id(target)] = scope
+            carried = value if id(node) in self.top else None
+            _bind(self.index, scope, target.id, Binding(ANNOTATED, target, node, carried))
+        else:
+            push(target)
+        return scope
+
+    def augmented(self, node: ast.AugAssign, scope: Scope) -> Scope:
+        target = node.target
+        self.push(node.value)
+        if type(target) is ast.Name:
+            self.index.scope_of_name[id(target)] = scope
+            _bind(self.index, scope, target.id, Binding(AUGMENTED, target, node))
+        else:
+            self.push(target)
+        return scope
+
+    def walrus(self, node: ast.NamedExpr, scope: Scope) -> Scope:
+        """Binds in the nearest scope that is not a comprehension (PEP 572); the value is
+        read where it is written."""
+        target = node.target
+        home = scope
+        while home.kind == COMPREHENSION and home.parent is not None:
+            home = home.parent
+        self.index.scope_of_name[id(target)] = home
+        _bind(self.index, home, target.id, Binding(WALRUS, target, node))
+        self.push(node.value)
+        return scope
+
+    def imported(self, node: ast.Import, scope: Scope) -> Scope:
+        index = self.index
+        for alias in node.names:
+            bound = alias.asname or alias.name.split(".", 1)[0]
+            binding = Binding(IMPORT, alias, node)
+            _bind(index, scope, bound, binding)
+            index.imports.append((bound, binding))
+        return scope
+
+    def imported_from(self, node: ast.ImportFrom, scope: Scope) -> Scope:
+        index = self.index
+        for alias in node.names:
+            if alias.name == "*":
+                index.star_import = True
+            else:
+                bound = alias.asname or alias.name
+                binding = Binding(IMPORT_FROM, alias, node)
+                _bind(index, scope, bound, binding)
+                index.imports.append((bound, binding))
+        return scope
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> Scope:
+        """Decorators, annotations and defaults run in the enclosing scope; the body in
+        the function's own."""
+        push = self.push
+        _bind(self.index, scope, node.name, Binding(DEF, node))
+        arguments = node.args
+        for expr in node.decorator_list:
+            push(expr)
+        if node.returns is not None:
+            push(node.returns)
+        for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
+            if arg is not None and arg.annotation is not None:
+                push(arg.annotation)
+        for default in (*arguments.defaults, *arguments.kw_defaults):
+            if default is not None:
+                push(default)
+        inner = self.open_scope(node, FUNCTION, scope)
+        _parameters(self.index, inner, arguments)
+        body = node.body
+        self.top.update(map(id, body))
+        self.stack.extend(reversed(body))
+        return inner
+
+    def lambda_(self, node: ast.Lambda, scope: Scope) -> Scope:
+        arguments = node.args
+        for default in (*arguments.defaults, *arguments.kw_defaults):
+            if default is not None:
+                self.push(default)
+        inner = self.open_scope(node, LAMBDA, scope)
+        _parameters(self.index, inner, arguments)
+        self.push(node.body)
+        return inner
+
+    def class_(self, node: ast.ClassDef, scope: Scope) -> Scope:
+        _bind(self.index, scope, node.name, Binding(CLASS_DEF, node))
+        for expr in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
+            self.push(expr)
+        inner = self.open_scope(node, CLASS, scope)
+        self.stack.extend(reversed(node.body))
+        return inner
+
+    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: Scope) -> Scope:
+        """The first iterable runs in the enclosing scope; the rest in the comprehension's
+        own."""
+        push = self.push
+        generators = node.generators
+        push(generators[0].iter)
+        inner = self.open_scope(node, COMPREHENSION, scope)
+        if type(node) is ast.DictComp:
+            push(node.value)
+            push(node.key)
+        else:
+            push(node.elt)  # type: ignore[union-attr]
+        for number in range(len(generators) - 1, -1, -1):
+            generator = generators[number]
+            self.stack.extend(reversed(generator.ifs))
+            if number:
+                push(generator.iter)
+            push(generator.target)
+        return inner
+
+    def declared(self, node: ast.Global | ast.Nonlocal, scope: Scope) -> Scope:
+        """``global`` and ``nonlocal``: the names are never provable, and are bound here
+        by the declaration."""
+        declared = node.names
+        self.index.unstable.update(declared)
+        if type(node) is ast.Global:
+            if scope.declared_global is None:
+                scope.declared_global = set()
+            scope.declared_global.update(declared)
+            binding_kind = GLOBAL
+        else:
+            if scope.declared_nonlocal is None:
+                scope.declared_nonlocal = set()
+            scope.declared_nonlocal.update(declared)
+            binding_kind = NONLOCAL
+        for declared_name in declared:
+            found = scope.bindings.get(declared_name)
+            if found is None:
+                scope.bindings[declared_name] = [Binding(binding_kind, node)]
+            else:
+                found.append(Binding(binding_kind, node))
+        return scope
+
+    def captured(self, node: ast.ExceptHandler | ast.MatchAs | ast.MatchStar | ast.MatchMapping, scope: Scope) -> Scope:
+        """An except handler, a match capture: bind, then their children as usual."""
+        kind = type(node)
+        bound = node.rest if kind is ast.MatchMapping else node.name  # type: ignore[union-attr]
+        if bound:
+            _bind(self.index, scope, bound, Binding(EXCEPT if kind is ast.ExceptHandler else MATCH, node))
+        for field in _child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                self.stack.extend(reversed(value))
+            elif isinstance(value, ast.AST):
+                self.push(value)
+        return scope
+
+
+# What the walk does with a node, by its exact type: ``True`` for the nodes its loop
+# handles itself (a name popped, an attribute chain, a call, a constant), the
+# :class:`_Walk` method (called with the walk) for a node that binds a name or opens a
+# scope; a type not here is a node whose children are visited.
+_DISPATCH: dict[type, Any] = {
+    ast.Name: True,
+    ast.Attribute: True,
+    ast.Call: True,
+    ast.Constant: True,
+    _Exit: _Walk.exit,
+    ast.Assign: _Walk.assign,
+    ast.AnnAssign: _Walk.annotated,
+    ast.AugAssign: _Walk.augmented,
+    ast.NamedExpr: _Walk.walrus,
+    ast.Import: _Walk.imported,
+    ast.ImportFrom: _Walk.imported_from,
+    ast.FunctionDef: _Walk.function,
+    ast.AsyncFunctionDef: _Walk.function,
+    ast.Lambda: _Walk.lambda_,
+    ast.ClassDef: _Walk.class_,
+    ast.ListComp: _Walk.comprehension,
+    ast.SetComp: _Walk.comprehension,
+    ast.DictComp: _Walk.comprehension,
+    ast.GeneratorExp: _Walk.comprehension,
+    ast.Global: _Walk.declared,
+    ast.Nonlocal: _Walk.declared,
+    ast.ExceptHandler: _Walk.captured,
+    ast.MatchAs: _Walk.captured,
+    ast.MatchStar: _Walk.captured,
+    ast.MatchMapping: _Walk.captured,
+}

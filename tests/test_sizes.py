@@ -1,0 +1,54 @@
+"""The package holds itself to small parts: no module of ``src/`` over 900 lines, no
+function over 100 lines (a ``def`` from its first line to its last, decorators not
+counted). The rule modules (``lint/rules/``) are not held to it here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "semantics_lint"
+RULES = PACKAGE / "lint" / "rules"
+MODULES = sorted(path for path in PACKAGE.rglob("*.py") if RULES not in path.parents)
+MAX_MODULE_LINES = 900
+MAX_FUNCTION_LINES = 100
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
+def _long_functions(source: str) -> list[tuple[str, int, int]]:
+    """Each function of ``source`` longer than the limit: its name, first line and length."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if length > MAX_FUNCTION_LINES:
+                found.append((node.name, node.lineno, length))
+    return found
+
+
+def test_the_package_is_found() -> None:
+    assert len(MODULES) > 50
+    assert PACKAGE / "lint" / "index.py" in MODULES
+    assert not any(RULES in path.parents for path in MODULES)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_module_is_over_900_lines(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_MODULE_LINES, f"{_name(path)} has {lines} lines"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_name)
+def test_no_function_is_over_100_lines(path: Path) -> None:
+    assert _long_functions(path.read_text(encoding="utf-8")) == []
+
+
+def test_a_long_function_is_seen() -> None:
+    body = "".join(f"    x{number} = {number}\n" for number in range(MAX_FUNCTION_LINES))
+    assert _long_functions(f"def long():\n{body}") == [("long", 1, MAX_FUNCTION_LINES + 1)]
+    assert _long_functions(f"async def short():\n{body[: body.rindex('    x')]}") == []
