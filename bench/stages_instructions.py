@@ -18,14 +18,14 @@ _SCRIPT = r"""
 import gc, sys
 from pathlib import Path
 from semantics_lint import vocabulary
-from semantics_lint.lint import engine
-from semantics_lint.lint.context import CallSite, FileContext
-from semantics_lint.lint.declaration import build_declaration
-from semantics_lint.lint.index import build_index
-from semantics_lint.lint.locate import locate_calls
+from semantics_lint.lint.core import engine
+from semantics_lint.lint.core.context import CallSite, FileContext
+from semantics_lint.lint.core.declaration import build_declaration
+from semantics_lint.lint.core.index import build_index
+from semantics_lint.lint.core.locate import locate_calls
 from semantics_lint.lint.rules.base import Check
 from semantics_lint.lint.rules import rules_for
-from semantics_lint.lint.source import decode_source, parse_module
+from semantics_lint.lint.core.source import decode_source, parse_module
 
 root, every, stop = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 files = sorted(p for p in root.rglob("*.py") if p.is_file())[::every]

@@ -19,7 +19,7 @@ def _no_results_cache(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True, scope="session")
 def _user_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    # The user's key (lint/user_key.py) lives in the cache home: one for the
+    # The user's key (lint/run/user_key.py) lives in the cache home: one for the
     # session, in its temporary folder, inherited by every command a test runs.
     before = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))

@@ -20,17 +20,17 @@ from pathlib import Path
 import pytest
 from checkout import SNAKE, run_check
 
-from semantics_lint.lint import user_key
-from semantics_lint.lint.cache import (
+from semantics_lint.lint.run import user_key
+from semantics_lint.lint.run.cache import (
     CACHE_FOLDER,
     ResultCache,
     build_fingerprint,
     settings_key,
 )
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.engine import LintSettings
-from semantics_lint.lint.runner import RunOptions
-from semantics_lint.lint.selection import codes_for_file, settings_for
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.core.engine import LintSettings
+from semantics_lint.lint.run.runner import RunOptions
+from semantics_lint.lint.run.selection import codes_for_file, settings_for
 
 TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"

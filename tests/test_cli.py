@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from semantics_lint.cli import main
-from semantics_lint.lint import runner
+from semantics_lint.lint.run import runner
 
 SNAKE_KEY = textwrap.dedent(
     """\
@@ -580,12 +580,12 @@ def test_jobs_must_be_positive(project: Path) -> None:
 
 
 def test_rule_prints_the_docs_page() -> None:
-    from semantics_lint.lint import docs
+    from semantics_lint.lint import rule_docs
 
 
     result = cli_runner().invoke(main, ["rule", "SEM102"])
     assert result.exit_code == 0
-    assert result.stdout == docs.render_rule("SEM102")
+    assert result.stdout == rule_docs.render_rule("SEM102")
     assert "SEM102" in result.stdout and "snake-case-declaration-key" in result.stdout
     lower = cli_runner().invoke(main, ["rule", "sem102"])
     assert lower.exit_code == 0 and lower.stdout == result.stdout
@@ -661,7 +661,7 @@ def test_stderr_is_flushed_as_it_is_written(project: Path, monkeypatch: pytest.M
     # read before exit) still holds the summary once the run returns.
     import io
 
-    from semantics_lint.lint.cli import main as lint_main
+    from semantics_lint.lint.run.command_line import main as lint_main
 
     buffer = io.BytesIO()
     stderr = io.TextIOWrapper(buffer, encoding="utf-8", write_through=False)

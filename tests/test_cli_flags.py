@@ -310,7 +310,7 @@ def test_a_fifo_is_its_sem001_and_the_rest_is_linted(project: Path) -> None:
 def test_a_folder_that_cannot_be_listed_is_an_error_and_the_rest_is_linted(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from semantics_lint.lint import runner
+    from semantics_lint.lint.run import runner
 
     (project / "tools" / "deep").mkdir()
     real_scandir = os.scandir
@@ -410,12 +410,12 @@ except SystemExit as exit:
     code = exit.code
 heavy = (
     "libcst", "astroid", "semantics_lint.runtime", "multiprocessing", "concurrent",
-    "click", "tomllib", "tomli", "pathspec", "semantics_lint.lint.fix", "semantics_lint.lint.write",
+    "click", "tomllib", "tomli", "pathspec", "semantics_lint.lint.run.fix", "semantics_lint.lint.run.write",
     "semantics_lint.lint.output.machine", "semantics_lint.lint.output.sarif", "semantics_lint.lint.rules",
     "json", "hashlib", "tempfile", "shutil",
     # The engine and what only linting or a noqa comment needs; dataclasses (with
     # inspect) alone cost such a run about a fifth of its time.
-    "semantics_lint.lint.engine", "semantics_lint.lint.suppress", "dataclasses", "inspect",
+    "semantics_lint.lint.core.engine", "semantics_lint.lint.run.suppress", "dataclasses", "inspect",
     "ast", "tokenize",
 )
 print(code, sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in heavy))

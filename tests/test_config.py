@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.config import (
+from semantics_lint.lint.run.config import (
     CONFIG_KEYS,
     ConfigError,
     ConfigResolver,

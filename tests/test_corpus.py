@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint import runner
+from semantics_lint.lint.run import runner
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
 CORPUS = TESTDATA / "corpus"

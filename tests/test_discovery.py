@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import (
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import (
     DiscoveryError,
     compile_globs,
     discover,

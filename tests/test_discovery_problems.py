@@ -17,8 +17,8 @@ import pytest
 
 from test_discovery import touch
 
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import (
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import (
     DiscoveryError,
     PathProblem,
     discover,
@@ -169,8 +169,8 @@ def _unprivileged_walk(folder: Path) -> tuple[list[str], list[str]] | None:
     script = textwrap.dedent(
         """
         import json, os, sys
-        from semantics_lint.lint.config import ConfigResolver
-        from semantics_lint.lint.discovery import discover
+        from semantics_lint.lint.run.config import ConfigResolver
+        from semantics_lint.lint.run.discovery import discover
         os.chdir(sys.argv[1])
         problems = []
         found = discover(["."], ConfigResolver(), problems=problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from semantics_lint import gen
-from semantics_lint.lint.docs import docstring_sections, render_all, render_rule
+from semantics_lint.lint.rule_docs import docstring_sections, render_all, render_rule
 from semantics_lint.lint.rules import ALL_RULES, Rule
 
 

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint import rules
-from semantics_lint.lint.declaration import Field
-from semantics_lint.lint.engine import (
+from semantics_lint.lint.core.declaration import Field
+from semantics_lint.lint.core.engine import (
     LintSettings,
     lint_file,
     lint_source,
     might_contain_calls,
 )
-from semantics_lint.lint.model import Finding, Position
+from semantics_lint.lint.core.model import Finding, Position
 from semantics_lint.lint.rules import Invalid, Rule, Valid
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later
@@ -179,7 +179,7 @@ def test_prefilter_hit_without_a_call_of_ours_has_no_findings() -> None:
 
 def test_importing_the_engine_does_not_import_libcst_or_astroid() -> None:
     code = (
-        "import sys, semantics_lint.lint.engine as e\n"
+        "import sys, semantics_lint.lint.core.engine as e\n"
         "e.lint_source(b'import os\\n', 'x.py')\n"
         "assert 'libcst' not in sys.modules, 'libcst imported'\n"
         "assert 'astroid' not in sys.modules, 'astroid imported'\n"
@@ -361,7 +361,7 @@ _REAL_FILES = sorted(
 def test_real_files_lint_without_error_and_positions_fit(path: Path) -> None:
     from ast import PyCF_ONLY_AST as python_ast_only
 
-    from semantics_lint.lint.source import split_lines
+    from semantics_lint.lint.core.source import split_lines
 
     findings = lint_file(path, LintSettings())
     lines = split_lines(path.read_bytes().decode("utf-8-sig", errors="replace"))

@@ -1,4 +1,4 @@
-"""Tests for ``semantics_lint.lint.fix``: applying edits, the fixpoint loop, atomic writes.
+"""Tests for ``semantics_lint.lint.run.fix``: applying edits, the fixpoint loop, atomic writes.
 
 Most cases drive ``apply_fixes`` and ``fix_source`` with hand-made findings (a tiny
 stand-in linter below) so that every edge the real rules never produce (overlaps,
@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.fix import (
+from semantics_lint.lint.run.fix import (
     FixError,
     FixResult,
     apply_fixes,
     fix_source,
 )
-from semantics_lint.lint.model import (
+from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
     Finding,
@@ -31,7 +31,7 @@ from semantics_lint.lint.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.write import fix_file, write_atomic
+from semantics_lint.lint.run.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
 
 
@@ -622,7 +622,8 @@ def test_a_run_decodes_and_prefilters_each_file_once(
 ) -> None:
     """The engine, ``# noqa``, the fixpoint loop and the diff all read the one text
     ``source.decode`` gave; the prefilter runs once, when the file is read."""
-    from semantics_lint.lint import engine, jobs, runner, source
+    from semantics_lint.lint.core import engine, source
+    from semantics_lint.lint.run import jobs, runner
 
     path = tmp_path / "tool.py"
     path.write_bytes(

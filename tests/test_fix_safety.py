@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from checkout import check_env, run_check, unprivileged
 
-from semantics_lint.lint import user_key, write
+from semantics_lint.lint.run import user_key, write
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links, owners and signals")
 

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.flake8_plugin import SemanticsLintPlugin
-from semantics_lint.lint import engine
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import discover
+from semantics_lint.lint.core import engine
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAKE8_FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s"

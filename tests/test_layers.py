@@ -32,20 +32,20 @@ PACKAGE = "semantics_lint"
 CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.vocabulary", "semantics_lint.reading"),
     (
-        "semantics_lint.lint.model",
-        "semantics_lint.lint.settings",
-        "semantics_lint.lint.syntax",
+        "semantics_lint.lint.core.model",
+        "semantics_lint.lint.core.settings",
+        "semantics_lint.lint.core.syntax",
     ),
-    ("semantics_lint.lint.source", "semantics_lint.lint.index"),
-    ("semantics_lint.lint.resolve.reading",),
+    ("semantics_lint.lint.core.source", "semantics_lint.lint.core.index"),
+    ("semantics_lint.lint.resolve.module_reading",),
     ("semantics_lint.lint.resolve.project_modules",),
     ("semantics_lint.lint.resolve.astroid_boundary",),
     ("semantics_lint.lint.resolve.astroid_bridge",),
     ("semantics_lint.lint.resolve.project",),
     ("semantics_lint.lint.resolve",),
-    ("semantics_lint.lint.locate", "semantics_lint.lint.context"),
-    ("semantics_lint.lint.declaration",),
-    ("semantics_lint.lint.verdicts",),
+    ("semantics_lint.lint.core.locate", "semantics_lint.lint.core.context"),
+    ("semantics_lint.lint.core.declaration",),
+    ("semantics_lint.lint.core.verdicts",),
     ("semantics_lint.lint.rules.base",),
     ("semantics_lint.lint.rules.values",),
     (
@@ -63,10 +63,10 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem6xx_tools",
     ),
     ("semantics_lint.lint.rules",),
-    ("semantics_lint.lint.engine",),
+    ("semantics_lint.lint.core.engine",),
 )
 RANK = {module: rank for rank, layer in enumerate(CORE_ORDER) for module in layer}
-THE_RUNTIME_DOOR = "semantics_lint.lint.verdicts"
+THE_RUNTIME_DOOR = "semantics_lint.lint.core.verdicts"
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def test_every_module_is_seen_with_its_lazy_and_typing_imports() -> None:
     # The walk counts what a top-level-only reading would miss.
     assert len(MODULES) > 60
     assert any(item.lazy for item in OURS)
-    engine = {item.imported for item in OURS if item.importer == "semantics_lint.lint.engine"}
+    engine = {item.imported for item in OURS if item.importer == "semantics_lint.lint.core.engine"}
     assert "semantics_lint.lint.rules" in engine  # imported inside a function
 
 
@@ -228,7 +228,7 @@ def test_the_runtime_never_imports_the_linter_and_the_linter_asks_it_through_one
     ("library", "allowed"),
     [
         ("astroid", {"semantics_lint.lint.resolve.astroid_bridge", "semantics_lint.lint.resolve.astroid_boundary"}),
-        ("libcst", {"semantics_lint.lint.fix"}),
+        ("libcst", {"semantics_lint.lint.run.fix"}),
     ],
 )
 def test_a_heavy_library_is_imported_lazily_at_one_boundary(library: str, allowed: set[str]) -> None:
@@ -245,4 +245,4 @@ def test_rule_families_are_imported_by_the_registry_only() -> None:
     core_users = {
         item.importer for item in OURS if item.imported == "semantics_lint.lint.rules" and item.importer in RANK
     }
-    assert core_users <= {"semantics_lint.lint.engine"}
+    assert core_users <= {"semantics_lint.lint.core.engine"}

@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.lint import runner
+from semantics_lint.lint.run import runner
 from semantics_lint.lsp import lint_adapter
 from semantics_lint.lsp.positions import LineIndex, Point, Replacement, replacements, utf16_units
 

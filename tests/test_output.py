@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from semantics_lint.lint import output
-from semantics_lint.lint.model import (
+from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
     Finding,
@@ -25,7 +25,7 @@ from semantics_lint.lint.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.output import human, overview, rules, sarif
+from semantics_lint.lint.output import human, overview, rule_metadata, sarif
 
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 
@@ -61,8 +61,8 @@ def registry(monkeypatch: pytest.MonkeyPatch) -> None:
         ),
         "SEM204": FakeRule("SEM204", "clock-measured-at", Severity.WARNING, "Finds clock reads."),
     }
-    monkeypatch.setattr(rules, "registry", lambda: fake)
-    rules.rule_url.cache_clear()
+    monkeypatch.setattr(rule_metadata, "registry", lambda: fake)
+    rule_metadata.rule_url.cache_clear()
 
 
 def snake(
@@ -212,32 +212,32 @@ def test_json_is_a_list_of_ruff_shaped_findings_with_the_rule_url() -> None:
     assert data[0]["location"] == {"row": 3, "column": 21}
     url = data[0]["url"]
     assert url.endswith("#sem102-snake-case-declaration-key")
-    assert url == rules.rule_url("SEM102")
+    assert url == rule_metadata.rule_url("SEM102")
 
 
 def test_the_shipped_rule_reference_has_not_drifted() -> None:
     from semantics_lint import gen
 
-    assert rules.SHIPPED_RULES_DOC == gen.SHIPPED_RULES_DOC
-    assert rules.SHIPPED_RULES_DOC.read_text(encoding="utf-8") == gen.render_rules_doc(), (
+    assert rule_metadata.SHIPPED_RULES_DOC == gen.SHIPPED_RULES_DOC
+    assert rule_metadata.SHIPPED_RULES_DOC.read_text(encoding="utf-8") == gen.render_rules_doc(), (
         "src/semantics_lint/rules.md drifted from the rule classes; run: python -m semantics_lint.gen"
     )
 
 
 def test_the_rule_url_points_into_the_shipped_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules, "project_urls", lambda: {})
-    rules.rule_url.cache_clear()
-    url = rules.rule_url("SEM102")
+    monkeypatch.setattr(rule_metadata, "project_urls", lambda: {})
+    rule_metadata.rule_url.cache_clear()
+    url = rule_metadata.rule_url("SEM102")
     assert url is not None
     parts = urlsplit(url)
     assert parts.scheme == "file"
     shipped = Path(unquote(parts.path))
-    assert shipped == rules.SHIPPED_RULES_DOC and shipped.is_file()
+    assert shipped == rule_metadata.SHIPPED_RULES_DOC and shipped.is_file()
     assert "# SEM102: snake-case-declaration-key" in shipped.read_text(encoding="utf-8")
-    assert rules.rule_url("SEM999") is None
-    monkeypatch.setattr(rules, "project_urls", lambda: {"rules": "https://example.test/docs/rules.md"})
-    rules.rule_url.cache_clear()
-    assert rules.rule_url("SEM102") == "https://example.test/docs/rules.md#sem102-snake-case-declaration-key"
+    assert rule_metadata.rule_url("SEM999") is None
+    monkeypatch.setattr(rule_metadata, "project_urls", lambda: {"rules": "https://example.test/docs/rules.md"})
+    rule_metadata.rule_url.cache_clear()
+    assert rule_metadata.rule_url("SEM102") == "https://example.test/docs/rules.md#sem102-snake-case-declaration-key"
 
 
 def test_json_lines_is_one_object_a_line() -> None:

@@ -19,7 +19,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from semantics_lint.lint import output
-from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.core.model import Finding, Position, Severity
 
 KEY = "a\n::error::forged\x1b[2K"
 """The key as Python reads it; the source spells it with escapes."""

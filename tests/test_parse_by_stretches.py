@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.lint import source
-from semantics_lint.lint.engine import lint_source
-from semantics_lint.lint.source import parse_module
+from semantics_lint.lint.core import source
+from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.core.source import parse_module
 
 
 def _outcome(parse: object, text: str) -> str:

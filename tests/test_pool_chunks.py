@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import jobs
-from semantics_lint.lint import pool
-from semantics_lint.lint import runner
+from semantics_lint.lint.run import jobs
+from semantics_lint.lint.run import pool
+from semantics_lint.lint.run import runner
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"

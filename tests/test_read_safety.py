@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from checkout import SNAKE, check_env, run_check
 
-from semantics_lint.lint import runner
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import SourceFile, discover
+from semantics_lint.lint.run import runner
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import SourceFile, discover
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and sockets")
 

@@ -23,8 +23,8 @@ import pytest
 from checkout import SNAKE
 
 from semantics_lint import reading
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import PathProblem, discover
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import PathProblem, discover
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and devices")
 

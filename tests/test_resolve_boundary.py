@@ -17,7 +17,7 @@ from astroid.context import _INFERENCE_CACHE
 from astroid.exceptions import AstroidImportError
 from astroid.manager import AstroidManager
 
-from semantics_lint.lint import engine
+from semantics_lint.lint.core import engine
 from semantics_lint.lint.resolve import ProjectCache, astroid_boundary
 
 TOOL = (

@@ -18,10 +18,10 @@ import re
 import pytest
 
 from semantics_lint.lint import rules as rules_package
-from semantics_lint.lint.fix import apply_fixes, fix_source
+from semantics_lint.lint.run.fix import apply_fixes, fix_source
 from semantics_lint.lint.rules.base import Claim, Selector, claimed_refusals, specific_code
 from semantics_lint.lint.rules import ALL_RULES, Invalid, Rule, Valid
-from semantics_lint.lint.suppress import lint_with_noqa
+from semantics_lint.lint.run.suppress import lint_with_noqa
 
 
 def _cases() -> list[object]:

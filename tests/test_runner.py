@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import jobs
-from semantics_lint.lint import pool
-from semantics_lint.lint import runner
-from semantics_lint.lint import selection
-from semantics_lint.lint.config import Config, ConfigError, known_codes
-from semantics_lint.lint.model import Finding
+from semantics_lint.lint.run import jobs
+from semantics_lint.lint.run import pool
+from semantics_lint.lint.run import runner
+from semantics_lint.lint.run import selection
+from semantics_lint.lint.run.config import Config, ConfigError, known_codes
+from semantics_lint.lint.core.model import Finding
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"
@@ -187,7 +187,7 @@ def test_dangling_symlink_named_on_the_command_line_is_one_finding(tmp_path: Pat
 
 
 def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from semantics_lint.lint import fix
+    from semantics_lint.lint.run import fix
 
     def refuse(*args: object, **kwargs: object) -> fix.FixResult:
         raise fix.FixError("m.py: applying the fixes would produce code that does not parse")
@@ -203,7 +203,7 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
 
 
 def test_write_failure_leaves_the_file_and_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from semantics_lint.lint import write
+    from semantics_lint.lint.run import write
 
     def fail(path: object, data: bytes, **where: object) -> None:
         raise PermissionError(13, "Permission denied")
@@ -228,7 +228,7 @@ def test_files_without_calls_never_import_libcst(tmp_path: Path) -> None:
         (tmp_path / f"plain{i}.py").write_text(PLAIN, encoding="utf-8")
     script = (
         "import sys\n"
-        "from semantics_lint.lint import cli, runner\n"
+        "from semantics_lint.lint.run import command_line, runner\n"
         "assert 'libcst' not in sys.modules, 'importing the CLI imported libcst'\n"
         f"result = runner.run([{str(tmp_path)!r}], runner.RunOptions(jobs=1))\n"
         "assert result.files == 3 and result.linted == 0 and not result.findings\n"

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint import jobs
-from semantics_lint.lint import pool
-from semantics_lint.lint import runner
-from semantics_lint.lint.config import ConfigResolver
-from semantics_lint.lint.discovery import SourceFile, discover
+from semantics_lint.lint.run import jobs
+from semantics_lint.lint.run import pool
+from semantics_lint.lint.run import runner
+from semantics_lint.lint.run.config import ConfigResolver
+from semantics_lint.lint.run.discovery import SourceFile, discover
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"
@@ -164,7 +164,7 @@ def test_fixes_and_diffs_from_the_pool_match_the_serial_run(tmp_path: Path) -> N
 def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from semantics_lint.lint import write
+    from semantics_lint.lint.run import write
 
     def fail(path: object, data: bytes, **where: object) -> None:
         raise PermissionError(13, "Permission denied")
@@ -184,7 +184,7 @@ def test_a_fix_that_cannot_be_written_reports_the_unchanged_file(
 
 _AFTER_IMPORT_FOR_POOL = """
 import sys
-from semantics_lint.lint import pool, runner
+from semantics_lint.lint.run import pool, runner
 pool.import_for_pool()
 before = set(sys.modules)
 result = runner.run(sys.argv[1:], runner.RunOptions(jobs=1))
@@ -211,7 +211,7 @@ def test_a_run_without_calls_starts_no_pool_and_imports_no_libcst(tmp_path: Path
         (tmp_path / f"plain{i}.py").write_text(PLAIN, encoding="utf-8")
     script = (
         "import sys\n"
-        "from semantics_lint.lint import runner\n"
+        "from semantics_lint.lint.run import runner\n"
         f"result = runner.run([{str(tmp_path)!r}], runner.RunOptions(jobs=2))\n"
         "assert not result.used_pool and result.linted == 0 and not result.findings\n"
         "assert 'libcst' not in sys.modules, 'a run without calls imported libcst'\n"

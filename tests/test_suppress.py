@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.suppress import filter_noqa, noqa_lines, parse_noqa, physical_lines
+from semantics_lint.lint.core.model import Finding, Position, Severity
+from semantics_lint.lint.run.suppress import filter_noqa, noqa_lines, parse_noqa, physical_lines
 
 
 def finding(code: str, line: int) -> Finding:

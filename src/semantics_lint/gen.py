@@ -58,7 +58,7 @@ def main() -> None:
 
 def render_rules_doc() -> str:
     # Imported here: the rule modules import LibCST, which the notes do not need.
-    from semantics_lint.lint.docs import render_all
+    from semantics_lint.lint.rule_docs import render_all
 
     return render_all()
 

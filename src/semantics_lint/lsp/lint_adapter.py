@@ -30,7 +30,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from semantics_lint.lint.model import Applicability, Finding
+from semantics_lint.lint.core.model import Applicability, Finding
 from semantics_lint.lsp.positions import Point
 
 __all__ = [
@@ -128,7 +128,7 @@ def _located(finding: Finding, bom: bool) -> Located:
 
 
 def _options(fix: bool = False):  # type: ignore[no-untyped-def]
-    from semantics_lint.lint import runner
+    from semantics_lint.lint.run import runner
 
     return runner.RunOptions(fix=fix, jobs=1, force_exclude=True)
 
@@ -139,8 +139,9 @@ def lint_text(text: str, path: str) -> Linted:
     Exactly what ``semantics-lint check - --stdin-filename PATH`` reports for it, once
     the configuration's excludes have been applied as ``--force-exclude`` does.
     """
-    from semantics_lint.lint import engine, runner
-    from semantics_lint.lint.config import ConfigError
+    from semantics_lint.lint.core import engine
+    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run.config import ConfigError
 
     absolute = Path(os.path.abspath(path))
     try:
@@ -169,8 +170,8 @@ def fix_all(text: str, path: str) -> str:
     Raises :class:`FixFailed` when ``--fix`` would write nothing because of an error
     (the fixed code would not parse, fixes would not converge).
     """
-    from semantics_lint.lint import runner
-    from semantics_lint.lint.config import ConfigError
+    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run.config import ConfigError
 
     absolute = Path(os.path.abspath(path))
     encoded = _encode(text)
@@ -192,7 +193,7 @@ def fix_one(text: str, path: str, located: Located) -> str:
     The same edit application and checks as ``--fix`` (the result must still parse
     and must not declare a key twice), for this one fix and nothing else.
     """
-    from semantics_lint.lint import fix
+    from semantics_lint.lint.run import fix
 
     finding = located.finding
     if finding.fix is None:
@@ -222,13 +223,13 @@ def fix_one(text: str, path: str, located: Located) -> str:
 @functools.lru_cache(maxsize=None)
 def rule_url(code: str) -> str | None:
     """Where the rule ``code`` is documented: the ``url`` of the command line's JSON."""
-    from semantics_lint.lint.output.rules import rule_url as documented
+    from semantics_lint.lint.output.rule_metadata import rule_url as documented
 
     return documented(code)
 
 
 def is_configuration_file(path: str) -> bool:
     """True for a file whose change may change any buffer's configuration."""
-    from semantics_lint.lint.config import PYPROJECT
+    from semantics_lint.lint.run.config import PYPROJECT
 
     return os.path.basename(path) == PYPROJECT

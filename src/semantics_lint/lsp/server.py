@@ -65,7 +65,7 @@ from pygls.protocol.json_rpc import RPCRequest
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
-from semantics_lint.lint.model import Severity
+from semantics_lint.lint.core.model import Severity
 from semantics_lint.lsp import lint_adapter
 from semantics_lint.lsp.lint_adapter import FixFailed, Linted, Located
 from semantics_lint.lsp.positions import LineIndex, Point, Replacement, Units

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.model import Finding
+    from semantics_lint.lint.core.model import Finding
 
 FORMATS: tuple[str, ...] = (
     "concise",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from semantics_lint.lint.model import Applicability, Edit, Finding, Severity
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Severity
 from semantics_lint.lint.output.printable import printable
 
 SourceReader = Callable[[str], "str | None"]

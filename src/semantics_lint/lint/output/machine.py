@@ -20,8 +20,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from semantics_lint.lint.model import Finding, Severity
-from semantics_lint.lint.output.rules import rule_url
+from semantics_lint.lint.core.model import Finding, Severity
+from semantics_lint.lint.output.rule_metadata import rule_url
 
 TOOL_NAME = "semantics-lint"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from semantics_lint.lint.model import Finding
+from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.output.human import is_fixable
 
 
@@ -30,7 +30,7 @@ def statistics(
     ``fixable``: how many the flags given would fix; ``hidden``: how many more only
     ``--unsafe-fixes`` would.
     """
-    from semantics_lint.lint.output.rules import rule_info
+    from semantics_lint.lint.output.rule_metadata import rule_info
 
     findings = list(findings)
     counts = Counter(f.code for f in findings)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.model import Finding
+    from semantics_lint.lint.core.model import Finding
 
 __all__ = ["printable", "readable"]
 

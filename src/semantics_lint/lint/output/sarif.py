@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from semantics_lint.lint.model import Finding, Severity
-from semantics_lint.lint.output.rules import all_rule_infos, information_uri, project_urls, rule_info
+from semantics_lint.lint.core.model import Finding, Severity
+from semantics_lint.lint.output.rule_metadata import all_rule_infos, information_uri, project_urls, rule_info
 
 TOOL_NAME = "semantics-lint"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

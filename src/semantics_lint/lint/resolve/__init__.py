@@ -42,7 +42,7 @@ import ast
 import os
 import sys
 
-from semantics_lint.lint.index import (
+from semantics_lint.lint.core.index import (
     ANNOTATED,
     ASSIGN,
     COMPREHENSION,
@@ -57,9 +57,9 @@ from semantics_lint.lint.index import (
 from semantics_lint.lint.resolve import project, project_modules
 from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
 from semantics_lint.lint.resolve.project import ProjectCache
-from semantics_lint.lint.resolve.reading import MAX_MODULE_BYTES, ModuleReading
-from semantics_lint.lint.source import Source
-from semantics_lint.lint.syntax import dotted_name
+from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
+from semantics_lint.lint.core.source import Source
+from semantics_lint.lint.core.syntax import dotted_name
 
 __all__ = [
     "MAX_MODULE_BYTES",

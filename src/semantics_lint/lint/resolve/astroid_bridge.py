@@ -60,7 +60,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from semantics_lint.lint.resolve import astroid_boundary, project_modules
-from semantics_lint.lint.source import decode_source
+from semantics_lint.lint.core.source import decode_source
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes

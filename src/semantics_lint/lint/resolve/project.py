@@ -38,9 +38,9 @@ from __future__ import annotations
 import ast
 import os
 
-from semantics_lint.lint.index import ANNOTATED, ASSIGN, IMPORT_FROM, Binding, FileIndex
+from semantics_lint.lint.core.index import ANNOTATED, ASSIGN, IMPORT_FROM, Binding, FileIndex
 from semantics_lint.lint.resolve import astroid_bridge, project_modules
-from semantics_lint.lint.resolve.reading import ModuleReading, read_module
+from semantics_lint.lint.resolve.module_reading import ModuleReading, read_module
 
 __all__ = ["MAX_CACHED_MODULES", "ProjectCache", "imported_binding", "max_questions", "module_reading"]
 

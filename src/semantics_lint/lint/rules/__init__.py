@@ -28,7 +28,7 @@ from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.settings import LintSettings
+    from semantics_lint.lint.core.settings import LintSettings
 
 __all__ = ["ALL_RULES", "Invalid", "Rule", "Valid", "get_rule", "rules_for", "specific_code"]
 

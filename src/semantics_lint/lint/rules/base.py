@@ -49,7 +49,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
-from semantics_lint.lint.declaration import (
+from semantics_lint.lint.core.declaration import (
     FIELD_STATUSES,
     NAMEABLE_PARTS,
     PARTS_OF_CALL,
@@ -60,7 +60,7 @@ from semantics_lint.lint.declaration import (
     Row,
     fields_of_part,
 )
-from semantics_lint.lint.model import (
+from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
     Finding,
@@ -68,10 +68,10 @@ from semantics_lint.lint.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
+from semantics_lint.lint.core.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.context import CallSite, FileContext
+    from semantics_lint.lint.core.context import CallSite, FileContext
 
 FixKind = Literal["none", "safe", "unsafe"]
 

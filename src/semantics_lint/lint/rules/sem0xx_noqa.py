@@ -1,7 +1,7 @@
 """SEM002: ``# noqa`` comments that suppress nothing.
 
 The check itself runs where ``# noqa`` is applied, after the engine (the runner, in
-``semantics_lint.lint.suppress``): it needs the file's findings before suppression.
+``semantics_lint.lint.run.suppress``): it needs the file's findings before suppression.
 The class here carries the code's metadata, documentation and examples, as the
 SEM001 class does for the engine's own code.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import Declaration, Field, Row
+from semantics_lint.lint.core.declaration import Declaration, Field, Row
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -21,8 +21,8 @@ from semantics_lint.lint.rules.base import (
     Selector,
     Valid,
 )
-from semantics_lint.lint.syntax import UNKNOWN, literal_value
-from semantics_lint.lint.verdicts import (
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.core.verdicts import (
     EMPTY,
     SAYS_NOTHING,
     VALUE_FAULTS,

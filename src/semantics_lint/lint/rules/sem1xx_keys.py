@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.declaration import NESTED_PARTS, Field
+from semantics_lint.lint.core.declaration import NESTED_PARTS, Field
 from semantics_lint.lint.rules.base import (
     DECLARATION_CALLS,
     DEFINE_TOOL,
@@ -21,7 +21,7 @@ from semantics_lint.lint.rules.base import (
     Selector,
     Valid,
 )
-from semantics_lint.lint.verdicts import (
+from semantics_lint.lint.core.verdicts import (
     DERIVED_KEY,
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,

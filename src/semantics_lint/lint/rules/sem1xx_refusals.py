@@ -8,7 +8,7 @@ reports the rest.
 from __future__ import annotations
 
 
-from semantics_lint.lint.declaration import Declaration
+from semantics_lint.lint.core.declaration import Declaration
 from semantics_lint.lint.rules.base import (
     DECLARATION_CALLS,
     DEFINE_TOOL,
@@ -19,8 +19,8 @@ from semantics_lint.lint.rules.base import (
     Valid,
     specific_code,
 )
-from semantics_lint.lint.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.verdicts import (
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
+from semantics_lint.lint.core.verdicts import (
     followable,
     refusals,
 )

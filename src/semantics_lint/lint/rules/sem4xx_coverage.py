@@ -38,7 +38,7 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.verdicts import (
+from semantics_lint.lint.core.verdicts import (
     ARGUMENTS,
     BAD_VALUE,
     EMPTY,
@@ -52,8 +52,8 @@ from semantics_lint.lint.verdicts import (
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.context import CallSite
-    from semantics_lint.lint.declaration import Declaration, Field, Part
+    from semantics_lint.lint.core.context import CallSite
+    from semantics_lint.lint.core.declaration import Declaration, Field, Part
 
 # The parts whose coverage lists hold coverage items.
 

@@ -33,17 +33,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.locate import LocatedCall, locate_adapter_calls
-from semantics_lint.lint.model import Severity
+from semantics_lint.lint.core.locate import LocatedCall, locate_adapter_calls
+from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.verdicts import (
+from semantics_lint.lint.core.verdicts import (
     VALUE_FAULTS,
 )
-from semantics_lint.lint.syntax import UNKNOWN, literal_of
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.context import CallSite, FileContext, FunctionNode
-    from semantics_lint.lint.index import Binding
+    from semantics_lint.lint.core.context import CallSite, FileContext, FunctionNode
+    from semantics_lint.lint.core.index import Binding
     from semantics_lint.lint.resolve import Resolved
 
 _CLASS_KEYS = ("resultClass", "result_class")

@@ -26,11 +26,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.model import Applicability, Finding, Fix
-from semantics_lint.lint.source import Decoded, decode
+from semantics_lint.lint.core.model import Applicability, Finding, Fix
+from semantics_lint.lint.core.source import Decoded, decode
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.core.engine import LintSettings
 
 Linter = Callable[["str | Finding", str, "LintSettings | None"], list[Finding]]
 """What lints one file's decoded text (or the SEM001 of bytes that cannot be decoded):
@@ -374,7 +374,7 @@ def fix_decoded(
     if max_passes < 1:
         raise ValueError("max_passes must be at least 1")
     if lint is None:
-        from semantics_lint.lint import engine
+        from semantics_lint.lint.core import engine
 
         if settings is None:
             settings = engine.LintSettings()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from semantics_lint.lint.model import Severity
+from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.rules import ALL_RULES, Rule, get_rule
 
 _SEVERITY_TEXT = {

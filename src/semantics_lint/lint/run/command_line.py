@@ -1,6 +1,6 @@
 """``semantics-lint check`` and ``semantics-lint rule``: argument plumbing over the runner.
 
-The commands translate flags into :class:`~semantics_lint.lint.runner.RunOptions`,
+The commands translate flags into :class:`~semantics_lint.lint.run.runner.RunOptions`,
 print what the runner returns and choose the exit code, as ruff does:
 
 * 0: no findings remain (or ``--exit-zero``; with ``--fix-only``, whatever remains);
@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import argparse
 
-    from semantics_lint.lint.discovery import SourceFile
-    from semantics_lint.lint.runner import RunOptions, RunResult
+    from semantics_lint.lint.run.discovery import SourceFile
+    from semantics_lint.lint.run.runner import RunOptions, RunResult
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -381,14 +381,14 @@ def _env_flag(name: str) -> bool:
 def _run_options(namespace: argparse.Namespace, paths: Sequence[str]) -> RunOptions:
     from pathlib import Path
 
-    from semantics_lint.lint import runner
+    from semantics_lint.lint.run import runner
 
     no_cache = namespace.no_cache or _env_flag(ENV_NO_CACHE)
     fix = namespace.fix or namespace.fix_only
     config_file = Path(namespace.config) if namespace.config else None
     cache_dir = None
     if not no_cache:
-        from semantics_lint.lint.cache import default_cache_dir
+        from semantics_lint.lint.run.cache import default_cache_dir
 
         cache_dir = (
             Path(namespace.cache_dir) if namespace.cache_dir
@@ -427,8 +427,8 @@ def _inputs(namespace: argparse.Namespace, console: Console) -> tuple[list[str],
 
 
 def _check(namespace: argparse.Namespace, console: Console) -> int:
-    from semantics_lint.lint.config import ConfigError
-    from semantics_lint.lint.discovery import DiscoveryError
+    from semantics_lint.lint.run.config import ConfigError
+    from semantics_lint.lint.run.discovery import DiscoveryError
 
     started = time.perf_counter()
     paths, from_stdin = _inputs(namespace, console)
@@ -462,7 +462,7 @@ def _lint(
     With a ``console`` that allows it, a progress line runs on stderr (see
     :class:`ProgressLine`).
     """
-    from semantics_lint.lint import runner
+    from semantics_lint.lint.run import runner
 
     found = runner.discover_paths(paths, options)
     sources = found[1]
@@ -483,7 +483,7 @@ def _source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) ->
 
     def read(display: str) -> str | None:
         from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
-        from semantics_lint.lint.source import text_of
+        from semantics_lint.lint.core.source import text_of
 
         if stdin is not None:
             return text_of(stdin)
@@ -625,7 +625,7 @@ def _read_stdin() -> tuple[bytes, bool, int | None]:
 
 
 def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Console) -> int:
-    from semantics_lint.lint import runner
+    from semantics_lint.lint.run import runner
 
     if namespace.add_noqa:
         raise CheckError("--add-noqa needs files: it cannot rewrite standard input")
@@ -677,10 +677,10 @@ def _add_noqa(
     namespace: argparse.Namespace, options: RunOptions, console: Console, paths: Sequence[str]
 ) -> int:
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
-    from semantics_lint.lint import write as writing
+    from semantics_lint.lint.run import write as writing
     from semantics_lint.lint.output.overview import plural
     from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
-    from semantics_lint.lint.suppress import add_noqa
+    from semantics_lint.lint.run.suppress import add_noqa
 
     lint_options = options._replace(fix=False, diff=False, cache_dir=None)
     result, sources = _lint(paths, lint_options)
@@ -811,9 +811,9 @@ def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text
     """Print the configuration and codes that govern ``path_text`` (stdin: its name)."""
     from pathlib import Path
 
-    from semantics_lint.lint import runner
-    from semantics_lint.lint.config import ConfigError, resolver_for
-    from semantics_lint.lint.discovery import DEFAULT_EXCLUDE
+    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run.config import ConfigError, resolver_for
+    from semantics_lint.lint.run.discovery import DEFAULT_EXCLUDE
 
     shown = path_text if path_text is not None else (namespace.stdin_filename or ".")
     try:
@@ -857,8 +857,8 @@ def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text
 def rule_main(arguments: Sequence[str]) -> int:
     """``semantics-lint rule CODE`` / ``rule --all`` [``--output-format json``]."""
     namespace = rule_parser().parse_args(list(arguments))
-    from semantics_lint.lint import docs
-    from semantics_lint.lint.output.rules import registry, rule_info, rule_url
+    from semantics_lint.lint import rule_docs
+    from semantics_lint.lint.output.rule_metadata import registry, rule_info, rule_url
 
     known = sorted(registry())
     if namespace.all:
@@ -885,12 +885,12 @@ def rule_main(arguments: Sequence[str]) -> int:
                     "severity": info.severity.value,
                     "summary": info.summary,
                     "fix": info.fix,
-                    "explanation": docs.render_rule(code),
+                    "explanation": rule_docs.render_rule(code),
                     "url": rule_url(code),
                 }
             )
         document: Any = rows if namespace.all else rows[0]
         write(sys.stdout, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         return EXIT_CLEAN
-    write(sys.stdout, "\n".join(docs.render_rule(code) for code in codes))
+    write(sys.stdout, "\n".join(rule_docs.render_rule(code) for code in codes))
     return EXIT_CLEAN

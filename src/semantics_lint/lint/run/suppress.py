@@ -41,10 +41,10 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.core.model import Finding, Position, Severity
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.core.engine import LintSettings
 
 UNUSED_NOQA_CODE = "SEM002"
 
@@ -238,7 +238,7 @@ def apply_noqa(
 
 
 def _known_codes() -> frozenset[str]:
-    from semantics_lint.lint.config import known_codes
+    from semantics_lint.lint.run.config import known_codes
 
     return known_codes()
 
@@ -247,7 +247,7 @@ def _is_rule(code: str) -> bool:
     """True when ``code`` (a code or a prefix) matches a rule's code: one of the
     generated list, or (asked only when the list has none) of the rule registry, so
     that a rule added since the list was generated is known to ``# noqa``."""
-    from semantics_lint.lint.config import known_codes, registered_codes
+    from semantics_lint.lint.run.config import known_codes, registered_codes
 
     return any(known.startswith(code) for known in known_codes()) or any(
         known.startswith(code) for known in registered_codes()
@@ -316,8 +316,8 @@ def lint_with_noqa(
 ) -> list[Finding]:
     """The findings ``semantics-lint check`` reports for one file's bytes: the engine's,
     then ``# noqa`` and SEM002 (the runner's steps, for tests and examples)."""
-    from semantics_lint.lint import engine
-    from semantics_lint.lint.source import text_of
+    from semantics_lint.lint.core import engine
+    from semantics_lint.lint.core.source import text_of
 
     settings = settings or engine.LintSettings()
     raw = engine.lint_source(source, filename, settings)

@@ -45,8 +45,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint.config import find_config_file
-from semantics_lint.lint.model import (
+from semantics_lint.lint.run.config import find_config_file
+from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
     Finding,
@@ -182,7 +182,7 @@ class ResultCache:
             )
         self._key = key
         if key is None and self.problem is None:
-            from semantics_lint.lint import user_key
+            from semantics_lint.lint.run import user_key
 
             self._key = user_key.load()
             if self._key is None:
@@ -230,7 +230,7 @@ class ResultCache:
         import hashlib
         import json
 
-        from semantics_lint.lint import user_key
+        from semantics_lint.lint.run import user_key
 
         assert self._key is not None, "a cache without a key is never read or written"
         findings = json.dumps(rows, separators=(",", ":"), allow_nan=False)

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from semantics_lint.lint.config import known_codes, registered_codes
-from semantics_lint.lint.model import Finding, Position, Severity
-from semantics_lint.lint.settings import might_contain_calls
+from semantics_lint.lint.run.config import known_codes, registered_codes
+from semantics_lint.lint.core.model import Finding, Position, Severity
+from semantics_lint.lint.core.settings import might_contain_calls
 from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.engine import Linted
+    from semantics_lint.lint.core.engine import Linted
     from semantics_lint.lint.resolve import ProjectCache
-    from semantics_lint.lint.settings import LintSettings
+    from semantics_lint.lint.core.settings import LintSettings
 
 Mode = Literal["lint", "fix", "diff"]
 """What a job does: report findings, fix and report what remains, or fix for a diff."""
@@ -98,9 +98,9 @@ def _filtered_linter(
     text of ``source`` (as ``source.decode`` gives it) or a fixed text of it: the
     text is decoded once by the caller, and the prefilter has passed it. ``project``
     is the run's cache of other modules, or None for one of the file's own."""
-    from semantics_lint.lint import engine
-    from semantics_lint.lint.source import readable_text
-    from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
+    from semantics_lint.lint.core import engine
+    from semantics_lint.lint.core.source import readable_text
+    from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
@@ -131,8 +131,8 @@ def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list
     """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
     if not _may_list_our_codes(source):
         return []  # the usual case: ``# noqa`` handling (and tokenize) is not imported
-    from semantics_lint.lint.source import text_of
-    from semantics_lint.lint.suppress import UNUSED_NOQA_CODE, apply_noqa
+    from semantics_lint.lint.core.source import text_of
+    from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa
 
     if UNUSED_NOQA_CODE not in codes:
         return []
@@ -203,7 +203,7 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     # The file passed the prefilter: the rules are imported anyway, so every code of
     # the registry counts (a rule not generated into the vocabulary's list yet too).
     codes = job.settings.enabled if job.settings.enabled is not None else registered_codes()
-    from semantics_lint.lint.source import Decoded, decode
+    from semantics_lint.lint.core.source import Decoded, decode
 
     # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
     decoded = decode(source)
@@ -216,7 +216,7 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
         return linted(text, filename, settings).findings
 
-    from semantics_lint.lint import fix
+    from semantics_lint.lint.run import fix
 
     try:
         result = fix.fix_decoded(source, decoded, job.display, job.settings, unsafe=job.unsafe, lint=lint)
@@ -227,7 +227,7 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
         outcome.fixed_source = result.source
         outcome.original = source
         if job.mode == "diff":
-            from semantics_lint.lint import write
+            from semantics_lint.lint.run import write
 
             assert isinstance(decoded, Decoded) and result.text is not None
             outcome.diff = write.unified_diff(job.display, decoded.text, result.text)

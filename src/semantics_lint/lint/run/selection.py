@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from semantics_lint.lint.config import (
+from semantics_lint.lint.run.config import (
     ALL_SELECTOR,
     Config,
     check_selectors,
@@ -20,12 +20,12 @@ from semantics_lint.lint.config import (
     known_codes,
     registered_codes,
 )
-from semantics_lint.lint.discovery import matches_any
+from semantics_lint.lint.run.discovery import matches_any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from pathlib import Path
 
-    from semantics_lint.lint.settings import LintSettings
+    from semantics_lint.lint.core.settings import LintSettings
 
 
 class CommandLineCodes(Protocol):
@@ -134,7 +134,7 @@ def codes_for_file(config: Config, options: CommandLineCodes, path: Path) -> fro
 
 def settings_for(config: Config, codes: frozenset[str]) -> LintSettings:
     """The engine's settings for a file: its configuration and its codes."""
-    from semantics_lint.lint.settings import LintSettings
+    from semantics_lint.lint.core.settings import LintSettings
 
     values: dict[str, Any] = {"enabled": codes}
     if config.api_modules is not None:

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint.jobs import FileOutcome, Job, crash_finding, run_job
+from semantics_lint.lint.run.jobs import FileOutcome, Job, crash_finding, run_job
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -124,16 +124,16 @@ def chunk_size(work: int, workers: int) -> int:
 
 
 POOL_IMPORTS: tuple[str, ...] = (
-    "semantics_lint.lint.cache",
-    "semantics_lint.lint.engine",
-    "semantics_lint.lint.suppress",
-    "semantics_lint.lint.locate",
-    "semantics_lint.lint.context",
-    "semantics_lint.lint.declaration",
+    "semantics_lint.lint.run.cache",
+    "semantics_lint.lint.core.engine",
+    "semantics_lint.lint.run.suppress",
+    "semantics_lint.lint.core.locate",
+    "semantics_lint.lint.core.context",
+    "semantics_lint.lint.core.declaration",
     "semantics_lint.lint.rules",
     "semantics_lint.lint.resolve",
     "semantics_lint.lint.resolve.astroid_bridge",
-    "semantics_lint.lint.fix",
+    "semantics_lint.lint.run.fix",
 )
 """The linter's own modules that linting or fixing a file imports, which the parent
 imports before it starts a pool. LibCST and astroid stay lazy: they are imported
@@ -153,7 +153,7 @@ def import_for_pool() -> None:
     """
     for name in POOL_IMPORTS:
         importlib.import_module(name)
-    from semantics_lint.lint import engine
+    from semantics_lint.lint.core import engine
 
     engine.settle_imports()
 
@@ -164,7 +164,7 @@ def run_chunk(jobs: Sequence[Job], project: ProjectCache | None = None) -> list[
     The jobs share ``project``, the run's cache of other modules; without it, one is
     made for them and closed after the last.
     """
-    from semantics_lint.lint import engine
+    from semantics_lint.lint.core import engine
     from semantics_lint.lint.resolve import ProjectCache
 
     shared = project if project is not None else ProjectCache()

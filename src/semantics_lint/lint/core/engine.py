@@ -26,13 +26,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.model import Finding, Position
-from semantics_lint.lint.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
-from semantics_lint.lint.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
+from semantics_lint.lint.core.model import Finding, Position
+from semantics_lint.lint.core.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
+from semantics_lint.lint.core.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.context import FileContext
-    from semantics_lint.lint.declaration import Declaration, FieldStatus, Part
+    from semantics_lint.lint.core.context import FileContext
+    from semantics_lint.lint.core.declaration import Declaration, FieldStatus, Part
     from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.rules.base import Check, Rule
 
@@ -166,9 +166,9 @@ def file_context(
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
     # Imported here: a run over files the prefilter passes over never needs them.
-    from semantics_lint.lint.context import CallSite, FileContext
-    from semantics_lint.lint.index import build_index
-    from semantics_lint.lint.locate import locate_calls
+    from semantics_lint.lint.core.context import CallSite, FileContext
+    from semantics_lint.lint.core.index import build_index
+    from semantics_lint.lint.core.locate import locate_calls
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
@@ -276,14 +276,14 @@ def _lint_tree(
 def _serves_tools(context: FileContext) -> bool:
     """Whether a file with no declaration call still serves a tool through an adapter
     (``@served(result_class=...)``), which the tool-level rules judge."""
-    from semantics_lint.lint.locate import locate_adapter_calls
+    from semantics_lint.lint.core.locate import locate_adapter_calls
 
     return bool(locate_adapter_calls(context.index))
 
 
 def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
-    from semantics_lint.lint.declaration import build_declaration
+    from semantics_lint.lint.core.declaration import build_declaration
     from semantics_lint.lint.rules import rules_for
     from semantics_lint.lint.rules.base import Check
 

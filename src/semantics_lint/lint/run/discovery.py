@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from semantics_lint.lint.output.printable import printable
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.config import Config, ConfigResolver
+    from semantics_lint.lint.run.config import Config, ConfigResolver
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 

@@ -29,8 +29,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
-from semantics_lint.lint.syntax import dotted_name
+from semantics_lint.lint.core.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
+from semantics_lint.lint.core.syntax import dotted_name
 
 __all__ = ["ADAPTER", "LocatedCall", "is_api_module", "iter_kinds", "locate_adapter_calls", "locate_calls"]
 

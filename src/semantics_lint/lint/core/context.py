@@ -18,11 +18,11 @@ from functools import cached_property
 from typing import Literal
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.index import FileIndex, Scope
-from semantics_lint.lint.model import Position
+from semantics_lint.lint.core.index import FileIndex, Scope
+from semantics_lint.lint.core.model import Position
 from semantics_lint.lint.resolve import ProjectCache, Resolver
-from semantics_lint.lint.settings import LintSettings
-from semantics_lint.lint.source import Source
+from semantics_lint.lint.core.settings import LintSettings
+from semantics_lint.lint.core.source import Source
 
 __all__ = ["CallKind", "CallSite", "FileContext", "FunctionNode"]
 

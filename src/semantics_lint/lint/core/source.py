@@ -21,7 +21,7 @@ import tokenize
 import warnings
 from typing import NamedTuple
 
-from semantics_lint.lint.model import Finding, Position, Severity
+from semantics_lint.lint.core.model import Finding, Position, Severity
 
 __all__ = [
     "SYNTAX_CODE",

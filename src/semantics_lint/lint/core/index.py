@@ -39,7 +39,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from semantics_lint.lint.syntax import dotted_name
+from semantics_lint.lint.core.syntax import dotted_name
 
 __all__ = [
     "Binding",

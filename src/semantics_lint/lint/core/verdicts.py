@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
 from semantics_lint.vocabulary import SEMANTICS_MARKER
-from semantics_lint.lint.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
+from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
 from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.context import CallSite
-from semantics_lint.lint.model import Position
-from semantics_lint.lint.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
+from semantics_lint.lint.core.context import CallSite
+from semantics_lint.lint.core.model import Position
+from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved

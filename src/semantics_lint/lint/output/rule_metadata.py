@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint.model import Severity
+from semantics_lint.lint.core.model import Severity
 
 SHIPPED_RULES_DOC = Path(__file__).resolve().parent.parent.parent / "rules.md"
 """The rule reference inside the installed package."""

@@ -31,15 +31,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from semantics_lint.lint.config import Config, ConfigResolver, resolver_for
-from semantics_lint.lint.discovery import (
+from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
+from semantics_lint.lint.run.discovery import (
     PathProblem,
     SourceFile,
     discover,
     display_name,
     excluded_by_config,
 )
-from semantics_lint.lint.jobs import (
+from semantics_lint.lint.run.jobs import (
     CRASH_CODE,
     FileOutcome,
     Job,
@@ -49,8 +49,8 @@ from semantics_lint.lint.jobs import (
     unreadable_finding,
     unused_noqa_only,
 )
-from semantics_lint.lint.model import Finding
-from semantics_lint.lint.pool import (
+from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.run.pool import (
     MIN_FILES_FOR_POOL,
     Progress,
     default_jobs,
@@ -58,12 +58,12 @@ from semantics_lint.lint.pool import (
     run_jobs,
 )
 from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
-from semantics_lint.lint.selection import check_options, codes_for_file, settings_for
+from semantics_lint.lint.run.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.cache import ResultCache
-    from semantics_lint.lint.engine import LintSettings
-    from semantics_lint.lint.write import FixScope
+    from semantics_lint.lint.run.cache import ResultCache
+    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.run.write import FixScope
 
 STDIN_DISPLAY = "-"
 
@@ -194,7 +194,7 @@ def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
     """Where ``--fix`` may write for these command-line ``paths`` (None when not fixing)."""
     if _mode(options) != "fix":
         return None
-    from semantics_lint.lint.write import FixScope
+    from semantics_lint.lint.run.write import FixScope
 
     return FixScope.of(paths)
 
@@ -332,7 +332,7 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     """The results cache for a lint run, or None: fixes and diffs always lint afresh."""
     if options.cache_dir is None or mode != "lint":
         return None
-    from semantics_lint.lint.cache import ResultCache
+    from semantics_lint.lint.run.cache import ResultCache
 
     return ResultCache(options.cache_dir)
 
@@ -356,7 +356,7 @@ def _collect(
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
-        from semantics_lint.lint import write
+        from semantics_lint.lint.run import write
 
         if job.mode == "diff":
             assert outcome.diff is not None
@@ -381,7 +381,7 @@ def _write_fix(
     result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
 ) -> bool:
     """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
-    from semantics_lint.lint import write
+    from semantics_lint.lint.run import write
 
     assert outcome.fixed_source is not None
     trees = scope.trees_for(source.path) if scope is not None else None
@@ -472,7 +472,7 @@ def _lint_stdin(
     complete: bool,
     size: int | None,
 ) -> None:
-    from semantics_lint.lint import engine
+    from semantics_lint.lint.core import engine
 
     codes = codes_for_file(config, options, path)
     settings = settings_for(config, codes)

@@ -50,13 +50,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from semantics_lint.lint import user_key
-from semantics_lint.lint.suppress import physical_lines
+from semantics_lint.lint.run import user_key
+from semantics_lint.lint.run.suppress import physical_lines
 from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint import fix
-    from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.run import fix
+    from semantics_lint.lint.core.engine import LintSettings
 
 __all__ = [
     "TEMP_SUFFIX",
@@ -495,7 +495,7 @@ def fix_file(
     that is not a regular one, or larger than ``reading.MAX_SOURCE_BYTES``, is the
     ``OSError`` :class:`~semantics_lint.reading.Unreadable`, and not read).
     """
-    from semantics_lint.lint import fix
+    from semantics_lint.lint.run import fix
 
     source = read_regular(path, MAX_SOURCE_BYTES)
     result = fix.fix_source(
