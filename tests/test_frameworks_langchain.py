@@ -25,16 +25,14 @@ from langchain_core.tools import BaseTool, ToolException
 
 from semantics_lint.frameworks.langchain import tool
 from semantics_lint.runtime import (
-    absent,
     compose_answer_with_coverage,
     define_tool,
-    described_result,
     run_record,
     tool_message,
 )
 from semantics_lint.runtime.tools import Tool, observe_tools
 
-EXPORT = {"exported_at": "2026-05-01T06:00:00Z", "source": "backup export"}
+from backup_tool import backup_status, vm_backup_status_async
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:
@@ -44,28 +42,9 @@ def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:
         vm: the VM's name, as the export spells it
         days: how many days of runs to read
     """
-    if vm == "vm-unknown":
-        return absent(what=f"backup runs for {vm}", checked=["every backup job in the export"])
-    if vm == "vm-no-source":
-        return described_result(facts=[{"entity": vm, "backed_up": True}])
-    if vm == "vm-broken":
-        raise KeyError(vm)
     if vm == "vm-offline":
         raise ToolException("the backup export is offline")
-    return described_result(
-        facts=[{"entity": vm, "backed_up": True, "days": days, "site": "Zürich"}],
-        provenance={"measuredAt": EXPORT["exported_at"], "source": EXPORT["source"]},
-        coverage={
-            "checked": [f"every backup job in the export of {EXPORT['exported_at']}"],
-            "cannotCover": [{"what": "PPDM", "why": "not collected on this install"}],
-        },
-        render={"default": "table", "columns": ["entity", "backed_up"], "sort": "entity"},
-    )
-
-
-async def vm_backup_status_async(vm: str) -> dict[str, Any]:
-    await asyncio.sleep(0)
-    return vm_backup_status(vm)
+    return backup_status(vm, days)
 
 
 def _call(vm: str, call_id: str = "c1", name: str = "vm_backup_status") -> dict[str, Any]:
