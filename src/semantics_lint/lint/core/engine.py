@@ -291,8 +291,7 @@ def _run_rules(context: FileContext) -> list[Finding]:
     filename = context.filename
     call_rules, module_rules = rules_for(settings)
     findings: list[Finding] = []
-    checks = {id(rule): Check(rule, context, findings) for rule in (*call_rules, *module_rules)}
-    batch = Batch(call_rules, [checks[id(rule)] for rule in call_rules])
+    batch = Batch(call_rules, [Check(rule, context, findings) for rule in call_rules])
 
     for call in context.calls:
         if not call_rules:
@@ -313,7 +312,7 @@ def _run_rules(context: FileContext) -> list[Finding]:
             )
     for rule in module_rules:
         try:
-            rule.visit_module(checks[id(rule)])
+            rule.visit_module(Check(rule, context, findings))
         except RecursionError as exc:
             if settings.is_enabled(SYNTAX_CODE):
                 findings.append(
