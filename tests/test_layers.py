@@ -6,7 +6,7 @@ dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.
 
 * no import cycle anywhere in the package;
 * the linter's core is ordered: vocabulary -> model, reading, settings, syntax -> source,
-  index -> the resolver package -> locate, context -> declaration -> the runtime door
+  index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
   (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> the rule families -> the
   rule registry -> ``engine``; a module imports only from ranks below its own, and no
   family imports another;
@@ -45,6 +45,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.resolve",),
     ("semantics_lint.lint.core.locate", "semantics_lint.lint.core.context"),
     ("semantics_lint.lint.core.declaration",),
+    ("semantics_lint.lint.core.tools",),
     ("semantics_lint.lint.core.verdicts",),
     ("semantics_lint.lint.rules.base",),
     ("semantics_lint.lint.rules.values",),

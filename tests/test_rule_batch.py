@@ -440,16 +440,16 @@ report = define_tool(name="vm_report", resultClass="report", execute=run)
 def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(monkeypatch: pytest.MonkeyPatch) -> None:
     import weakref
 
-    from semantics_lint.lint.rules import sem6xx_tools
+    from semantics_lint.lint.core import tools
 
     contexts: list[weakref.ref[FileContext]] = []
-    real = sem6xx_tools._read_module
+    real = tools._read_tools
 
     def reading(context: FileContext) -> object:
         contexts.append(weakref.ref(context))
         return real(context)
 
-    monkeypatch.setattr(sem6xx_tools, "_read_module", reading)
+    monkeypatch.setattr(tools, "_read_tools", reading)
     findings = lint_source(_TOOLS.encode("utf-8"), "tool.py")
     assert {"SEM601", "SEM602"} <= {f.code for f in findings}
     assert len(contexts) == 1  # one view of the file, shared by the rules

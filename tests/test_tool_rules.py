@@ -427,3 +427,43 @@ def test_a_file_that_only_serves_tools_through_an_adapter_is_judged() -> None:
             return {"free": 3}
         """
     assert tool_findings(source) == [("SEM601", 5, 21)]
+
+
+# -- a definition read as a declaration, as every family reads one -------------------------
+
+
+def test_a_key_that_is_not_a_string_hides_no_class() -> None:
+    # ``{1: ...}`` is an unknown key (the key rules' business), not a part that may hide
+    # keys: the class written beside it is the tool's class.
+    source = HEADER + textwrap.dedent(
+        """
+        def run(vm):
+            return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+        tool = define_tool({"name": "t", 1: "x", "resultClass": "triage", "execute": run})
+        """
+    )
+    assert tool_findings(source) == [("SEM602", 4, 11)]
+
+
+def test_a_snake_case_class_is_named_as_spelled_and_judged_once() -> None:
+    source = HEADER + 'tool = define_tool(name="t", result_class="report", execute=print)\n'
+    findings = lint_source(source.encode(), "tools.py")
+    assert [(f.code, f.start.column) for f in findings] == [("SEM102", 29), ("SEM601", 42)]
+    assert findings[1].message == "define_tool(...) result_class 'report' is not a result class"
+
+
+def test_the_tool_rules_alone_read_the_definitions_they_need() -> None:
+    # With no declaration rule enabled, the tool model reads the declarations itself.
+    source = HEADER + textwrap.dedent(
+        """
+        KIND = "inventory"
+
+        def run(export):
+            return described_result(facts=[{"entity": "a"}], provenance=export.prov)
+
+        tool = define_tool(**{"name": "t"}, resultClass=KIND, execute=run)
+        """
+    )
+    only = lint_source(source.encode(), "tools.py", LintSettings(enabled=frozenset({"SEM603"})))
+    assert [(f.code, f.start.line) for f in only] == [("SEM603", 6)]

@@ -13,7 +13,8 @@ same way:
   ``unknown`` key, spelled as ``str`` writes it, and hides nothing;
 * a key written twice is read as Python builds the dict: the last one;
 * a ``define_tool(...)`` call is one part, its keys those of ``vocabulary.TOOL_FIELDS``
-  (only the key rules judge it: the tool rules read it themselves);
+  (the key rules judge its keys; the tool rules read its ``name``, ``resultClass`` and
+  ``execute`` through ``lint.core.tools``);
 * parts are the call's top level (keywords, or one positional dict), and the dict
   literals or ``dict(...)`` calls under grain, provenance, coverage, clarify,
   render, period and its ``queried``/``held`` spans, and the dict items of the
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.context import CallSite
+from semantics_lint.lint.core.context import CallSite, FileContext
 from semantics_lint.lint.core.model import Position
 from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
 
@@ -309,6 +310,24 @@ class Declaration:
                         found.append((item, kind))
             self._by_name = found
         return self._by_name
+
+
+def declaration_of(call: CallSite) -> Declaration:
+    """The declaration ``call`` makes, read once per file: the engine's batch and the
+    tool model (``lint.core.tools``) share it. Kept in the file's memo until
+    :func:`release_declarations`."""
+    made: dict[int, Declaration] = call.context.memo.setdefault(Declaration, {})  # type: ignore[assignment]
+    found = made.get(id(call))
+    if found is None:
+        found = made[id(call)] = build_declaration(call)
+    return found
+
+
+def release_declarations(context: FileContext) -> None:
+    """Release every declaration :func:`declaration_of` read in ``context``'s file."""
+    made: dict[int, Declaration] = context.memo.pop(Declaration, {})  # type: ignore[assignment]
+    for declaration in made.values():
+        declaration.release()
 
 
 def build_declaration(call: CallSite) -> Declaration:

@@ -260,12 +260,12 @@ def _lint_tree(
             return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
         if not context.calls and not _serves_tools(context):
             return Linted([])
-        declarations: list[Declaration] = []
+        from semantics_lint.lint.core.declaration import release_declarations
+
         try:
-            findings = _run_rules(context, declarations)
+            findings = _run_rules(context)
         finally:
-            for declaration in declarations:
-                declaration.release()
+            release_declarations(context)
             context.release()
         return Linted(findings, project.questions != asked)
     finally:
@@ -281,9 +281,9 @@ def _serves_tools(context: FileContext) -> bool:
     return bool(locate_adapter_calls(context.index))
 
 
-def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Finding]:
+def _run_rules(context: FileContext) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
-    from semantics_lint.lint.core.declaration import build_declaration
+    from semantics_lint.lint.core.declaration import declaration_of
     from semantics_lint.lint.rules import rules_for
     from semantics_lint.lint.rules.base import Check
 
@@ -291,15 +291,13 @@ def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Fi
     filename = context.filename
     call_rules, module_rules = rules_for(settings)
     findings: list[Finding] = []
-    checks = {id(rule): Check(rule, context, findings) for rule in (*call_rules, *module_rules)}
-    batch = Batch(call_rules, [checks[id(rule)] for rule in call_rules])
+    batch = Batch(call_rules, [Check(rule, context, findings) for rule in call_rules])
 
     for call in context.calls:
         if not call_rules:
-            continue  # define_tool's keys go to the key rules; the tool rules read the calls from the context
+            continue  # the tool rules read the declarations they need themselves (lint.core.tools)
         try:
-            declaration = build_declaration(call)
-            declarations.append(declaration)
+            declaration = declaration_of(call)
             problem = batch.run(declaration)
         except RecursionError:
             problem = "it is nested too deeply"
@@ -314,7 +312,7 @@ def _run_rules(context: FileContext, declarations: list[Declaration]) -> list[Fi
             )
     for rule in module_rules:
         try:
-            rule.visit_module(checks[id(rule)])
+            rule.visit_module(Check(rule, context, findings))
         except RecursionError as exc:
             if settings.is_enabled(SYNTAX_CODE):
                 findings.append(

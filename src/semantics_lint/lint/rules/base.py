@@ -47,6 +47,7 @@ import ast
 import re
 import textwrap
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
 from semantics_lint.lint.core.declaration import (
@@ -549,14 +550,17 @@ def _check_claim(where: str, claim: Claim) -> None:
             raise TypeError(f"{where}: a claimed refusal's path names {stray}, no key of any part; name keys as the mint spells them")
 
 
+@cache
 def _known_keys() -> frozenset[str]:
+    """Every key of every part of every call, worked out once."""
     return frozenset(name for call in CALL_KINDS for kind in PARTS_OF_CALL[call] for name in fields_of_part(kind))
 
 
 def _claim_refusals(cls: type[Rule]) -> None:
     """Add the class's claims to every rule's; one that overlaps another rule's is an error."""
     for claim in cls.judges.refusals:
-        for other, code in _CLAIMS:
+        meeting = {id(pair): pair for fault in claim.faults for pair in _CLAIMS_BY_FAULT.get(fault, ())}
+        for other, code in meeting.values():
             if code != cls.code and claim.overlaps(other):
                 raise TypeError(
                     f"{cls.__module__}.{cls.__qualname__} ({cls.code}): claims refusals {code} claims already "

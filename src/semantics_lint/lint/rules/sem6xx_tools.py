@@ -22,304 +22,40 @@ class rules of the ``check-semantics`` gate apply to them before anything runs:
 SEM602–SEM604 are reported in the ``described_result`` call they concern; values are
 read through the resolver, so a class or a part bound to a name counts as written.
 What cannot be proved (an ``execute`` imported from elsewhere, a ``**spread`` of the
-fields, a class that does not resolve) is never a finding.
+fields, a class that does not resolve) is never a finding. The tools, their classes
+and the results they return are the file's tool model (``lint.core.tools``); calls
+are read as declarations (``lint.core.declaration``), as every family reads them.
 """
 
 from __future__ import annotations
 
 import ast
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.locate import LocatedCall, locate_adapter_calls
+from semantics_lint.lint.core.declaration import declaration_of
 from semantics_lint.lint.core.model import Severity
-from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.core.verdicts import (
-    VALUE_FAULTS,
-)
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
+from semantics_lint.lint.core.tools import Tool, file_tools
+from semantics_lint.lint.core.verdicts import VALUE_FAULTS
+from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite, FileContext, FunctionNode
-    from semantics_lint.lint.core.index import Binding
+    from semantics_lint.lint.core.context import CallSite, FunctionNode
     from semantics_lint.lint.resolve import Resolved
 
-_CLASS_KEYS = ("resultClass", "result_class")
 _CLASSES = ", ".join(repr(name) for name in vocabulary.RESULT_CLASSES)
 
 
-# -- reading calls with ast ------------------------------------------------------------
-
-
-@dataclass(eq=False)
-class _Fields:
-    """The top-level fields of a call as written: key -> value, and whether more hide."""
-
-    values: dict[str, ast.expr] = field(default_factory=dict)
-    open: bool = False
-
-    def has(self, *keys: str) -> bool:
-        return any(key in self.values for key in keys)
-
-    def get(self, *keys: str) -> ast.expr | None:
-        for key in keys:
-            if key in self.values:
-                return self.values[key]
-        return None
-
-
-def _fields(call: ast.Call, skip_positional: int = 0) -> _Fields:
-    """Keywords, or one positional dict literal / ``dict(...)``; a spread opens the call."""
-    fields = _Fields()
-    positional = call.args[skip_positional:]
-    if any(isinstance(arg, ast.Starred) for arg in call.args):
-        fields.open = True
-    for keyword in call.keywords:
-        if keyword.arg is None:
-            fields.open = True
-        else:
-            fields.values[keyword.arg] = keyword.value
-    if len(positional) > 1:
-        fields.open = True
-    elif positional:
-        holder = positional[0]
-        if isinstance(holder, ast.Dict):
-            for key, value in zip(holder.keys, holder.values):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    fields.values[key.value] = value  # the last of a key written twice
-                else:
-                    fields.open = True  # ``**spread`` (key None) or a computed key
-        elif (
-            isinstance(holder, ast.Call)
-            and isinstance(holder.func, ast.Name)
-            and holder.func.id == "dict"
-            and not holder.args
-        ):
-            for keyword in holder.keywords:
-                if keyword.arg is None:
-                    fields.open = True
-                else:
-                    fields.values[keyword.arg] = keyword.value
-        else:
-            fields.open = True
-    return fields
-
-
-def _result_fields(site: CallSite) -> _Fields:
-    return _fields(site.node)
-
-
-def _resolve(site: CallSite, expr: ast.expr) -> Resolved | None:
-    """What a name of ``site`` provably holds (None for anything but a name)."""
-    return _resolve_in(site.context, expr)
-
-
-def _resolve_in(context: FileContext, expr: ast.expr) -> Resolved | None:
-    """What a name of the file provably holds (None for anything but a name)."""
-    if not isinstance(expr, (ast.Name, ast.Attribute)):
-        return None
-    return context.resolver.value_of(expr)
-
-
-def _constant_value(node: ast.expr) -> object:
-    """The value of a string, bytes, int, float, bool or None literal; else a marker."""
-    if isinstance(node, ast.Constant) and not isinstance(node.value, complex) and node.value is not ...:
-        return node.value
-    return _UNKNOWN
-
-
-class _Unknown:
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-_UNKNOWN = _Unknown()
-
-
-# -- tools and their execute functions --------------------------------------------------
-
-
-@dataclass(eq=False)
-class _Tool:
-    """One ``define_tool(...)`` call or adapter call, with what of it is provable.
-
-    ``spelled`` is the callee as written; ``class_key`` the name of its result-class
-    argument (``resultClass``; an adapter's keyword ``result_class``)."""
-
-    spelled: str
-    class_key: str
-    name: str | None
-    class_node: ast.expr | None
-    result_class: object
-    class_resolved: Resolved | None
-    execute: FunctionNode | None
-
-
-@dataclass(eq=False)
-class _Module:
-    """What the tool rules share about one file, computed once."""
-
-    tools: list[_Tool]
-    results: dict[int, list[CallSite]]
-    """described_result call sites by the id of their innermost enclosing function."""
-    wrapped: set[int]
-    """ids of described_result calls written as the content of a ``coverage(...)``."""
-
-
-class _ModuleRule(Rule):
-    """A tool rule that reads the file's shared view (:func:`_module`)."""
-
-    abstract = True
-
-    def module(self, context: FileContext) -> _Module:
-        """The view of ``context``, made once for the rules of this family."""
-        return _module(context)
-
-
-def _module(context: FileContext) -> _Module:
-    known = context.memo.get(_Module)
-    if known is None:
-        known = context.memo[_Module] = _read_module(context)
-    return known  # type: ignore[return-value]
-
-
-def _read_module(context: FileContext) -> _Module:
-    results: dict[int, list[CallSite]] = {}
-    wrapped: set[int] = set()
-    for site in context.calls:
-        if site.kind == "described_result" and site.function is not None:
-            results.setdefault(id(site.function), []).append(site)
-        elif site.kind == "coverage" and site.node.args:
-            wrapped.add(id(site.node.args[0]))
-    tools = [_read_tool(context, site) for site in context.calls if site.kind == "define_tool"]
-    adapters = locate_adapter_calls(context.index)
-    if adapters:
-        decorated = _decorated(context)
-        for located in adapters:
-            tool = _read_adapter_tool(context, located, decorated)
-            if tool is not None:
-                tools.append(tool)
-    return _Module(tools=tools, results=results, wrapped=wrapped)
-
-
-def _read_tool(context: FileContext, site: CallSite) -> _Tool:
-    fields = _fields(site.node)
-    name_node = fields.get("name")
-    name = (
-        name_node.value
-        if isinstance(name_node, ast.Constant) and isinstance(name_node.value, str)
-        else None
-    )
-    class_node = fields.get(*_CLASS_KEYS)
-    result_class: object = _UNKNOWN
-    class_resolved: Resolved | None = None
-    if class_node is not None:
-        class_resolved = _resolve(site, class_node)
-        result_class = _constant_value(class_resolved.value if class_resolved is not None else class_node)
-    elif not fields.open:
-        result_class = None  # no class declared: no class rules
-    execute_node = fields.get("execute")
-    execute = _execute_function(context, site.function, execute_node) if execute_node is not None else None
-    return _Tool(site.spelled, "resultClass", name, class_node, result_class, class_resolved, execute)
-
-
-def _read_adapter_tool(
-    context: FileContext, located: LocatedCall, decorated: dict[int, FunctionNode]
-) -> _Tool | None:
-    """The tool an adapter call serves, when it names a result class: the function
-    given first (``served(run, result_class=...)``), or the one the call decorates
-    (``@served(result_class=...)``). None without ``result_class`` (a ``**spread``
-    may hide one: nothing is said then either)."""
-    call = located.node
-    class_node = next(
-        (keyword.value for keyword in call.keywords if keyword.arg == vocabulary.ADAPTER_CLASS_KEYWORD), None
-    )
-    if class_node is None:
-        return None
-    class_resolved = _resolve_in(context, class_node)
-    result_class = _constant_value(class_resolved.value if class_resolved is not None else class_node)
-    execute: FunctionNode | None
-    if call.args:
-        first = call.args[0]
-        execute = None if isinstance(first, ast.Starred) else _execute_function(context, located.function, first)
-    else:
-        execute = decorated.get(id(call))
-    name = execute.name if isinstance(execute, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-    return _Tool(
-        located.spelled, vocabulary.ADAPTER_CLASS_KEYWORD, name, class_node, result_class, class_resolved, execute
-    )
-
-
-def _decorated(context: FileContext) -> dict[int, FunctionNode]:
-    """The ``def`` each decorator of the file decorates, by the decorator's id."""
-    decorated: dict[int, FunctionNode] = {}
-    for scope in context.index.scopes.values():
-        node = scope.node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for decorator in node.decorator_list:
-                decorated[id(decorator)] = node
-    return decorated
-
-
-def _execute_function(
-    context: FileContext, function: FunctionNode | None, node: ast.expr
-) -> FunctionNode | None:
-    """The function ``execute=`` provably is: an inline lambda or a once-bound ``def``."""
-    if isinstance(node, ast.Lambda):
-        return node
-    if not isinstance(node, ast.Name):
-        return None  # ``tools.run``, a call result...: not followed
-    bindings = _bindings_of(context, node.id)
-    if len(bindings) != 1:
-        return None
-    binding = bindings[0].node
-    if not isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    is_def = isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-    # The def must be visible from the call: in the module body, or in the body of the
-    # function that makes the call.
-    if id(binding) in _body_ids(context, context.tree):
-        return binding
-    if is_def and id(binding) in _body_ids(context, function):  # type: ignore[arg-type]
-        return binding
-    return None
-
-
-def _body_ids(context: FileContext, holder: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
-    """The ids of the statements written directly in the body of the module or of a
-    ``def``, made once per body and kept for the file."""
-    key = (_body_ids, id(holder))
-    known = context.memo.get(key)
-    if known is None:
-        known = context.memo[key] = frozenset(map(id, holder.body))
-    return known  # type: ignore[return-value]
-
-
-def _bindings_of(context: FileContext, name: str) -> list[Binding]:
-    """Every binding of ``name`` in the module, in any scope."""
-    return context.index.bindings_anywhere(name)
-
-
-def _tool_results(module: _Module, tool: _Tool) -> list[CallSite]:
-    if tool.execute is None:
-        return []
-    return [
-        site
-        for site in module.results.get(id(tool.execute), [])
-        if id(site.node) not in module.wrapped  # SEM403's case: judged there
-    ]
-
-
-def _tool_label(tool: _Tool) -> str:
+def _tool_label(tool: Tool) -> str:
     return f"tool {tool.name!r}" if tool.name else "tool"
 
 
 # -- the rules ---------------------------------------------------------------------------
 
 
-class UnknownResultClass(_ModuleRule):
+class UnknownResultClass(Rule):
     """
     ## What it does
     Reports `define_tool(..., resultClass=...)` whose class is not one of the closed
@@ -445,10 +181,9 @@ class UnknownResultClass(_ModuleRule):
     )
 
     def visit_module(self, check: Check) -> None:
-        context = check.file
-        for tool in self.module(context).tools:
+        for tool in file_tools(check.file).tools:
             value = tool.result_class
-            if tool.class_node is None or value is _UNKNOWN or value is None:
+            if tool.class_node is None or value is UNKNOWN or value is None:
                 continue
             if isinstance(value, str) and value in vocabulary.RESULT_CLASSES:
                 continue
@@ -460,7 +195,7 @@ class UnknownResultClass(_ModuleRule):
             )
 
 
-class ClassedResultWithoutCoverage(_ModuleRule):
+class ClassedResultWithoutCoverage(Rule):
     """
     ## What it does
     Reports a `described_result(...)` returned by the `execute` function of a tool
@@ -596,15 +331,15 @@ class ClassedResultWithoutCoverage(_ModuleRule):
     )
 
     def visit_module(self, check: Check) -> None:
-        context = check.file
-        module = self.module(context)
-        for tool in module.tools:
+        tools = file_tools(check.file)
+        for tool in tools.tools:
             if tool.result_class not in vocabulary.CLASSES_NEEDING_COVERAGE:
                 continue
-            for site in _tool_results(module, tool):
-                fields = _result_fields(site)
-                if fields.open or fields.has("coverage"):
+            for result in tools.results_of(tool):
+                top = result.top
+                if top.open or top.has("coverage"):
                     continue
+                site = result.call
                 check.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the {tool.result_class} "
@@ -615,7 +350,7 @@ class ClassedResultWithoutCoverage(_ModuleRule):
                 )
 
 
-class InventoryFactsWithoutRender(_ModuleRule):
+class InventoryFactsWithoutRender(Rule):
     """
     ## What it does
     Reports a `described_result(...)` with `facts` and no `render` hint, returned by
@@ -725,15 +460,15 @@ class InventoryFactsWithoutRender(_ModuleRule):
     )
 
     def visit_module(self, check: Check) -> None:
-        context = check.file
-        module = self.module(context)
-        for tool in module.tools:
+        tools = file_tools(check.file)
+        for tool in tools.tools:
             if tool.result_class != vocabulary.CLASS_NEEDING_RENDER:
                 continue
-            for site in _tool_results(module, tool):
-                fields = _result_fields(site)
-                if fields.open or not fields.has("facts") or fields.has("render"):
+            for result in tools.results_of(tool):
+                top = result.top
+                if top.open or not top.has("facts") or top.has("render"):
                     continue
+                site = result.call
                 check.report_ast(
                     site.node.func,
                     f"{site.spelled}(...) returned by the inventory {_tool_label(tool)} has "
@@ -856,11 +591,11 @@ class DataFromVariableWithoutAbsent(Rule):
             function = site.function
             if site.kind != "described_result" or function is None:
                 continue
-            fields = _result_fields(site)
+            top = declaration_of(site).top
             names = [
-                (data_field, value)
+                (data_field, found.value_ast)
                 for data_field in vocabulary.DATA_FIELDS
-                if isinstance(value := fields.values.get(data_field), ast.Name)
+                if (found := top.get(data_field)) is not None and isinstance(found.value_ast, ast.Name)
             ]
             if not names:
                 continue
@@ -874,7 +609,7 @@ class DataFromVariableWithoutAbsent(Rule):
                     self._judge(check, site, data_field, value)
 
     def _judge(self, check: Check, site: CallSite, data_field: str, value: ast.Name) -> None:
-        resolved = _resolve(site, value)
+        resolved = check.file.resolver.value_of(value)
         if resolved is not None and (_is_literal_list(resolved) or literal_of(resolved.value) is not UNKNOWN):
             # A value known from the source, not a variable that may be empty: an empty
             # list is SEM105's finding, any other value the mint refuses SEM100's.
