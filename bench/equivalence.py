@@ -21,7 +21,9 @@ Corpora (``--only`` picks some; the generated ones are made in ``bench/corpus/``
 * ``big``: ``make_shapes.py``'s single modules of 1,000, 4,000 and 19,000 calls (5 MB);
 * ``stdlib``: a copy of the standard library (few calls, odd code);
 * ``tools``: ``make_tools.py``'s tool collections (helper classes, async ``execute``,
-  nested functions, ``define_tool`` registrations), one tool a module and thousands in one.
+  nested functions, ``define_tool`` registrations), one tool a module and thousands in one;
+* ``projects``: ``make_projects.py``'s 600 small packages whose tools read names from
+  other modules (re-exports, star imports, submodules, branches: astroid's share).
 
 Variants: ``default`` settings everywhere; and, on the small corpora (testdata, the
 examples, the first 300 modules of synthetic and names), each rule enabled alone
@@ -52,7 +54,7 @@ CORPUS = BENCH / "corpus"
 SMALL_SHARE = 300
 """Modules of synthetic and names linted once per rule, each rule alone."""
 BIG_SIZES = (1000, 4000, 19000)
-CORPORA = ("testdata", "examples", "synthetic", "names", "big", "stdlib", "tools")
+CORPORA = ("testdata", "examples", "synthetic", "names", "big", "stdlib", "tools", "projects")
 PER_RULE = ("testdata", "examples", "synthetic", "names")
 
 
@@ -60,6 +62,7 @@ def _ensure(corpus: str) -> Path:
     """The root folder of a corpus, generated first when it is one of ours."""
     sys.path.insert(0, str(BENCH))
     import make_corpus
+    import make_projects
     import make_shapes
     import make_tools
 
@@ -75,6 +78,8 @@ def _ensure(corpus: str) -> Path:
         make_corpus.ensure_stdlib(CORPUS / "stdlib")
     elif corpus == "tools":
         make_tools.ensure_tools(CORPUS / "tools")
+    elif corpus == "projects":
+        make_projects.ensure_projects(CORPUS / "projects")
     return CORPUS / corpus
 
 

@@ -1,120 +1,174 @@
-"""The one place the linter reaches past astroid's public API, and why it must.
+"""Where the linter meets astroid: the project's modules, built so that astroid finds
+every module they import through the linter alone.
 
-astroid finds every module its inference needs through the process-wide manager:
-``Module.import_module`` calls ``AstroidManager().ast_from_module_name``, which (for a
-name not already in the shared ``astroid_cache``) searches ``sys.path``, may call
-``importlib.util.find_spec`` (importing parent packages), may load a C extension, and
-runs the failed-import hooks brains registered. astroid offers no supported way to
-answer those look-ups from elsewhere: ``register_failed_import_hook`` is asked only
-after that search, ``module_denylist`` and ``astroid_cache`` are shared by every user of
-astroid in the process, and a manager instance of one's own is not the one inference
-asks. So, for the time of one question and nothing longer, :func:`answering`:
+astroid's own way to find a module (``AstroidManager.ast_from_module_name``) searches
+``sys.path``, may call ``importlib.util.find_spec``, loads C extensions named like
+standard-library ones, and runs brains, some of which import the module they describe.
+None of it may run for a linted project. astroid asks for a module in three places:
+the inference of an ``import`` or ``from ... import``, a star import resolved while a
+module is built, and an attribute read on a package. All three go through
+``Module.import_module`` of the module the import or the package is in. So every
+module built here is a :class:`ProjectModule`, a subclass of astroid's
+``nodes.Module`` whose ``import_module`` asks the session's ``find`` (the project's
+source files, read by the linter) and nothing else. Nothing of astroid is replaced or
+written to: no method of its classes, no attribute of its manager, no entry of its
+process-wide module cache.
 
-* replaces ``AstroidManager.ast_from_module_name`` with a function that asks the
-  linter's own ``lookup`` (the project's source files, read by the linter, and nothing
-  else) in the thread that asks, and astroid's original in every other thread; the
-  original is put back when the question is answered, whatever happens;
-* lets the modules built for the question live in the ``modules`` dict the caller
-  owns (a manager of our own, :func:`project_manager`, whose module cache,
-  transforms and import hooks are per instance), never in astroid's shared cache.
+Two things go past astroid's documented entry points, both here and nowhere else:
 
-After the last question of a run, :func:`forget_inferences` drops astroid's memo of
-inferences about the run's modules (astroid keeps that memo process-wide and without
-bound, in ``astroid.context``; a run's modules would otherwise live as long as the
-process).
+* :func:`build` makes the tree with a ``TreeRebuilder`` subclass (so the module is a
+  :class:`ProjectModule` from the start: the star imports resolved while it is built
+  already ask ``find``), then calls ``AstroidBuilder._post_build``, the step
+  ``AstroidBuilder.string_build`` takes after parsing (``from __future__`` names, star
+  imports, attribute assignments). It is a call, not a change: if astroid renames it,
+  ``tests/test_resolve_boundary.py`` fails before any user sees it.
+* :func:`forget_inferences` drops, through the public ``InferenceContext.inferred``,
+  what astroid's process-wide memo of inferences holds about a session's modules.
+  astroid keeps that memo without bound; without this, every module built for a lint
+  would live as long as the process (a language server's worker, a library caller).
 
-``tests/test_resolve_boundary.py`` holds this module to that: astroid's method is its
-own again after every question, its shared cache and memo hold nothing of a project.
+What astroid still looks up by itself, outside any module of the project: ``builtins``
+(its introspection of the interpreter) and, rarely, the module a live object of
+``builtins`` names. Those are modules of the running interpreter, not of the project.
+
+astroid is not thread-safe (its memo and caches are process-wide), so questions are
+asked one at a time in a process (:func:`one_question`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
+import ast
+import os
+import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["answering", "forget_inferences", "project_manager"]
+from astroid import nodes
+from astroid.builder import AstroidBuilder
+from astroid.context import InferenceContext
+from astroid.exceptions import AstroidBuildingError, AstroidSyntaxError
+from astroid.manager import AstroidManager
+from astroid.rebuilder import TreeRebuilder
 
-_QUESTIONS = threading.RLock()
-"""One question at a time in a process: the method replaced is astroid's class's."""
-_ACTIVE = threading.local()
+__all__ = ["ProjectModule", "build", "forget_inferences", "namespace_module", "one_question"]
+
+Find = Callable[[str], nodes.Module]
+"""The session's lookup: the module of a dotted name, or ``AstroidImportError``."""
+
+one_question = threading.RLock()
+"""Held while astroid answers one question (nested questions of the same thread pass)."""
 
 
-@functools.cache
-def project_manager() -> Any:
-    """The astroid manager whose module cache, transforms and import hooks are its own.
+class ProjectModule(nodes.Module):  # type: ignore[misc]
+    """A module of the linted project: the modules it imports are the session's.
 
-    astroid's ``AstroidManager`` is a borg: every instance shares one state. This one
-    reads the shared settings (through the class) but keeps the parts that hold
-    modules and brains per instance, so building a project's modules with it changes
-    nothing shared. One per process, and it holds no module between questions: its
-    module cache is the asking run's own dict while :func:`answering` lets it answer,
-    an empty one otherwise. (Made anew for each run, it would be left to the cyclic
-    collector with the astroid trees that refer to it.)
+    ``import_module`` is astroid's own, step for step, with ``find`` where astroid asks
+    its manager. A module importing itself (astroid then skips its cache) gets itself,
+    as the interpreter would give it.
     """
-    from astroid.manager import AstroidManager
-    from astroid.transforms import TransformVisitor
 
-    class ProjectManager(AstroidManager):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            self.astroid_cache: dict[str, Any] = {}
-            self._mod_file_cache: dict[Any, Any] = {}
-            self._failed_import_hooks: list[Any] = []
-            self._transform = TransformVisitor()
+    def __init__(self, name: str, *, find: Find, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.project_find = find
 
-    return ProjectManager()
-
-
-@contextlib.contextmanager
-def answering(manager: Any, modules: dict[str, Any], lookup: Callable[[str], Any]) -> Iterator[None]:
-    """While inside, every module astroid looks up in this thread is ``lookup(name)``,
-    and ``manager`` (made by :func:`project_manager`) keeps what it builds in
-    ``modules``. Nested questions (a lookup that asks again) are allowed."""
-    from astroid.manager import AstroidManager
-
-    with _QUESTIONS:
-        previous = getattr(_ACTIVE, "lookup", None)
-        original = AstroidManager.__dict__["ast_from_module_name"]
-        if previous is None:
-
-            def ast_from_module_name(
-                self: Any, modname: str | None, context_file: str | None = None, use_cache: bool = True
-            ) -> Any:
-                active = getattr(_ACTIVE, "lookup", None)
-                if active is None:
-                    return original(self, modname, context_file, use_cache)
-                if modname is None:
-                    from astroid.exceptions import AstroidBuildingError
-
-                    raise AstroidBuildingError("No module name given.")
-                return active(modname)
-
-            AstroidManager.ast_from_module_name = ast_from_module_name
-        outer = manager.astroid_cache if previous is not None else {}
-        _ACTIVE.lookup = lookup
-        manager.astroid_cache = modules
+    def import_module(
+        self, modname: str, relative_only: bool = False, level: int | None = None, use_cache: bool = True
+    ) -> nodes.Module:
+        if relative_only and level is None:
+            level = 0
+        absolute = self.relative_to_absolute_name(modname, level)
         try:
-            yield
-        finally:
-            _ACTIVE.lookup = previous
-            manager.astroid_cache = outer
-            if previous is None:
-                AstroidManager.ast_from_module_name = original
+            return self.project_find(absolute)
+        except AstroidBuildingError:
+            if relative_only or modname == absolute:
+                raise
+        return self.project_find(modname)
 
 
-def forget_inferences(modules: Iterator[Any] | list[Any]) -> None:
-    """Drop astroid's memo of inferences about ``modules`` (and only those)."""
-    from astroid import context
+class _Rebuilder(TreeRebuilder):  # type: ignore[misc]
+    """astroid's tree rebuilder, making a :class:`ProjectModule` for the module."""
 
-    memo = getattr(context, "_INFERENCE_CACHE", None)  # private to astroid: if it exists
+    def __init__(self, data: str, find: Find) -> None:
+        super().__init__(AstroidManager(), data=data)
+        self.project_find = find
+
+    def visit_module(self, node: ast.Module, modname: str, modpath: str, package: bool) -> nodes.Module:
+        body, doc = _split_docstring(node.body)
+        module = ProjectModule(modname, find=self.project_find, file=modpath, path=[modpath], package=package)
+        module.postinit([self.visit(child, module) for child in body], doc_node=self.visit(doc, module))
+        return module
+
+
+class _Manager(AstroidManager):  # type: ignore[misc]
+    """The manager the builder keeps a new module with: the session's modules (before
+    its star imports are resolved, so a cycle of them ends), never astroid's cache."""
+
+    def __init__(self, modules: dict[str, nodes.Module]) -> None:
+        super().__init__()
+        self.project_modules = modules
+
+    def cache_module(self, module: nodes.Module) -> None:
+        self.project_modules.setdefault(module.name, module)
+
+
+def build(text: str, name: str, path: str, modules: dict[str, nodes.Module], find: Find) -> nodes.Module:
+    """The module ``name`` built from ``text`` (read from ``path``), kept in ``modules``.
+
+    Built as ``AstroidBuilder.string_build`` builds it, without transforms (so no brain
+    runs on it), and as a :class:`ProjectModule` whose imports are ``find``'s.
+    """
+    tree = _parse(text, name, path)
+    package = os.path.splitext(os.path.basename(path))[0] == "__init__"
+    rebuilder = _Rebuilder(text, find)
+    module = rebuilder.visit_module(tree, name, os.path.abspath(path), package)
+    module.file_bytes = text.encode("utf-8")
+    builder = AstroidBuilder(_Manager(modules), apply_transforms=False)
+    return builder._post_build(module, rebuilder, "utf-8")  # the one private step: see the module docstring
+
+
+def namespace_module(name: str, folder: str, find: Find) -> nodes.Module:
+    """A package without ``__init__.py`` (``folder``), as astroid builds one."""
+    module = ProjectModule(name, find=find, path=[folder], package=True)
+    module.postinit(body=[], doc_node=None)
+    return module
+
+
+def forget_inferences(modules: Iterable[nodes.Module]) -> None:
+    """Drop what astroid's memo of inferences holds about ``modules`` (and nothing else)."""
     ids = {id(module) for module in modules}
-    if not isinstance(memo, dict) or not ids:
+    memo = InferenceContext().inferred
+    if not ids or not memo:
         return
     for key in list(memo):
-        node = key[0] if isinstance(key, tuple) and key else None
-        root = getattr(node, "root", None)
-        if root is not None and id(root()) in ids:
+        node = key[0]
+        if isinstance(node, nodes.NodeNG) and id(node.root()) in ids:
             del memo[key]
+
+
+_TYPE_COMMENT = re.compile(r"#\s+type:")
+
+
+def _parse(text: str, name: str, path: str) -> ast.Module:
+    """Parse as astroid's builder does: with type comments, and without them when a
+    misplaced one is what stops the parse."""
+    try:
+        try:
+            return ast.parse(text + "\n", filename=name or "<unknown>", type_comments=True)
+        except SyntaxError as error:
+            if not _TYPE_COMMENT.search(error.text or ""):
+                raise
+            return ast.parse(text + "\n", type_comments=False)
+    except (TypeError, ValueError, SyntaxError, MemoryError) as error:
+        raise AstroidSyntaxError(
+            "Parsing Python code failed:\n{error}", source=text, modname=name, path=path, error=error
+        ) from error
+
+
+def _split_docstring(body: list[ast.stmt]) -> tuple[list[ast.stmt], ast.Constant | None]:
+    """The statements and the docstring, as astroid's rebuilder separates them."""
+    if body and isinstance(body[0], ast.Expr):
+        first = body[0].value
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return body[1:], first
+    return body, None

@@ -30,13 +30,13 @@ None of it is used:
 * a module name is located by ``project_modules.locate``: a ``.py`` file or package of
   the importing file's source root, never a standard-library name, never shadowed by
   a compiled file, never outside the root; the module is built from the bytes read
-  here, without astroid's transforms (so no brain runs on it), in a manager of our own
-  (so astroid's process-wide module cache is neither read nor filled);
-* while a question is answered, every module astroid's inference looks up (an import
-  in a module of the project, a live object of ``builtins`` naming its module) is
-  asked of the same session (``astroid_boundary.answering``): ``builtins`` is
-  astroid's introspection of the interpreter, anything that is not a source module of
-  the project is "cannot import", which inference turns into ``Uninferable``;
+  here, without astroid's transforms (so no brain runs on it), and kept by the
+  session, never in astroid's process-wide module cache;
+* every module built is one whose imports are the session's
+  (``astroid_boundary.ProjectModule``): an import in a module of the project, a star
+  import, an attribute read on a package all ask the session, where ``builtins`` is
+  astroid's introspection of the interpreter and anything that is not a source module
+  of the project is "cannot import", which inference turns into ``Uninferable``;
 * so a value from outside the project (``datetime(2024, 5, 1)``, ``time.time()``) is
   ``Uninferable`` to astroid, which says nothing against its one binding: the
   in-file resolver judges its expression in its own file, as it would at home.
@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.lint.resolve import astroid_boundary, project_modules
+from semantics_lint.lint.resolve import project_modules
 from semantics_lint.lint.core.source import decode_source
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
@@ -161,20 +161,18 @@ def absolute_module(layout: ProjectLayout, module: str, level: int) -> str | Non
 class _Session:
     """One project's astroid modules, built by us from its source files, and the answers.
 
-    The modules live in the session, and are built by a manager of our own
-    (``astroid_boundary.project_manager``), never in astroid's process-wide cache:
-    another project, or another user of astroid in the same process (a flake8 plugin,
-    pylint), never sees them, and they never see that cache. They are built without
-    astroid's transforms, so no brain runs on them (some brains import the module they
-    describe, ``gi`` and ``numpy`` among them). The session is replaced when the source
-    root changes, or when a file one of its answers was read from has changed on disk
-    since: each answer keeps the files of the modules looked up while it was worked out
-    (and the file it names), and only those are checked when it is asked again.
+    The modules live in the session (``modules``), never in astroid's process-wide
+    cache: another project, or another user of astroid in the same process (a flake8
+    plugin, pylint), never sees them, and they never see that cache. They are built
+    without astroid's transforms, so no brain runs on them (some brains import the
+    module they describe, ``gi`` and ``numpy`` among them). The session is replaced
+    when the source root changes, or when a file one of its answers was read from has
+    changed on disk since: each answer keeps the files of the modules looked up while it
+    was worked out (and the file it names), and only those are checked when it is asked
+    again.
     """
 
     def __init__(self, root: str, located: project_modules.Located) -> None:
-        from astroid.builder import AstroidBuilder
-
         self.root = root
         self.located = located
         self.answers: dict[tuple[str, str, tuple[str, ...]], tuple[ModuleBinding | None, frozenset[str]]] = {}
@@ -184,8 +182,6 @@ class _Session:
         """The file each module built from one was read from."""
         self.touched: set[str] | None = None
         """While a question is answered: the files of the modules looked up for it."""
-        self.manager = astroid_boundary.project_manager()
-        self.builder = AstroidBuilder(self.manager, apply_transforms=False)
 
     def changed(self, paths: frozenset[str]) -> bool:
         """True when one of ``paths`` is not as it was when the session read it."""
@@ -194,14 +190,16 @@ class _Session:
     def module(self, name: str) -> nodes.Module:
         """The module ``name`` of this project, built from its source file.
 
-        Every module astroid looks up while it answers for us comes here (see
-        ``astroid_boundary.answering``): ``builtins`` is astroid's own (built by
-        introspecting the interpreter, no file read); any other name that is not a
-        source module of the project is astroid's "cannot import"
+        Every module astroid looks up while it answers for us comes here (every module
+        built is an ``astroid_boundary.ProjectModule``): ``builtins`` is astroid's own
+        (built by introspecting the interpreter, no file read); any other name that is
+        not a source module of the project is astroid's "cannot import"
         (``AstroidImportError``), which inference turns into ``Uninferable``.
         """
         from astroid.exceptions import AstroidImportError
         from astroid.manager import AstroidManager
+
+        from semantics_lint.lint.resolve import astroid_boundary
 
         if name == "builtins":
             return AstroidManager().builtins_module
@@ -216,16 +214,16 @@ class _Session:
                 "{modname} is not a source module of the project", modname=name
             )
         if located.path is None:
-            from astroid.builder import build_namespace_package_module
-
             assert located.folder is not None
-            module = build_namespace_package_module(name, [located.folder])
+            module = astroid_boundary.namespace_module(name, located.folder, self.module)
             self.modules[name] = module
             return module
         return self._build(name, located.path)
 
     def _build(self, name: str, path: str) -> nodes.Module:
         from astroid.exceptions import AstroidImportError
+
+        from semantics_lint.lint.resolve import astroid_boundary
 
         signature = project_modules.signature(path)  # before reading: a later change is seen as one
         data = project_modules.read_source(path)
@@ -236,14 +234,16 @@ class _Session:
         self.paths[name] = path
         if self.touched is not None:
             self.touched.add(path)
-        # The builder caches the module in our manager (``self.modules``, while the
-        # session answers) before it resolves the module's star imports, so a cycle of
-        # them ends.
-        return self.builder.string_build(text, name, path)
+        return astroid_boundary.build(text, name, path, self.modules, self.module)
 
     def close(self) -> None:
-        """Drop astroid's memo of inferences about this session's modules."""
-        astroid_boundary.forget_inferences(list(self.modules.values()))
+        """Drop astroid's memo of inferences about this session's modules, and the
+        modules (each of them refers back to the session, through ``module``)."""
+        if self.modules:
+            from semantics_lint.lint.resolve import astroid_boundary
+
+            astroid_boundary.forget_inferences(list(self.modules.values()))
+            self.modules.clear()
 
 
 class Bridge:
@@ -333,7 +333,9 @@ def _find(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool,
     """(whether the target module was read, the binding or None)."""
     from astroid.exceptions import AstroidError
 
-    with astroid_boundary.answering(session.manager, session.modules, session.module):
+    from semantics_lint.lint.resolve import astroid_boundary
+
+    with astroid_boundary.one_question:
         try:
             module = session.module(target)
         except (AstroidError, RecursionError, OSError, UnicodeError, SyntaxError):

@@ -136,8 +136,9 @@ POOL_IMPORTS: tuple[str, ...] = (
     "semantics_lint.lint.run.fix",
 )
 """The linter's own modules that linting or fixing a file imports, which the parent
-imports before it starts a pool. LibCST and astroid stay lazy: they are imported
-by the workers that meet a file which needs them, as in a run without a pool."""
+imports before it starts a pool. LibCST and astroid stay lazy (astroid with
+``resolve.astroid_boundary``, which imports it at its top): they are imported by the
+workers that meet a file which needs them, as in a run without a pool."""
 
 
 def import_for_pool() -> None:
