@@ -9,8 +9,8 @@ the linter reports an E finding (SEM203 left out: by design, the mint never pars
 
 Prints the agreement rate (also with SEM203 counted), the crashes of either door,
 and a table of the disagreement classes: which door is wrong, what it said (the
-refusal's kind and path, or the linter's codes), the code that should say it (SPEC
-§4's table; SEM100 where no specific code fits) and a minimal example of each.
+refusal's kind and path, or the linter's codes), the code that should say it (the
+table of docs/agreement.md; SEM100 where no specific code fits) and a minimal example of each.
 ``--cli-sample K`` also lints K of the modules through the ``semantics-lint check``
 command and checks that it reports what the engine reported in process.
 

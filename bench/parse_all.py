@@ -1,7 +1,7 @@
 """The parse floors of the benchmark: parse every ``.py`` file under a folder, in one process.
 
 ``python bench/parse_all.py read DIR`` only reads every file's bytes: the floor of a
-run whose prefilter skips every file (SPEC: "close to the speed of reading it").
+run whose prefilter skips every file (a file without calls of ours should cost close to reading it).
 ``python bench/parse_all.py ast DIR`` is the floor any Python linter stands on
 (``ast.parse`` of every file); ``python bench/parse_all.py libcst DIR`` is a bare
 ``libcst.parse_module`` of every file, the cost a LibCST linter pays before any rule

@@ -1,4 +1,4 @@
-"""The two doors on literal declarations (SPEC §4, "Agreement of the two doors").
+"""The two doors on literal declarations (docs/agreement.md).
 
 Hypothesis writes ``described_result``/``absent``/``coverage`` calls with literals
 only (``tests/doors/gen.py``: valid declarations and mutations of them), each as a

@@ -1,4 +1,4 @@
-"""The linter's half of the two doors' agreement (SPEC §4), case by case: dict displays
+"""The linter's half of the two doors' agreement (docs/agreement.md), case by case: dict displays
 read as Python builds them, keys the mint drops or refuses, and literals that must
 never crash a lint. The generated property is ``tests/test_doors_agree.py``."""
 

@@ -66,7 +66,7 @@ def test_example(rule: type[Rule], case: Valid | Invalid) -> None:
     said = f"{first.message}\n{first.help or ''}"
     if case.field is not None:
         assert case.field in said, first
-    if not rule.code.startswith("SEM0"):  # a declaration's finding names its call (SPEC 4)
+    if not rule.code.startswith("SEM0"):  # a declaration's finding names its call
         assert re.search(r"\b\w+\(\.\.\.\)", said), first
     assert first.message and first.code not in first.message
     assert first.help is None or (first.help and first.code not in first.help), first

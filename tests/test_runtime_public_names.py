@@ -1,4 +1,5 @@
-"""``semantics_lint.runtime`` offers the public names of SPEC §5, and nothing heavy."""
+"""``semantics_lint.runtime`` offers the public names the README and docs/frameworks.md
+use, and nothing heavy."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 from semantics_lint import runtime, vocabulary
 
-SPEC_NAMES = (
+PUBLIC_NAMES = (
     "semantic_issues",
     "read_semantics",
     "explain_semantics",
@@ -36,7 +37,7 @@ CONSTANTS = (
 
 
 def test_every_public_name_is_exported_and_callable() -> None:
-    for name in SPEC_NAMES:
+    for name in PUBLIC_NAMES:
         assert name in runtime.__all__, name
         assert callable(getattr(runtime, name)), name
 

@@ -29,7 +29,7 @@ from semantics_lint.runtime.refusal import (
 )
 
 BY_DESIGN = frozenset({"SEM203"})
-"""E codes the mint never reproduces, by design (SPEC §4): it never parses measuredAt."""
+"""E codes the mint never reproduces, by design (docs/agreement.md): it never parses measuredAt."""
 
 MINTS = {
     "described_result": described_result,
@@ -187,7 +187,7 @@ def coarse(found: tuple[str, str, str]) -> tuple[str, str, str]:
 
 
 def expected_code(door: str, refusal: Refusal) -> str:
-    """The static code that says what ``refusal`` says, by SPEC §4's table; SEM100 when
+    """The static code that says what ``refusal`` says, by docs/agreement.md's table; SEM100 when
     no specific code fits: the linter's own map (``lint.rules.specific_code``)."""
     kind = "described_result" if door == "describedResult" else door
     return specific_code(kind, refusal) or "SEM100"

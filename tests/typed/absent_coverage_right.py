@@ -1,5 +1,5 @@
 """Right ``absent()`` and ``coverage()`` declarations: both checkers are silent, the mints
-accept each. The first two are SPEC section 2's own."""
+accept each. The first two are the README's."""
 
 from __future__ import annotations
 

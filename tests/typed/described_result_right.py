@@ -1,6 +1,6 @@
 """Right ``described_result`` declarations: both checkers are silent, the mint accepts each.
 
-The first two are the declarations of the README and of SPEC section 2, whole.
+The first two are whole declarations as the README writes them.
 """
 
 from __future__ import annotations
