@@ -57,6 +57,14 @@ STATEMENTS = (
 MODULES = ("a", "b", "c", "constants", "base")
 USES = 6
 """Names each project's ``tools.py`` reads from the other modules."""
+READS = (
+    ("from .{m} import WHEN as W{i}", "provenance={{'measuredAt': W{i}, 'source': 's'}}"),
+    ("from . import {m} as M{i}", "provenance={{'measuredAt': M{i}.WHEN, 'source': 's'}}"),
+    ("import pkg.{m} as P{i}", "provenance={{'measuredAt': P{i}.WHEN, 'source': 's'}}"),
+    ("from .sub.{m} import WHEN as S{i}", "provenance={{'measuredAt': S{i}, 'source': 's'}}"),
+    ("from .{m} import SOURCE as R{i}", "provenance=R{i}"),
+)
+"""How ``tools.py`` imports a name and the part that reads it."""
 
 
 def project(rng: random.Random) -> dict[str, str]:
@@ -77,22 +85,9 @@ def project(rng: random.Random) -> dict[str, str]:
     calls = []
     for index in range(USES):
         module = rng.choice(MODULES)
-        form = rng.randrange(5)
-        if form == 0:
-            imports.append(f"from .{module} import WHEN as W{index}")
-            calls.append(f"provenance={{'measuredAt': W{index}, 'source': 's'}}")
-        elif form == 1:
-            imports.append(f"from . import {module} as M{index}")
-            calls.append(f"provenance={{'measuredAt': M{index}.WHEN, 'source': 's'}}")
-        elif form == 2:
-            imports.append(f"import pkg.{module} as P{index}")
-            calls.append(f"provenance={{'measuredAt': P{index}.WHEN, 'source': 's'}}")
-        elif form == 3:
-            imports.append(f"from .sub.{module} import WHEN as S{index}")
-            calls.append(f"provenance={{'measuredAt': S{index}, 'source': 's'}}")
-        else:
-            imports.append(f"from .{module} import SOURCE as R{index}")
-            calls.append(f"provenance=R{index}")
+        imported, part = READS[rng.randrange(len(READS))]
+        imports.append(imported.format(m=module, i=index))
+        calls.append(part.format(i=index))
     files["pkg/tools.py"] = "\n".join(imports + [f"described_result(facts=rows, {call})" for call in calls]) + "\n"
     return files
 

@@ -9,7 +9,7 @@ with ``PYTHONPATH=<another checkout>/src`` to measure that checkout on the same 
 
 Usage::
 
-    python bench/projects.py [--runs 5] [--count 600]
+    python bench/projects.py [--runs 5] [--count 600] [--corpus bench/corpus/projects]
 """
 
 from __future__ import annotations
@@ -51,11 +51,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--count", type=int, default=600)
+    parser.add_argument("--corpus", type=Path, default=BENCH / "corpus" / "projects", help="where the projects are written")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     import make_projects
 
-    root = make_projects.ensure_projects(BENCH / "corpus" / "projects", args.count)
+    root = make_projects.ensure_projects(args.corpus, args.count)
     projects = [sorted(folder.rglob("*.py")) for folder in sorted(root.iterdir()) if folder.is_dir()]
     _lint(projects[:20])  # imports, astroid's builtins
     lint_times, parse_times = [], []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -287,3 +288,24 @@ def test_rules_instructions_leaves_out_one_rule_at_a_time(tmp_path: Path) -> Non
     assert findings("SEM202") == "1"
     assert findings("rules") == "0"
     assert findings("start") == ""
+
+
+def test_the_projects_corpus_reaches_across_modules_through_astroid(tmp_path: Path) -> None:
+    """``bench/projects.py`` on a few of ``make_projects.py``'s packages: the same files
+    for the same seed, and a lint that builds modules with astroid and finds dates
+    imported from other modules (the shape the other corpora hardly reach)."""
+    make_projects = _load("make_projects", "make_projects")
+    first, again = tmp_path / "one", tmp_path / "two"
+    make_projects.ensure_projects(first, 12)
+    make_projects.ensure_projects(again, 12)
+    files = sorted(p.relative_to(first) for p in first.rglob("*.py"))
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*.py"))
+    assert all((first / f).read_bytes() == (again / f).read_bytes() for f in files)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "projects.py"), "--runs", "1", "--count", "12", "--corpus", str(first)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    counts = re.match(r"12 projects, \d+ files: (\d+) findings, (\d+) modules built by astroid", done.stdout)
+    assert counts is not None, done.stdout
+    assert int(counts[1]) > 0 and int(counts[2]) > 0, done.stdout
