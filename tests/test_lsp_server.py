@@ -558,3 +558,22 @@ def test_without_the_lsp_extra_the_command_says_what_to_install_and_exits_2(tmp_
     assert "pip install 'semantics-lint[lsp]'" in done.stderr.decode()
     assert "pygls" in done.stderr.decode()
     assert done.stdout == b""
+
+
+def test_a_module_planted_in_the_workspace_never_runs_in_the_workers(project: Path) -> None:
+    """The server started as its command in the workspace (as editors start it): its
+    worker processes start as ``python -c ...``, which would put the workspace first on
+    ``sys.path``; a ``multiprocessing.py`` planted there must not run."""
+    marker = project / "ran"
+    (project / "multiprocessing.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n")
+    command = [str(Path(sys.executable).with_name("semantics-lint")), "server"]
+    if not Path(command[0]).exists():
+        pytest.skip("the semantics-lint command is not installed beside this interpreter")
+    client = LspClient(project, command=command)
+    try:
+        client.initialize(project)
+        uri = client.open(project / "tools.py", DEFECTIVE)
+        assert codes(client.diagnostics(uri, version=1)) == ["SEM102", "SEM203"]
+    finally:
+        client.kill()
+    assert not marker.exists()

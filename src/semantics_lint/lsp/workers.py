@@ -26,6 +26,8 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable
@@ -116,6 +118,11 @@ class WorkerFailed(Exception):
     """The job raised an exception in the worker; the message is its traceback."""
 
 
+_LAUNCHING = threading.Lock()
+_LAUNCH_FOLDER = os.path.dirname(os.__file__)
+"""Where workers are started: a folder whose modules are the standard library itself."""
+
+
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
@@ -124,7 +131,17 @@ class _Worker:
     def __init__(self, context: Any, name: str) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=serve_jobs, args=(theirs,), name=name, daemon=True)
-        self.process.start()
+        with _LAUNCHING:
+            # A spawned worker starts as ``python -c ...``, which puts the working folder
+            # first on ``sys.path``: an editor starts the server in the workspace, and a
+            # ``multiprocessing.py`` planted there would run. The worker is started from
+            # the standard library's own folder instead (it gets absolute paths only).
+            here = os.getcwd()
+            os.chdir(_LAUNCH_FOLDER)
+            try:
+                self.process.start()
+            finally:
+                os.chdir(here)
         theirs.close()  # ours must be the only other end: its death closes the pipe
 
     def run(self, job: tuple[str, tuple[Any, ...]]) -> tuple[str, Any]:
