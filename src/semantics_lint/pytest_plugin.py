@@ -238,11 +238,13 @@ def declaration_words() -> frozenset[str]:
 
 def _undeclared_words(value: object, words: frozenset[str], markers: tuple[str, ...]) -> list[str]:
     """The declaration words among a result's keys, when it carries no marker; else ``[]``."""
-    if not isinstance(value, dict) or any(marker in value for marker in markers):
+    if not isinstance(value, dict):
         return []
-    try:
+    try:  # a user's dict subclass may raise anything, even from ``in``
+        if any(marker in value for marker in markers):
+            return []
         return [key for key in value if isinstance(key, str) and key in words]
-    except Exception:  # noqa: BLE001 - a user's dict subclass may raise anything
+    except Exception:  # noqa: BLE001
         return []
 
 

@@ -690,6 +690,7 @@ def _add_noqa(
     for finding in result.findings:
         by_file.setdefault(finding.filename, []).append(finding)
     paths_by_display = {source.display: source.path for source in sources}
+    scope = writing.FixScope.of(paths)  # written as --fix writes: within the paths given
     added = 0
     failed = False
     for display, findings in sorted(by_file.items()):
@@ -710,7 +711,11 @@ def _add_noqa(
         if not count or new_data == data:
             continue
         try:
-            writing.write_atomic(path, new_data)
+            writing.write_atomic(path, new_data, expected=data, trees=scope.trees_for(path))
+        except writing.NotWritten as refusal:
+            (console.error if refusal.error else console.warning)(f"{display}: no comment added: {refusal}")
+            failed = failed or bool(refusal.error)
+            continue
         except OSError as error:
             console.error(f"{display}: could not write the file ({error.strerror or error}); it was left unchanged")
             failed = True
@@ -722,31 +727,18 @@ def _add_noqa(
 
 def _with_noqa(data: bytes, findings: Sequence[Any], add_noqa: Any) -> tuple[bytes, int] | None:
     """``data`` with the comments added, in the file's own encoding, BOM and line endings."""
-    import codecs
-    import io
-    import tokenize
+    from semantics_lint.lint.core.source import Decoded, decode
 
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
+    decoded = decode(data)
+    if not isinstance(decoded, Decoded):
         return None
-    bom = data.startswith(codecs.BOM_UTF8)
-    if bom:
-        data, encoding = data[len(codecs.BOM_UTF8) :], "utf-8"
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError:
-        return None
-    changed = add_noqa(text, findings)
+    changed = add_noqa(decoded.text, findings)
     if changed is None:
         return None
-    new_text, count = changed
     try:
-        encoded = new_text.encode(encoding)
+        return decoded.encode(changed[0]), changed[1]
     except UnicodeEncodeError:
         return None
-    return (codecs.BOM_UTF8 + encoded if bom else encoded), count
 
 
 # ---------------------------------------------------------------------------
