@@ -231,6 +231,8 @@ def test_every_refusal_kind_and_path_goes_to_at_most_one_rule() -> None:
         ("coverage", "bad-value", ("period", "queried", "from"), "SEM406"),
         ("described_result", "bad-value", ("clarify", "question"), None),
         ("described_result", "wrong-type", ("render", "sort"), None),
+        ("described_result", "wrong-type", ("render", "columns", 0), "SEM502"),
+        ("described_result", "empty", ("render", "columns", 0), "SEM502"),
         ("define_tool", "empty", ("name",), None),
     ],
 )

@@ -220,7 +220,7 @@ class RenderWithoutDefault(Rule):
         statuses=DATA_KEYS,
         named=frozenset({"render"}),
         refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("render", frozenset({"default", "columns"}))),
+            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("render", frozenset({"default", "columns"})), deeper=True),
             Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("render",)),
         ),
     )
