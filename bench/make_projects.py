@@ -18,6 +18,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import shutil
@@ -94,7 +95,9 @@ def project(rng: random.Random) -> dict[str, str]:
 
 def ensure_projects(out_dir: Path, count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> Path:
     """``out_dir`` holding ``count`` projects (``p0`` ...), written unless already there."""
-    params = {"count": count, "seed": seed}
+    # The shapes themselves are part of the key: a corpus written before they changed is stale.
+    shapes = hashlib.sha256(json.dumps([STATEMENTS, READS, MODULES, USES]).encode()).hexdigest()[:16]
+    params = {"count": count, "seed": seed, "shapes": shapes}
     manifest = out_dir / "manifest.json"
     if manifest.exists() and json.loads(manifest.read_text(encoding="utf-8")) == params:
         return out_dir
