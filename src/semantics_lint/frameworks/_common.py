@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
 from semantics_lint.runtime.serving import (
@@ -41,7 +41,11 @@ from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
 if TYPE_CHECKING:
     from semantics_lint.runtime.types import ToolDefinition
 
+RECORD_KEY: Final = "semantics-lint/record"
+"""Where an adapter puts the record (the whole envelope) beside what the model reads."""
+
 __all__ = [
+    "RECORD_KEY",
     "Prepared",
     "call_prepared",
     "call_prepared_async",

@@ -34,18 +34,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final, overload
+from typing import Any, overload
 
 from mcp.types import CallToolResult
 
-from semantics_lint.frameworks._common import prepare, served_function
+from semantics_lint.frameworks._common import RECORD_KEY, prepare, served_function
 from semantics_lint.runtime.serving import ToolMessage
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "call_tool_result", "served"]
-
-RECORD_KEY: Final = "semantics-lint/record"
-"""The ``_meta`` key of a served result that holds its record."""
 
 
 def call_tool_result(message: ToolMessage) -> CallToolResult:

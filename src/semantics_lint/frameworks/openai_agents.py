@@ -31,14 +31,11 @@ from agents import FunctionTool, FunctionToolCustomDataContext
 from agents import function_tool as _sdk_function_tool
 from agents.tool_context import ToolContext
 
-from semantics_lint.frameworks._common import prepare, served_function
+from semantics_lint.frameworks._common import RECORD_KEY, prepare, served_function
 from semantics_lint.runtime.serving import ToolMessage
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "function_tool"]
-
-RECORD_KEY: Final = "semantics-lint/record"
-"""The key of the record in ``ToolCallOutputItem.custom_data``."""
 
 # The SDK hands the tool its ToolContext through a first parameter annotated so; the
 # name is the adapter's own, never one of the tool's parameters.

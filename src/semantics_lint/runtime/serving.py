@@ -43,8 +43,13 @@ from semantics_lint.runtime.envelope import (
     read_semantics,
     semantics_for_model,
 )
-from semantics_lint.runtime.refusal import Refusal
-from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, JS_WHITESPACE
+from semantics_lint.runtime.tools import is_refusal
+from semantics_lint.vocabulary import (
+    ABSENCE_MARKER,
+    COVERAGE_FIELDS,
+    COVERAGE_MARKER,
+    JS_WHITESPACE,
+)
 
 __all__ = [
     "COVERAGE_BLOCK_HEADING",
@@ -67,11 +72,8 @@ COVERAGE_BLOCK_HEADING: Final = "Coverage of this answer"
 """The first words of the block :func:`compose_answer_with_coverage` appends."""
 
 _MAX_PER_SECTION: Final = 12
-_SECTIONS: Final = (
-    ("checked", "Checked"),
-    ("notChecked", "Not checked"),
-    ("cannotCover", "Cannot cover"),
-)
+_SECTIONS: Final = tuple(zip(COVERAGE_FIELDS, ("Checked", "Not checked", "Cannot cover")))
+"""Each coverage list and the heading it has in the block."""
 
 
 class SemanticsWarning(UserWarning):
@@ -175,9 +177,9 @@ def refusal_message(exc: BaseException) -> ToolMessage | None:
     exception the answer is None: the caller re-raises it, and the framework's own
     error policy applies.
     """
-    text = str(exc)
-    if not isinstance(exc, Refusal) and not text.startswith("refused:"):
+    if not is_refusal(exc):
         return None
+    text = str(exc)
     return ToolMessage(text, text, text, True, "refusal")
 
 
