@@ -4,36 +4,34 @@ A rule is a class with its metadata as class attributes (``code``, ``name``,
 ``severity``, ``fix``), its documentation as the docstring (``## What it does``,
 ``## Why is this bad?``, optionally ``## Fix safety`` / ``## Known problems``), its
 examples as ``VALID``/``INVALID`` (they are the tests and the docs), and its logic as
-hooks the engine calls in one batched pass over each recognized call:
+hooks the engine calls in one batched pass over each recognized call. Each hook gets
+a :class:`Check` first (the call being judged, the file, and ``report``), then the
+piece of the declaration model it judges:
 
-* ``visit_declaration(decl)`` once per call of a kind in ``calls``;
-* ``visit_part(part)`` for every part (top level and nested);
-* ``visit_field(field)`` for every key of every part;
-* ``visit_row(row)`` for every literal data row;
-* ``visit_module(context)`` once per file, after the calls: for tool-level rules that
+* ``visit_declaration(check, declaration)`` once per call of a kind the rule judges;
+* ``visit_part(check, part)`` for every part (top level and nested);
+* ``visit_field(check, field)`` for every key of every part;
+* ``visit_row(check, row)`` for every literal data row;
+* ``visit_module(check)`` once per file, after the calls: for tool-level rules that
   link calls together (``define_tool`` and its execute function).
 
-A rule declares what it judges, and the engine hands it only that (the batch's
-dispatch tables are worked out from these declarations): ``calls``, the call kinds it
-judges; ``part_kinds``, the kinds of part its ``visit_part``/``visit_field`` judge;
-``fields``, the (kind of part, field) pairs its ``visit_field`` judges;
-``field_statuses``, the statuses of the keys its ``visit_field`` judges; and
-``named_parts``, the kinds of part (among its ``part_kinds``) it also judges when the
-call gives the part as a name bound to a dict (``provenance=prov``): the engine reads
-those parts (following the name through the file's resolver) only when some enabled
-rule declares them, runs the rule's ``visit_part``/``visit_field`` on them, and reports
-what the rule finds there at the name in the call, with where the dict was bound
-appended to the message (a rule whose messages say that themselves sets
-``named_part_note = False``).
+A rule says what it judges in one :class:`Selector`, its ``judges`` class attribute:
+the call kinds, the kinds of part, the keys and their statuses, the parts it also
+judges when the call gives them as a name bound to a dict (``provenance=prov``), and
+the runtime refusals it reports itself (:class:`Claim`; SEM100 reports the refusals no
+rule claims). The engine hands each hook only what the selector names (the batch's
+dispatch tables are worked out from the selectors), and a selector that can never
+match is an error when the class is made. Rule instances hold no state: one serves
+every file.
 
-A finding is one ``self.report(where, message, help=..., fix=...)`` call: at a field
-(its key), a part or row, or an ``ast`` node of the file. ``message`` says in a line
-what is wrong, naming the field as spelled (`` `provenance.measuredAt` is read from
-the clock``); ``help`` says why it matters and what to write instead, and ends with
-where a followed name was bound and (added by ``report``) the call the field is in.
-The one-line formats show the message alone. A rule
-reads the declaration, the file's index and the value library (``rules.values``),
-nothing else.
+A finding is one ``check.report(where, message, help=..., fix=...)`` call: at a field
+(its key), a part or row, or an ``ast`` expression of the file; in a part given as a
+name, it lands at the name in the call (:meth:`Check.at_name`). ``message`` says in a
+line what is wrong, naming the field as spelled (`` `provenance.measuredAt` is read
+from the clock``); ``help`` says why it matters and what to write instead, and ends
+with where a followed name was bound and (added by ``report``) the call the field is
+in. The one-line formats show the message alone. A rule reads the declaration, the
+file's index and the value library (``rules.values``), nothing else.
 
 Checked when the class is created (as Fixit checks its rules): the code's family
 matches the module (``sem1xx_keys`` holds ``SEM1xx``), the name is kebab-case, the
