@@ -188,6 +188,15 @@ def test_the_class_through_a_name_and_through_an_import(tmp_path: Path) -> None:
         ),
         (
             """
+            def run(vm):
+                return described_result(facts=[{"entity": vm}], provenance=vm.prov)
+
+            tool = define_tool({"name": "t", "resultClass": "report", **options, "execute": run})
+            """,
+            "a spread after the class may replace it",
+        ),
+        (
+            """
             def run(vm, export):
                 return described_result(facts=[{"entity": vm}], provenance=export.prov, **more)
 
@@ -467,3 +476,15 @@ def test_the_tool_rules_alone_read_the_definitions_they_need() -> None:
     )
     only = lint_source(source.encode(), "tools.py", LintSettings(enabled=frozenset({"SEM603"})))
     assert [(f.code, f.start.line) for f in only] == [("SEM603", 6)]
+
+
+def test_a_value_written_before_a_spread_is_not_judged() -> None:
+    """``{"facts": [], **rows}``: the spread may replace the rows; a key written after
+    the spread is judged again."""
+    source = (
+        "from semantics_lint.runtime import described_result\n"
+        "described_result({'facts': [], **rows}, provenance=p)\n"
+        "described_result({**rows, 'facts': []}, provenance=p)\n"
+    )
+    found = [(f.code, f.start.line) for f in lint_source(source.encode(), "tools.py") if f.code == "SEM105"]
+    assert found == [("SEM105", 3)]

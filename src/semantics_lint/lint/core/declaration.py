@@ -11,7 +11,8 @@ same way:
   a positional that is not a dict literal) is ``open``: a rule never reports a missing
   field of an open part; a literal key that is not a string (``{1: "y"}``) is an
   ``unknown`` key, spelled as ``str`` writes it, and hides nothing;
-* a key written twice is read as Python builds the dict: the last one;
+* a key written twice is read as Python builds the dict: the last one; a key written
+  before a ``**spread`` is not read at all (the spread may replace it);
 * a ``define_tool(...)`` call is one part, its keys those of ``vocabulary.TOOL_FIELDS``
   (the key rules judge its keys; the tool rules read its ``name``, ``resultClass`` and
   ``execute`` through ``lint.core.tools``);
@@ -372,7 +373,11 @@ def _read_keys(part: Part, node: ast.expr) -> None:
     seen: set[object] = set()
     for item in iter_dict_items(node):
         if item is None:
+            # A spread may hold any key, and replace any value written before it: those
+            # keys prove nothing any more (``{"facts": [], **extra}`` may have rows).
             part.open = True
+            part.fields.clear()
+            seen.clear()
         else:
             key, key_node, value = item
             if key in seen:  # written twice: Python keeps the last
