@@ -216,15 +216,6 @@ def test_the_class_through_a_name_and_through_an_import(tmp_path: Path) -> None:
             """,
             "a result wrapped in coverage() is SEM403's case",
         ),
-        (
-            """
-            def run(vm, export):
-                return described_result(facts=[{"entity": vm}], provenance=export.prov)
-
-            tool = define_tool(name="t", resultClass=None, execute=run)
-            """,
-            "no class",
-        ),
     ],
 )
 def test_no_finding_when_not_provable(source: str, why: str) -> None:
@@ -251,9 +242,10 @@ def test_non_string_classes_are_reported() -> None:
         a = define_tool(name="a", resultClass=3)
         b = define_tool(name="b", resultClass="")
         c = define_tool(name="c", resultClass="inventory ")
+        d = define_tool(name="d", resultClass=None)  # refused: no class is written by leaving it out
         """
     )
-    assert [code for code, _, _ in tool_findings(source)] == ["SEM601"] * 3
+    assert [code for code, _, _ in tool_findings(source)] == ["SEM601"] * 4
 
 
 def test_two_tools_sharing_one_execute_report_once_per_class() -> None:
@@ -488,3 +480,14 @@ def test_a_value_written_before_a_spread_is_not_judged() -> None:
     )
     found = [(f.code, f.start.line) for f in lint_source(source.encode(), "tools.py") if f.code == "SEM105"]
     assert found == [("SEM105", 3)]
+
+
+def test_an_adapters_result_class_none_is_no_class() -> None:
+    source = (
+        "from semantics_lint.frameworks.mcp import served\n"
+        "from semantics_lint.runtime import described_result\n"
+        "@served(result_class=None)\n"
+        "def status(vm):\n"
+        "    return described_result(facts=[{'entity': vm}], provenance=vm.prov)\n"
+    )
+    assert [f.code for f in lint_source(source.encode(), "tools.py") if f.code.startswith("SEM6")] == []

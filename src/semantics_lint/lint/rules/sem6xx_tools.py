@@ -183,8 +183,10 @@ class UnknownResultClass(Rule):
     def visit_module(self, check: Check) -> None:
         for tool in file_tools(check.file).tools:
             value = tool.result_class
-            if tool.class_node is None or value is UNKNOWN or value is None:
+            if tool.class_node is None or value is UNKNOWN:
                 continue
+            if value is None and tool.class_key == vocabulary.ADAPTER_CLASS_KEYWORD:
+                continue  # an adapter's result_class=None is no class; define_tool refuses None
             if isinstance(value, str) and value in vocabulary.RESULT_CLASSES:
                 continue
             described = f" ({tool.class_resolved.describe()})" if tool.class_resolved else ""
