@@ -10,10 +10,9 @@ from __future__ import annotations
 
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import NESTED_PARTS, Field
+from semantics_lint.lint.core.declaration import NAMEABLE_PARTS, Field
 from semantics_lint.lint.rules.base import (
-    DECLARATION_CALLS,
-    DEFINE_TOOL,
+    CALL_KINDS,
     Check,
     Claim,
     Invalid,
@@ -57,8 +56,8 @@ class KeyRule(Rule):
 
     abstract = True
     judges = Selector(
-        calls=DECLARATION_CALLS | {DEFINE_TOOL},
-        named=frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values()),
+        calls=CALL_KINDS,
+        named=NAMEABLE_PARTS,
         note_named=False,
     )
 
@@ -90,7 +89,7 @@ class UnknownDeclarationKey(KeyRule):
     judges = KeyRule.judges._replace(
         statuses=frozenset({"unknown"}),
         refusals=(
-            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({UNKNOWN_KEY}), deeper=True),
+            Claim(CALL_KINDS, frozenset({UNKNOWN_KEY}), deeper=True),
         ),
     )
 
@@ -296,7 +295,7 @@ class SnakeCaseDeclarationKey(KeyRule):
     judges = KeyRule.judges._replace(
         statuses=frozenset({"snake"}),
         refusals=(
-            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({SNAKE_CASE_KEY}), deeper=True),
+            Claim(CALL_KINDS, frozenset({SNAKE_CASE_KEY}), deeper=True),
         ),
     )
 
@@ -517,7 +516,7 @@ class DerivedFieldDeclared(KeyRule):
     judges = KeyRule.judges._replace(
         statuses=frozenset({"derived"}),
         refusals=(
-            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({DERIVED_KEY}), deeper=True),
+            Claim(CALL_KINDS, frozenset({DERIVED_KEY}), deeper=True),
         ),
     )
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from semantics_lint.lint.core.declaration import Declaration
 from semantics_lint.lint.rules.base import (
-    DECLARATION_CALLS,
-    DEFINE_TOOL,
+    CALL_KINDS,
     Check,
     Invalid,
     Rule,
@@ -72,7 +71,7 @@ class RuntimeRefusesDeclaration(Rule):
 
     code = "SEM100"
     name = "runtime-refuses-declaration"
-    judges = Selector(calls=DECLARATION_CALLS | {DEFINE_TOOL})
+    judges = Selector(calls=CALL_KINDS)
 
     VALID = (
         Valid(

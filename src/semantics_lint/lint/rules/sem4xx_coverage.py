@@ -16,8 +16,7 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
-    DECLARATION_CALLS,
-    DEFINE_TOOL,
+    CALL_KINDS,
     Check,
     Claim,
     Invalid,
@@ -250,7 +249,7 @@ class DescribedResultInCoverage(Rule):
     judges = Selector(
         calls=frozenset({"coverage"}),
         refusals=(
-            Claim(DECLARATION_CALLS | {DEFINE_TOOL}, frozenset({WRAPPED}), deeper=True),
+            Claim(CALL_KINDS, frozenset({WRAPPED}), deeper=True),
         ),
     )
 
