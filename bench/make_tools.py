@@ -152,14 +152,9 @@ def render_collection(seed: int, shape: str, tools: int, first: int = 1) -> tupl
     return text, {"tools": tools, "lines": text.count("\n"), "bytes": len(text.encode()), "expected_codes": codes}
 
 
-def shape_folder(shape: str) -> str:
-    return shape
-
-
 def write_tools(out_dir: Path, sizes: Sequence[int] = SIZES, seed: int = DEFAULT_SEED) -> dict[str, object]:
     """Write every shape into ``out_dir`` (emptied first); return the manifest."""
-    make_corpus._fresh_dir(out_dir)
-    (out_dir / "pyproject.toml").write_text(make_corpus.CORPUS_PYPROJECT, encoding="utf-8")
+    make_corpus._fresh_dir(out_dir)  # with the corpus's pyproject.toml
     shapes: list[dict[str, object]] = []
     plan = [(f"tools-{size}", size) for size in sizes] + [("tools-5mb", FIVE_MB_TOOLS)]
     for shape, tools in plan:

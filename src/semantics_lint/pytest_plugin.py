@@ -67,8 +67,6 @@ _SESSION_LABEL: Final = "the session's samples"
 UNCALLED_CODE: Final = "uncalled-tool"
 REFUSING_CODE: Final = "refusing-tool"
 UNDECLARED_CODE: Final = "undeclared-result"
-PLUGIN_CODES: Final = (UNCALLED_CODE, REFUSING_CODE, UNDECLARED_CODE)
-"""The plugin's own finding codes (all warnings); the gate's are ``check-semantics``'s."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

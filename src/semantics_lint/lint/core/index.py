@@ -74,7 +74,6 @@ GLOBAL = "global"
 NONLOCAL = "nonlocal"
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class Scope:
@@ -194,10 +193,6 @@ class FileIndex:
         while isinstance(node, ast.Attribute):
             node = node.value
         return self.scope_of_name.get(id(node))
-
-    def scope_at(self, node: ast.AST) -> Scope | None:
-        """The scope a scope-making node opens (a def, lambda, class, comprehension)."""
-        return self.scopes.get(id(node))
 
     def lookup(self, name: str, scope: Scope) -> tuple[Scope, list[Binding]] | None:
         """Where Python finds ``name`` read in ``scope``, and what binds it there.

@@ -25,14 +25,14 @@ imports of one adapter of those modules, or is a dotted name of such a module.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
 from semantics_lint.lint.core.syntax import dotted_name
 
-__all__ = ["ADAPTER", "LocatedCall", "is_api_module", "iter_kinds", "locate_adapter_calls", "locate_calls"]
+__all__ = ["ADAPTER", "LocatedCall", "is_api_module", "locate_adapter_calls", "locate_calls"]
 
 # The API names a binding may stand for, mapped to the call kind they make.
 _KIND_OF_NAME: dict[str, str] = {name: "described_result" for name in vocabulary.DESCRIBED_RESULT_NAMES}
@@ -251,7 +251,3 @@ def _function_of(scope: Scope) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.L
     function = scope.function
     return function.node if function is not None else None  # type: ignore[return-value]
 
-
-def iter_kinds() -> Iterator[str]:
-    """Every call kind recognition can produce."""
-    yield from dict.fromkeys(_KIND_OF_NAME.values())
