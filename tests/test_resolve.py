@@ -747,16 +747,115 @@ def test_a_comprehension_variable_does_not_shadow_the_module_constant() -> None:
         ),
         pytest.param(
             """
-            PROV = {"measuredAt": "2024-01-01"}
+            def tool():
+                rows = []
 
-            def other():
-                PROV = {}
-                PROV["x"] = 1  # another PROV; the same spelling is enough to refuse
+                def fill(row):
+                    rows.append(row)  # a closure: the enclosing function's rows
+
+                load(fill)
+                return described_result(facts=rows)
+            """,
+            id="list-grown-by-a-nested-function",
+        ),
+        pytest.param(
+            """
+            ROWS = []
+
+            class Loader:
+                def load(self, row):
+                    ROWS.append(row)  # a method reads the module's ROWS
 
             def tool():
-                return described_result(provenance=PROV)
+                return described_result(facts=ROWS)
             """,
-            id="same-spelling-mutated-elsewhere",
+            id="list-grown-by-a-method",
+        ),
+        pytest.param(
+            """
+            ROWS = []
+
+            def other():
+                global ROWS
+                ROWS = fetch()
+
+            def tool():
+                return described_result(facts=ROWS)
+            """,
+            id="global-in-another-function",
+        ),
+        pytest.param(
+            """
+            ROWS = []
+
+            def other():
+                global ROWS
+                ROWS.append(fetch())
+
+            def tool():
+                return described_result(facts=ROWS)
+            """,
+            id="global-grown-in-another-function",
+        ),
+        pytest.param(
+            """
+            def tool():
+                x = "2024-01-01"
+
+                def between():
+                    def innermost():
+                        nonlocal x  # tool's x: between binds none
+                        x = "later"
+
+                return described_result(provenance=x)
+            """,
+            id="nonlocal-two-functions-down",
+        ),
+        pytest.param(
+            """
+            def tool():
+                rows = []
+                rows += fetch()
+                return described_result(facts=rows)
+            """,
+            id="list-augmented",
+        ),
+        pytest.param(
+            """
+            def tool():
+                rows = []
+                rows[:] = fetch()
+                return described_result(facts=rows)
+            """,
+            id="list-slice-assigned",
+        ),
+        pytest.param(
+            """
+            def tool():
+                rows = []
+                fill(rows)
+                return described_result(facts=rows)
+            """,
+            id="list-handed-to-a-call",
+        ),
+        pytest.param(
+            """
+            def tool():
+                rows = []
+                alias = rows
+                alias.insert(0, {"entity": "a"})
+                return described_result(facts=rows)
+            """,
+            id="list-aliased",
+        ),
+        pytest.param(
+            """
+            def tool():
+                rows = []
+                [rows.extend(more) for more in batches]
+                return described_result(facts=rows)
+            """,
+            id="list-grown-in-a-comprehension",
         ),
         pytest.param(
             """
@@ -896,7 +995,102 @@ def test_a_comprehension_variable_does_not_shadow_the_module_constant() -> None:
     ],
 )
 def test_refuses_to_guess(source: str) -> None:
-    assert resolve_in(source) is None
+    keyword = "facts" if "facts=" in source else "provenance"
+    assert resolve_in(source, keyword) is None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            """
+            PROV = {"measuredAt": "2024-01-01"}
+
+            def other():
+                PROV = {}
+                PROV["x"] = 1  # another function's own PROV
+
+            def tool():
+                return described_result(provenance=PROV)
+            """,
+            id="same-spelling-bound-and-changed-in-another-function",
+        ),
+        pytest.param(
+            """
+            def first():
+                rows = fetch()
+                rows.append({"entity": "x"})
+                return rows
+
+            def tool():
+                rows = []
+                return described_result(provenance=rows)
+            """,
+            id="another-functions-local",
+        ),
+        pytest.param(
+            """
+            def tool(batches):
+                rows = []
+
+                def inner(rows):
+                    rows.append(1)  # a parameter of its own
+
+                for rows_seen in [len(rows) for rows in batches]:
+                    pass
+                return described_result(provenance=rows)
+            """,
+            id="shadowed-by-a-parameter-and-a-comprehension",
+        ),
+        pytest.param(
+            """
+            ROWS = []
+
+            class Table:
+                ROWS = fetch()  # the class's own name, not the module's
+                ROWS.append(1)
+
+            def tool():
+                return described_result(provenance=ROWS)
+            """,
+            id="shadowed-in-a-class-body",
+        ),
+        pytest.param(
+            """
+            X = "2024-01-01"
+
+            def other():
+                global Y
+                Y = 1
+                X = 2
+                del X
+
+            def tool():
+                return described_result(provenance=X)
+            """,
+            id="another-functions-global-and-del",
+        ),
+        pytest.param(
+            """
+            def other():
+                x = 1
+
+                def inner():
+                    nonlocal x  # other's x, not tool's
+                    x = 2
+
+            def tool():
+                x = "2024-01-01"
+                return described_result(provenance=x)
+            """,
+            id="nonlocal-in-another-function",
+        ),
+    ],
+)
+def test_a_name_is_followed_in_its_own_scope(source: str) -> None:
+    """A binding, a change or a ``global`` of the same spelling in another scope is
+    another name: the value is still known."""
+    assert resolve_in(source) is not None
 
 
 def test_a_name_read_elsewhere_without_mutation_is_still_known() -> None:

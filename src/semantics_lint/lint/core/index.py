@@ -157,6 +157,8 @@ class FileIndex:
         "unstable",
         "uses",
         "_anywhere",
+        "_declared_global",
+        "_declared_nonlocal",
         "_memo",
         "_only_read",
     )
@@ -178,11 +180,15 @@ class FileIndex:
         self.imports: list[tuple[str, Binding]] = []
         """Every name an import binds, anywhere, with its binding."""
         self.unstable: set[str] = set()
-        """Names declared ``global`` or ``nonlocal`` or deleted anywhere: never provable."""
+        """Names declared ``global`` or ``nonlocal`` or deleted anywhere (what a question
+        about another module's top-level names asks first; a name of this file is judged
+        in its own scope, :meth:`stable`)."""
+        self._declared_global: set[str] = set()
+        self._declared_nonlocal: dict[str, list[Scope]] = {}
         self.star_import = False
         """Whether a ``from m import *`` appears anywhere."""
         self._memo: dict[object, object] = {}
-        self._only_read: dict[str, bool] = {}
+        self._only_read: dict[tuple[str, int], bool] = {}
         self._anywhere: dict[str, list[Binding]] | None = None
 
     # -- questions -------------------------------------------------------------------
@@ -237,16 +243,45 @@ class FileIndex:
                         found.extend(bindings)
         return list(anywhere.get(name, ()))
 
-    def only_read_by_declarations(self, spelled: str) -> bool:
-        """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) anywhere in
-        the module is an argument of a declaration call: nothing can have changed the
-        value it names (``prov["source"] = s``, ``prov.update(...)``, ``helper(prov)`` are
-        other uses). By spelling, whatever the scope: stricter than the binding's own
-        uses, never looser."""
-        known = self._only_read.get(spelled)
+    def stable(self, name: str, home: Scope) -> bool:
+        """False when code elsewhere may rebind ``name`` bound in ``home`` without a
+        binding of ``home`` showing it: a ``global name`` anywhere (for a module-level
+        name), a ``nonlocal name`` in a function nested in ``home`` (for a function's)."""
+        if home.kind == MODULE:
+            return name not in self._declared_global
+        declaring = self._declared_nonlocal.get(name)
+        return not declaring or not any(scope.is_within(home) for scope in declaring)
+
+    def resolves_to(self, use: ast.expr, home: Scope) -> bool:
+        """True when the name ``use`` is read in (a dotted name: its first name) is the
+        one bound in ``home``, as Python looks it up from where it is written."""
+        base = use
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        scope = self.scope_of_name.get(id(base))
+        if scope is None or not isinstance(base, ast.Name):
+            return False
+        if scope is home:
+            return base.id in home.bindings
+        found = self.lookup(base.id, scope)
+        return found is not None and found[0] is home
+
+    def only_read_by_declarations(self, spelled: str, home: Scope) -> bool:
+        """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) that reads
+        the name bound in ``home`` is an argument of a declaration call: nothing can
+        have changed the value it names (``prov["source"] = s``, ``prov.update(...)``,
+        ``helper(prov)``, ``rows.append(r)``, ``rows += more``... are other uses).
+        Judged where Python looks the name up: a use in a nested function that reads
+        ``home``'s name counts, one that reads a name of its own (a local of another
+        function, a parameter, a comprehension's variable) does not."""
+        key = (spelled, id(home))
+        known = self._only_read.get(key)
         if known is None:
             read = self.api_read
-            known = self._only_read[spelled] = all(id(use) in read for use in self.uses.get(spelled, ()))
+            known = all(
+                id(use) in read or not self.resolves_to(use, home) for use in self.uses.get(spelled, ())
+            )
+            self._only_read[key] = known
         return known
 
     def memo(self, key: object) -> object:
@@ -617,16 +652,20 @@ class _Walk:
         """``global`` and ``nonlocal``: the names are never provable, and are bound here
         by the declaration."""
         declared = node.names
-        self.index.unstable.update(declared)
+        index = self.index
+        index.unstable.update(declared)
         if type(node) is ast.Global:
             if scope.declared_global is None:
                 scope.declared_global = set()
             scope.declared_global.update(declared)
+            index._declared_global.update(declared)
             binding_kind = GLOBAL
         else:
             if scope.declared_nonlocal is None:
                 scope.declared_nonlocal = set()
             scope.declared_nonlocal.update(declared)
+            for declared_name in declared:
+                index._declared_nonlocal.setdefault(declared_name, []).append(scope)
             binding_kind = NONLOCAL
         for declared_name in declared:
             found = scope.bindings.get(declared_name)

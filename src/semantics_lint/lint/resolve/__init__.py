@@ -12,13 +12,18 @@ What resolves, read from the index (``lint.index``) of the module the name is in
   plain ``x = ...`` or ``x: T = ...`` written directly in the body of that function or of
   the module, before the use when both are in the same scope (a comprehension runs in
   the scope around it): no second binding of that name there (a second assignment, in a
-  branch or a loop, an augmented assignment, a ``for``/``with``/``except`` target, a
-  parameter, a walrus), no ``global``/``nonlocal``/``del`` of that name anywhere in the
-  module, no star import for a module-level name, and, for a mutable value (a dict,
-  list or set), no use of that spelling anywhere in the module other than as an
-  argument of a declaration call (``described_result(provenance=prov)``), so that the
-  value cannot have been changed in between (``prov["source"] = s``,
-  ``prov.update(...)``, ``helper(prov)`` all make it unknown, even in another function);
+  branch or a loop, an augmented assignment, a ``del``, a ``for``/``with``/``except``
+  target, a parameter, a walrus), no ``global`` of a module-level name anywhere in the
+  module, no ``nonlocal`` of a function's name in a function nested in it, no star
+  import for a module-level name, and, for a mutable value (a dict, list or set), no
+  use of that name that reads this binding (from this scope or a function nested in
+  it, wherever Python looks it up to this binding) other than as an argument of a
+  declaration call (``described_result(provenance=prov)``), so that the value cannot
+  have been changed in between (``prov["source"] = s``, ``prov.update(...)``,
+  ``rows.append(r)``, ``helper(prov)`` all make it unknown, in a nested function too).
+  Everything is judged in the scope the name is bound in, never by spelling across the
+  file: another function's ``rows``, or a nested function's own ``rows``, is another
+  name;
 * a name imported from another module of the project (``from .constants import X``,
   ``from pkg import constants`` + ``constants.X``, ``import pkg.constants as c`` +
   ``c.X``) resolves to the value that module binds, under the same rules there; where it
@@ -178,10 +183,10 @@ class Resolver:
         index = reading.index
         scope = index.scope_of(node)
         name, _, tail = dotted.partition(".")
-        if scope is None or name in index.unstable:
+        if scope is None:
             return None
         found = _single_binding(index, scope, dotted)
-        if found is None:
+        if found is None or not index.stable(name, found[1]):
             return None
         binding, _ = found
         alias = binding.node
@@ -226,17 +231,17 @@ class Resolver:
             return None
         index = reading.index
         name, _, tail = dotted.partition(".")
-        if name in index.unstable:
-            return None
         found = _single_binding(index, scope, dotted)
         if found is None:
             return None
         binding, home = found
+        if not index.stable(name, home):
+            return None
         if binding.kind in (IMPORT, IMPORT_FROM):
             if position is not None and _same_scope(scope, home) and _start(binding.statement) >= position:  # type: ignore[arg-type]
                 return None
             value = self._follow_import(reading, binding, dotted, walk)
-            if value is not None and _mutable(value.value) and not index.only_read_by_declarations(dotted):
+            if value is not None and _mutable(value.value) and not index.only_read_by_declarations(dotted, home):
                 return None
             return value
         if tail or binding.value is None or binding.kind not in (ASSIGN, ANNOTATED):
@@ -256,10 +261,10 @@ class Resolver:
             inner = self._follow(reading, home, inner_name, _start(bound), walk)
             if inner is None:
                 return None
-            if _mutable(inner.value) and not index.only_read_by_declarations(name):
+            if _mutable(inner.value) and not index.only_read_by_declarations(name, home):
                 return None  # the alias itself may be changed in place
             return _Value(inner.value, inner.origin, inner.reading, (inner_name, *inner.aliases))
-        if _mutable(bound) and not index.only_read_by_declarations(name):
+        if _mutable(bound) and not index.only_read_by_declarations(name, home):
             return None
         return _Value(bound, reading.origin(statement.lineno), reading)  # type: ignore[attr-defined]
 
