@@ -7,7 +7,7 @@ dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.
 * no import cycle anywhere in the package;
 * the linter's core is ordered: vocabulary -> model, reading, settings, syntax -> source,
   index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
-  (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> the rule families -> the
+  (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> ``rules.emptiness`` -> the rule families -> the
   rule registry -> ``engine``; a module imports only from ranks below its own, and no
   family imports another;
 * the core imports nothing above the engine (runner, CLI, output, cache, fixes...);
@@ -50,6 +50,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.core.verdicts",),
     ("semantics_lint.lint.rules.base",),
     ("semantics_lint.lint.rules.values",),
+    ("semantics_lint.lint.rules.emptiness",),
     (
         "semantics_lint.lint.rules.sem0xx_noqa",
         "semantics_lint.lint.rules.sem0xx_syntax",

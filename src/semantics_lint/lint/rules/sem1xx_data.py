@@ -22,6 +22,7 @@ from semantics_lint.lint.rules.base import (
     Valid,
 )
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.rules.emptiness import empty_data
 from semantics_lint.lint.core.verdicts import (
     EMPTY,
     SAYS_NOTHING,
@@ -117,19 +118,23 @@ class EmptyDeclaration(Rule):
         )
 
 
-def _is_empty_literal_ast(node: ast.expr) -> bool:
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return not node.elts
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in ("list", "tuple") and not node.args and not node.keywords
-    return False
-
-
 class EmptyDataLiteral(Rule):
     """
     ## What it does
-    Reports `facts`, `series` or `edges` given as an empty literal: `[]`, `()`,
-    `list()` or `tuple()`.
+    Reports `facts`, `series` or `edges` that is provably empty where the mint gets
+    it:
+
+    - an empty literal, `[]`, `()`, `list()` or `tuple()`, written in the call or
+      bound to the name the call gives (`rows = []` then `facts=rows`), followed in
+      the scope Python looks the name up in;
+    - an arm of a conditional expression that is an empty literal, or an `or` whose
+      last operand is one: `rows if rows else []`, `[] if not rows else rows`,
+      `rows or []` (reported at the empty arm, or at the name bound to such a value);
+    - a name read in a branch whose test proves it empty or false: the body of `if
+      not rows:`, `if len(rows) == 0:` (`0 == len(rows)`, `not len(rows)`), `if rows
+      == []:` (or `()`); the `else` of `if rows:`, `if len(rows):`, `if len(rows) !=
+      0:`, `if len(rows) > 0:`, `if rows != []:`; an `and` of tests in its body, an
+      `or` of tests in its `else`; the same tests in a conditional expression.
 
     ## Why is this bad?
     An empty list is not "nothing matched": the data lists of a described result
@@ -137,6 +142,20 @@ class EmptyDataLiteral(Rule):
     return `absent(what=..., checked=...)`, which tells the model that the look
     happened, what ground it covered, and that asking again returns the same.
     Write both branches: `described_result(...) if rows else absent(...)`.
+
+    In a branch where `rows` is false, it may also be `None`, `0` or `""` rather
+    than an empty list: the mint refuses every false value of a data field, so the
+    branch is refused whatever `rows` holds.
+
+    ## Known problems
+    Nothing is reported when the value may change between where it is proved empty
+    and the call: a name bound twice in its scope, declared `global` or `nonlocal`,
+    changed in place anywhere it is read (`rows.append(r)`, `rows += more`,
+    `rows.extend(...)`, `rows[:] = ...`, `fill(rows)`, an alias), rebound or used
+    otherwise inside the branch, or read by another function that may run meanwhile.
+    `while` loops, `is None` tests, other comparisons (`len(rows) < 5`) and
+    attributes (`self.rows`) prove nothing. A value whose truth or length disagrees
+    with what it holds (an object that is false yet yields rows) would be misread.
     """
 
     code = "SEM105"
@@ -162,6 +181,58 @@ class EmptyDataLiteral(Rule):
                 return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
             """
         ),
+        Valid(
+            """
+            def tool(export):
+                # A list that grows is not provably empty.
+                rows = []
+                for row in export.rows:
+                    rows.append(row)
+                more = []
+                more += export.rows
+                return described_result(facts=rows, series=more, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            def first(export):
+                rows = []  # another function's rows
+                return rows
+
+            def tool(export):
+                rows = export.rows
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            def tool(export):
+                rows = export.rows
+
+                def empty():
+                    rows = []  # the nested function's own rows
+                    return rows
+
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            def tool(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                if rows is None or len(rows) < 5:
+                    return described_result(facts=rows, provenance=prov)
+                if not rows:
+                    rows = export.fallback_rows  # rebound in the branch
+                    return described_result(facts=rows, provenance=prov)
+                if not rows:
+                    rows.extend(export.fallback_rows)  # changed in the branch
+                    return described_result(facts=rows, provenance=prov)
+                while not rows:
+                    return described_result(facts=rows, provenance=prov)
+                return described_result(facts=rows if rows else [{"entity": "none"}], provenance=prov)
+            """
+        ),
     )
     INVALID = (
         Invalid(
@@ -181,24 +252,79 @@ class EmptyDataLiteral(Rule):
             codes=("SEM105", "SEM105"),
             field="series",
         ),
+        Invalid(
+            """
+            def tool(export):
+                rows = []
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+
+            def other(export):
+                rows = export.rows  # another function's rows: not the one above
+                rows.append({"entity": "x"})
+                return rows
+            """,
+            line=3,
+            column=34,
+            field="rows = [] (line 2)",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                if not rows:
+                    return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=3,
+            column=38,
+            field="line 2 tests `not rows`",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                if len(rows) == 0:
+                    return described_result(facts=rows, provenance=prov)
+                if rows:
+                    return described_result(facts=rows, provenance=prov)
+                else:
+                    return described_result(series=rows, provenance=prov)
+            """,
+            codes=("SEM105", "SEM105"),
+            line=4,
+            column=38,
+            field="len(rows) == 0",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                return described_result(facts=rows if rows else [], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=52,
+            field="when `rows` is false",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                data = [] if not rows else rows
+                return described_result(facts=data, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=3,
+            column=34,
+            field="when `not rows` is true",
+        ),
     )
 
     def visit_field(self, check: Check, field: Field) -> None:
-        where = ""
-        if not _is_empty_literal_ast(field.value_ast):
-            # Only a name can still be proved empty.
-            if not isinstance(field.value_ast, (ast.Name, ast.Attribute)):
-                return
-            resolved = check.call.resolver.value_of(field.value_ast)
-            if resolved is None or not _is_empty_literal_ast(resolved.value):
-                return
-            where = f" ({resolved.describe()})"
-        check.report(
-            field.value_ast,
-            f"`{field.path}` is empty",
-            help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
-            f"instead{where}",
-        )
+        for empty in empty_data(check.call, field.value_ast):
+            when = f" {empty.when}" if empty.when else ""
+            where = f" ({empty.bound})" if empty.bound else ""
+            check.report(
+                empty.at,
+                f"`{field.path}` is empty{when}",
+                help='an empty list is not "nothing matched", and the mint refuses it; '
+                f"return absent(what=..., checked=...) {'there ' if when else ''}instead{where}",
+            )
 
 
 def _is_text(value: object) -> bool:

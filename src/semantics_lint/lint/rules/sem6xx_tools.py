@@ -40,6 +40,7 @@ from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
 from semantics_lint.lint.core.tools import Tool, file_tools
 from semantics_lint.lint.core.verdicts import VALUE_FAULTS
 from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.rules.emptiness import empty_data
 
 if TYPE_CHECKING:
     from semantics_lint.lint.core.context import CallSite, FunctionNode
@@ -616,6 +617,8 @@ class DataFromVariableWithoutAbsent(Rule):
             # A value known from the source, not a variable that may be empty: an empty
             # list is SEM105's finding, any other value the mint refuses SEM100's.
             return
+        if empty_data(site, value):
+            return  # provably empty where it is read (a branch, a conditional): SEM105's
         check.report_ast(
             value,
             f"{data_field} is the variable {value.id!r} in a function with no absent() branch",
