@@ -491,3 +491,26 @@ def test_an_adapters_result_class_none_is_no_class() -> None:
         "    return described_result(facts=[{'entity': vm}], provenance=vm.prov)\n"
     )
     assert [f.code for f in lint_source(source.encode(), "tools.py") if f.code.startswith("SEM6")] == []
+
+
+def test_a_key_written_before_a_spread_is_judged_by_its_spelling_alone() -> None:
+    """The key of a dict display written before a ``**spread`` stays in the dict: the
+    key rules (SEM101-SEM103) judge it, the rules that read a value do not. A key of a
+    ``dict(...)`` call is never replaced by a spread (one holding it too raises): its
+    value is judged as written."""
+    source = (
+        "from semantics_lint.runtime import described_result\n"
+        "described_result({'facts': [], 'note': 'x', 'fatcs': 1, **rows})\n"
+        "described_result(facts=r, provenance={'measured_at': '2024-05-01', **p})\n"
+        "described_result(dict(facts=[], **rows))\n"
+        "described_result(facts=r, provenance=dict(measured_at='2024-05-01', **p))\n"
+    )
+    found = sorted((f.start.line, f.code) for f in lint_source(source.encode(), "tools.py"))
+    assert found == [
+        (2, "SEM101"),
+        (2, "SEM103"),
+        (3, "SEM102"),
+        (4, "SEM105"),
+        (5, "SEM102"),
+        (5, "SEM203"),
+    ]

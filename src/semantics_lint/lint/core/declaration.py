@@ -11,8 +11,12 @@ same way:
   a positional that is not a dict literal) is ``open``: a rule never reports a missing
   field of an open part; a literal key that is not a string (``{1: "y"}``) is an
   ``unknown`` key, spelled as ``str`` writes it, and hides nothing;
-* a key written twice is read as Python builds the dict: the last one; a key written
-  before a ``**spread`` is not read at all (the spread may replace it);
+* a key written twice is read as Python builds the dict: the last one; a key of a
+  dict display written before a ``**spread`` or a computed key is still in the dict,
+  but its value may be replaced: it is kept apart (:attr:`Part.replaced`), for the
+  rules that judge a key by its spelling alone (``Selector.spelling``), and no other
+  rule reads it. A key of a ``dict(...)`` call is never replaced (a spread holding it
+  too raises ``TypeError``): it is read as written;
 * a ``define_tool(...)`` call is one part, its keys those of ``vocabulary.TOOL_FIELDS``
   (the key rules judge its keys; the tool rules read its ``name``, ``resultClass`` and
   ``execute`` through ``lint.core.tools``);
@@ -174,6 +178,9 @@ class Part:
     parent: Field | None
     fields: list[Field] = field(default_factory=list)
     open: bool = False
+    replaced: list[Field] = field(default_factory=list)
+    """Keys of a dict display written before a ``**spread`` or a computed key: in the
+    dict whatever it holds, their values maybe not. Only spelling rules read them."""
     anchor: ast.expr | None = None
     """For a part given as a name: that name in the call, where its findings go."""
     via: Resolved | None = None
@@ -206,8 +213,9 @@ class Part:
         return self.get(name) is not None
 
     def spelled(self, spelling: str) -> Field | None:
-        """The key spelled exactly ``spelling``, whatever its status."""
-        for item in self.fields:
+        """The key spelled exactly ``spelling``, whatever its status (a key a spread
+        may give another value included: the key is there)."""
+        for item in (*self.fields, *self.replaced):
             if item.spelled == spelling:
                 return item
         return None
@@ -371,17 +379,21 @@ def build_declaration(call: CallSite) -> Declaration:
 
 def _read_keys(part: Part, node: ast.expr) -> None:
     seen: set[object] = set()
+    display = isinstance(node, ast.Dict)
     for item in iter_dict_items(node):
         if item is None:
-            # A spread may hold any key, and replace any value written before it: those
-            # keys prove nothing any more (``{"facts": [], **extra}`` may have rows).
             part.open = True
-            part.fields.clear()
-            seen.clear()
+            if display:
+                # A spread (or a computed key) may hold any key, and replace the value of
+                # any key written before it (``{"facts": [], **extra}`` may have rows):
+                # those keys stay, for their spelling alone.
+                part.replaced.extend(part.fields)
+                part.fields.clear()
         else:
             key, key_node, value = item
             if key in seen:  # written twice: Python keeps the last
                 part.fields = [field for field in part.fields if field.key != key]
+                part.replaced = [field for field in part.replaced if field.key != key]
             seen.add(key)
             if isinstance(key, str):
                 _add_field(part, key, key_node, value)  # type: ignore[arg-type]

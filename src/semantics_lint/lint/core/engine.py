@@ -372,6 +372,9 @@ class Batch:
             for item in part.fields:
                 for position in plan.on_key(part_kind, item.status, item.name):
                     visit(position, "visit_field", checks[position], item)
+            for item in part.replaced:
+                for position in plan.on_key(part_kind, item.status, item.name, spelling=True):
+                    visit(position, "visit_field", checks[position], item)
         if declaration.rows:
             for position in plan.on_row:
                 check = checks[position]
@@ -391,6 +394,9 @@ class Batch:
             visit(position, "visit_part", named[position], part)
         for item in part.fields:
             for position in plan.on_key(part.kind, item.status, item.name, named=True):
+                visit(position, "visit_field", named[position], item)
+        for item in part.replaced:
+            for position in plan.on_key(part.kind, item.status, item.name, named=True, spelling=True):
                 visit(position, "visit_field", named[position], item)
 
     def _visit(self, position: int, hook: str, check: Check, argument: object) -> None:
@@ -419,7 +425,7 @@ class _Plan:
         self._judged_fields = frozenset(name for _, rule in self._visiting for _, name in rule.judges.keys or ())
         self._named: dict[str, tuple[int, ...]] = {}
         self._parts: dict[tuple[str, bool], tuple[int, ...]] = {}
-        self._keys: dict[tuple[str, str, str | None, bool], tuple[int, ...]] = {}
+        self._keys: dict[tuple[str, str, str | None, bool, bool], tuple[int, ...]] = {}
 
     def on_named(self, part_kind: str) -> tuple[int, ...]:
         """The rules that judge a ``part_kind`` part given as a name."""
@@ -438,15 +444,20 @@ class _Plan:
             )
         return found
 
-    def on_key(self, part_kind: str, status: FieldStatus, name: str, *, named: bool = False) -> tuple[int, ...]:
+    def on_key(
+        self, part_kind: str, status: FieldStatus, name: str, *, named: bool = False, spelling: bool = False
+    ) -> tuple[int, ...]:
         """The rules whose ``visit_field`` takes a key of a ``part_kind`` part, with
         ``status``, meaning the field ``name`` (in a part given as a name: the rules
-        that judge it so)."""
-        key = (part_kind, status, name if name in self._judged_fields else None, named)
+        that judge it so; a key a spread may give another value: the rules that judge
+        a key's spelling alone)."""
+        key = (part_kind, status, name if name in self._judged_fields else None, named, spelling)
         found = self._keys.get(key)
         if found is None:
             found = self._keys[key] = self._taking(
-                lambda rule: rule.judges_key(part_kind, status, name) and (not named or part_kind in rule.judges.named)
+                lambda rule: rule.judges_key(part_kind, status, name)
+                and (not named or part_kind in rule.judges.named)
+                and (not spelling or rule.judges.spelling)
             )
         return found
 

@@ -240,7 +240,11 @@ class Selector(NamedTuple):
     reports there goes to the name in the call, with where the dict was bound
     appended to the help unless ``note_named`` is False (the rule says it itself).
     ``refusals``: the runtime refusals the rule reports (:class:`Claim`); SEM100
-    reports those no rule claims.
+    reports those no rule claims. ``spelling``: the rule judges a key by its spelling
+    alone, never by its value, so it is also handed the keys of a dict display written
+    before a ``**spread`` or a computed key (``{"measured_at": t, **defaults}``): the
+    key stays in the dict whatever the spread holds, though its value may not
+    (``Part.replaced``).
 
     Checked when the rule class is made: a selector that can never match is an error.
     """
@@ -252,6 +256,7 @@ class Selector(NamedTuple):
     named: frozenset[str] = frozenset()
     note_named: bool = True
     refusals: tuple[Claim, ...] = ()
+    spelling: bool = False
 
 
 class Check:
@@ -519,8 +524,8 @@ def _check_selector(cls: type[Rule]) -> None:
                 f"as a name; those are {sorted(NAMEABLE_PARTS & parts)}"
             )
     _, on_part, on_field, _ = cls._call_hooks
-    if (judges.keys is not None or judges.statuses is not None) and not on_field:
-        raise TypeError(f"{where}: judges.keys/statuses select keys, but the rule has no visit_field")
+    if (judges.keys is not None or judges.statuses is not None or judges.spelling) and not on_field:
+        raise TypeError(f"{where}: judges.keys/statuses/spelling select keys, but the rule has no visit_field")
     if (judges.parts is not None or judges.named) and not (on_part or on_field):
         raise TypeError(f"{where}: judges.parts/named select parts, but the rule has no visit_part or visit_field")
     if any(cls._call_hooks) and not judges.calls:

@@ -233,6 +233,13 @@ class EmptyDataLiteral(Rule):
                 return described_result(facts=rows if rows else [{"entity": "none"}], provenance=prov)
             """
         ),
+        Valid(
+            """
+            def tool(found, export):
+                # The spread may replace the empty list: its value proves nothing.
+                return described_result({"facts": [], **found, "provenance": {"measuredAt": export.at, "source": "x"}})
+            """
+        ),
     )
     INVALID = (
         Invalid(

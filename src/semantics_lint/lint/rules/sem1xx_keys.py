@@ -51,14 +51,16 @@ def _fields_list(allowed: tuple[str, ...]) -> str:
 
 
 class KeyRule(Rule):
-    """A rule about one key of a part; parts given as a name are judged too, and its
-    messages say where such a dict was bound themselves."""
+    """A rule about one key of a part, by its spelling: parts given as a name are
+    judged too (its messages say where such a dict was bound themselves), and so are
+    the keys written before a ``**spread``, which stay in the dict whatever it holds."""
 
     abstract = True
     judges = Selector(
         calls=CALL_KINDS,
         named=NAMEABLE_PARTS,
         note_named=False,
+        spelling=True,
     )
 
 
@@ -272,7 +274,10 @@ class SnakeCaseDeclarationKey(KeyRule):
     `source_export_date`, `filter_note`, `chart_hint`, `try_instead`,
     `in_progress`, `read_at`; in `define_tool(...)`: `result_class`,
     `input_schema`), as a dict key or a keyword, and renames it. The other rules read
-    the key as the field it means (`result_class="triage"` is a triage tool).
+    the key as the field it means (`result_class="triage"` is a triage tool). A key
+    written before a `**spread` is reported too (`dict(measured_at=t, **defaults)`,
+    `{"measured_at": t, **defaults}`): the key stays in the dict whatever the spread
+    holds, though the spread may give it another value.
 
     ## Why is this bad?
     Declarations are camelCase; snake_case is the spelling of the wire envelope
@@ -375,6 +380,28 @@ class SnakeCaseDeclarationKey(KeyRule):
                     series=export.points,
                     grain={'interval': 'daily', 'aggregation': 'count', 'isCounter': False},
                     provenance=dict(measuredAt=export.at, source=export.source, ageSeconds=30),
+                )
+            """,
+        ),
+        Invalid(
+            """
+            def tool(export, defaults):
+                return described_result(
+                    facts=export.rows,
+                    provenance=dict(measured_at=export.at, **defaults),
+                    grain={"interval": "daily", "is_counter": False, **defaults},
+                )
+            """,
+            codes=("SEM102", "SEM102"),
+            line=4,
+            column=24,
+            field="measured_at",
+            fixed="""
+            def tool(export, defaults):
+                return described_result(
+                    facts=export.rows,
+                    provenance=dict(measuredAt=export.at, **defaults),
+                    grain={"interval": "daily", "isCounter": False, **defaults},
                 )
             """,
         ),
