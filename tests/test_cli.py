@@ -143,25 +143,25 @@ def codes_in(text: str) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def test_findings_exit_1_text_on_stdout_summary_on_stderr(project: Path) -> None:
+def test_findings_exit_1_text_then_summary_on_stdout(project: Path) -> None:
     result = check("tools", cwd=project)
     assert result.code == 1
     lines = result.out.splitlines()
     assert lines == [
         f"tools/empty.py:{EMPTY_AT[0]}:{EMPTY_AT[1]}: SEM105 {lines[0].split(' SEM105 ', 1)[1]}",
         f"tools/snake.py:{SNAKE_AT[0]}:{SNAKE_AT[1]}: SEM102 {lines[1].split(' SEM102 ', 1)[1]}",
+        "Found 2 errors.",
+        "[*] 1 fixable with the `--fix` option.",
     ]
     assert "measured_at" in lines[1] and "measuredAt" in lines[1]
-    assert "Found 2 errors." in result.err
-    assert "[*] 1 fixable with the `--fix` option." in result.err
-    assert "SEM102" not in result.err
+    assert "Found" not in result.err and "SEM102" not in result.err
 
 
 def test_clean_exit_0(project: Path) -> None:
     result = check("tools/clean.py", "tools/helpers.py", cwd=project)
     assert result.code == 0
-    assert result.out == ""
-    assert "All checks passed!" in result.err
+    assert result.out == "All checks passed!\n"
+    assert result.err == ""
 
 
 def test_default_path_is_the_current_folder(project: Path) -> None:
@@ -197,7 +197,7 @@ def test_select_ignore_extend_select(project: Path) -> None:
     comma = check("tools", "--select", "SEM105,SEM102", "--ignore", "SEM1", cwd=project)
     assert codes_in(comma.out) == ["SEM105", "SEM102"]  # more specific selectors win
     none = check("tools", "--ignore", "SEM1", cwd=project)
-    assert none.code == 0 and none.out == ""
+    assert none.code == 0 and none.out == "All checks passed!\n"
 
 
 @pytest.mark.parametrize("flag", ["--select", "--ignore", "--extend-select"])
@@ -294,8 +294,12 @@ def test_statistics(project: Path) -> None:
     assert result.out.splitlines() == [
         "2\tSEM102\t[*] snake-case-declaration-key",
         "1\tSEM105\t[ ] empty-data-literal",
+        "Found 3 errors.",
+        "[*] 2 fixable with the `--fix` option.",
     ]
-    as_json = json.loads(check("tools", "--statistics", "--output-format", "json", cwd=project).out)
+    machine = check("tools", "--statistics", "--output-format", "json", cwd=project)
+    assert "Found" not in machine.err  # a machine format prints its document alone, as ruff's
+    as_json = json.loads(machine.out)
     assert as_json[0] == {
         "code": "SEM102",
         "name": "snake-case-declaration-key",
@@ -318,7 +322,7 @@ def test_fix_writes_safe_fixes_and_reports_what_remains(project: Path) -> None:
     # SEM105 has no fix: it remains, so the exit code is still 1.
     assert result.code == 1
     assert codes_in(result.out) == ["SEM105"]
-    assert "Found 2 errors (1 fixed, 1 remaining)." in result.err
+    assert "Found 2 errors (1 fixed, 1 remaining)." in result.out
     again = check("tools/snake.py", cwd=project)
     assert again.code == 0
 
@@ -326,7 +330,7 @@ def test_fix_writes_safe_fixes_and_reports_what_remains(project: Path) -> None:
 def test_fix_that_fixes_everything_exits_0(project: Path) -> None:
     result = check("tools/snake.py", "--fix", cwd=project)
     assert result.code == 0
-    assert result.out == ""
+    assert result.out == "Found 1 error (1 fixed, 0 remaining).\n"
 
 
 def test_diff_writes_nothing(project: Path) -> None:
@@ -337,9 +341,9 @@ def test_diff_writes_nothing(project: Path) -> None:
     assert "+++ tools/snake.py" in result.out
     assert '-        provenance={"measured_at"' in result.out
     assert '+        provenance={"measuredAt"' in result.out
-    assert "Would fix 1 error in 1 file." in result.err
+    assert result.out.endswith("\nWould fix 1 error in 1 file.\n")
     nothing = check("tools/clean.py", "tools/empty.py", "--diff", cwd=project)
-    assert nothing.code == 0 and nothing.out == ""
+    assert nothing.code == 0 and nothing.out == "No errors would be fixed.\n"
 
 
 def test_unsafe_fixes_hint_and_flag(project: Path) -> None:
@@ -347,7 +351,7 @@ def test_unsafe_fixes_hint_and_flag(project: Path) -> None:
     result = check("tools/typo.py", cwd=project)
     assert result.code == 1
     assert codes_in(result.out) == ["SEM101"]
-    assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option)" in result.err
+    assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option)" in result.out
     safe_only = check("tools/typo.py", "--fix", cwd=project)
     assert safe_only.code == 1
     assert (project / "tools" / "typo.py").read_text(encoding="utf-8") == UNSAFE_ONLY
@@ -380,8 +384,18 @@ def test_stdin_lint_and_fix(project: Path) -> None:
     assert fixed.code == 1  # the SEM105 remains
     assert '"measuredAt"' in fixed.out and '"measured_at"' not in fixed.out
     assert "SEM105" in fixed.err and "SEM105" not in fixed.out
+    # stdout carries the fixed source alone: the summary goes to stderr, as ruff's does.
+    assert "Found 2 errors (1 fixed, 1 remaining)." in fixed.err and "Found" not in fixed.out
+    assert linted.out.endswith("Found 1 error.\n[*] 1 fixable with the `--fix` option.\n")
     untouched = check("-", "--fix", stdin=CLEAN, cwd=project)
     assert untouched.code == 0 and untouched.out == CLEAN
+    assert untouched.err == "All checks passed!\n"
+    diff = check("-", "--diff", stdin=SNAKE_KEY, cwd=project)
+    assert diff.code == 1 and diff.out.startswith("---") and "Would fix" not in diff.out
+    assert diff.err == "Would fix 1 error in 1 file.\n"
+    only = check("-", "--fix-only", stdin=SNAKE_KEY, cwd=project)
+    assert only.code == 0 and only.out == SNAKE_KEY.replace('"measured_at"', '"measuredAt"')
+    assert only.err == "Fixed 1 error.\n"
 
 
 def test_stdin_cannot_be_mixed_with_paths(project: Path) -> None:
@@ -497,7 +511,7 @@ def test_api_modules_and_call_names(project: Path) -> None:
     assert check("tools/custom.py", cwd=project).code == 0
     write_config(project, 'api-modules = ["company.semantics"]\ncall-names = ["make_result"]\n')
     result = check("tools/custom.py", cwd=project)
-    assert [line.split(":")[1] for line in result.out.splitlines()] == ["5", "9"]
+    assert [line.split(":")[1] for line in result.out.splitlines() if line.startswith("tools/")] == ["5", "9"]
     assert codes_in(result.out) == ["SEM102", "SEM102"]
 
 
@@ -658,7 +672,7 @@ def test_no_python_files_is_a_warning_not_an_error(tmp_path: Path) -> None:
 
 def test_stderr_is_flushed_as_it_is_written(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A buffered stderr that nobody flushes (click 8.1's CliRunner, a redirected file
-    # read before exit) still holds the summary once the run returns.
+    # read before exit) still holds the messages once the run returns.
     import io
 
     from semantics_lint.lint.run.command_line import main as lint_main
@@ -669,5 +683,5 @@ def test_stderr_is_flushed_as_it_is_written(project: Path, monkeypatch: pytest.M
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     monkeypatch.chdir(project)
     with pytest.raises(SystemExit):
-        lint_main(["check", "--no-cache", "tools"])
-    assert b"Found 2 errors." in buffer.getvalue()
+        lint_main(["check", "--no-cache", "tools", "missing.py"])
+    assert b"missing.py" in buffer.getvalue()

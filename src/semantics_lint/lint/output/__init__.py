@@ -57,7 +57,7 @@ OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, *ALIASES)
 """Every name ``--output-format`` accepts."""
 
 HUMAN_FORMATS = frozenset({"concise", "full", "grouped"})
-"""The formats after which the summary is printed (on stderr), as ruff does."""
+"""The formats after which the summary is printed (on stdout, after the findings), as ruff does."""
 
 READABLE_FORMATS = frozenset({"concise", "full", "grouped", "pylint", "github", "junit"})
 """The formats whose text is read as lines (by people, terminals, CI logs): the

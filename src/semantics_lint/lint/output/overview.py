@@ -3,7 +3,7 @@
 * statistics (``--statistics``): one line per code, ruff's layout
   ``count<TAB>code<TAB>[*] name``, most frequent first (``[*]``: the flags given
   fix them; ``[-]``: only ``--unsafe-fixes`` would; ``[ ]``: no fix); or a JSON list;
-* the summary for stderr: ``Found 3 errors.``, how many the flags given would fix,
+* the summary, printed after the findings: ``Found 3 errors.``, how many the flags given would fix,
   and how many more ``--unsafe-fixes`` would;
 * ``--show-fixes``: what ``--fix`` changed, per file.
 """
@@ -73,7 +73,7 @@ def format_statistics(findings: Iterable[Finding], output_format: str, unsafe: b
 
 
 def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str:
-    """The summary for stderr: counts, what ``--fix`` could do, the unsafe-fix hint."""
+    """The summary printed after the findings: counts, what ``--fix`` could do, the unsafe-fix hint."""
     lines: list[str] = []
     remaining = len(findings)
     if remaining == 0 and fixed == 0:

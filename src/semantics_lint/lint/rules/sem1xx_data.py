@@ -130,11 +130,12 @@ class EmptyDataLiteral(Rule):
     - an arm of a conditional expression that is an empty literal, or an `or` whose
       last operand is one: `rows if rows else []`, `[] if not rows else rows`,
       `rows or []` (reported at the empty arm, or at the name bound to such a value);
-    - a name read in a branch whose test proves it empty or false: the body of `if
-      not rows:`, `if len(rows) == 0:` (`0 == len(rows)`, `not len(rows)`), `if rows
-      == []:` (or `()`); the `else` of `if rows:`, `if len(rows):`, `if len(rows) !=
-      0:`, `if len(rows) > 0:`, `if rows != []:`; an `and` of tests in its body, an
-      `or` of tests in its `else`; the same tests in a conditional expression.
+    - a name read in a branch whose test proves it empty or false: the body of
+      `if not rows:`, `if len(rows) == 0:` (`0 == len(rows)`, `not len(rows)`),
+      `if rows == []:` (or `()`); the `else` of `if rows:`, `if len(rows):`,
+      `if len(rows) != 0:`, `if len(rows) > 0:`, `if rows != []:`; an `and` of
+      tests in its body, an `or` of tests in its `else`; the same tests in a
+      conditional expression.
 
     ## Why is this bad?
     An empty list is not "nothing matched": the data lists of a described result

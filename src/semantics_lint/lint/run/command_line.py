@@ -10,10 +10,13 @@ print what the runner returns and choose the exit code, as ruff does:
   file that could not be read while SEM001 is not selected, or a fix that could not
   be written (``--exit-zero`` does not hide these).
 
-Findings go to stdout in the chosen format; the summary line and messages go to
-stderr. Standard input is read for ``-`` or when ``--stdin-filename`` is given,
-and with ``--fix`` the fixed source is what goes to stdout (findings then go to
-stderr).
+Findings go to stdout in the chosen format, followed there by the summary (``Found 3
+errors.``, what ``--fix`` fixed or would fix) in the formats read by people
+(``concise``, ``full``, ``grouped``, or ``--statistics`` as a table), as ruff does; a
+machine format (``json``, ``sarif``...) prints its document alone. Errors, warnings
+and the other messages go to stderr. Standard input is read for ``-`` or when
+``--stdin-filename`` is given, and with ``--fix`` (``--diff``) the fixed source (the
+diff) is what goes to stdout: the findings and the summary then go to stderr.
 
 The flags are parsed with ``argparse``, not click: a pre-commit hook or an editor
 pays the start-up of every run, and click costs more to import than linting a
@@ -96,10 +99,11 @@ class Console:
         if self.level > QUIET:
             write(sys.stderr, f"warning: {text}\n")
 
-    def info(self, text: str) -> None:
-        """The summary and what fixes did: hidden by ``--quiet``."""
+    def info(self, text: str, *, to_stderr: bool = False) -> None:
+        """The summary and what fixes did: hidden by ``--quiet``. On stdout, after the
+        findings, unless stdout carries something else (the fixed source of stdin)."""
         if self.level > QUIET:
-            write(sys.stderr, text)
+            write(sys.stderr if to_stderr else sys.stdout, text)
 
     def debug(self, text: str) -> None:
         if self.level >= VERBOSE:
@@ -527,9 +531,14 @@ def _print_findings(
 
 
 def _wants_summary(namespace: argparse.Namespace) -> bool:
+    """Whether the summary lines follow the output: in the formats people read (and
+    ``--statistics``' table), never after a machine format's document."""
     from semantics_lint.lint.output import HUMAN_FORMATS, canonical
 
-    return namespace.statistics or canonical(namespace.output_format) in HUMAN_FORMATS
+    output_format = canonical(namespace.output_format)
+    if namespace.statistics:
+        return output_format not in ("json", "json-lines")
+    return output_format in HUMAN_FORMATS
 
 
 def _report(
@@ -552,34 +561,24 @@ def _report(
         f"{time.perf_counter() - started:.2f} s"
     )
     broken = result.failed
+    summarize = _wants_summary(namespace)
     if options.diff:
         for text in result.diffs:
             console.out(text)
-        from semantics_lint.lint.output.overview import plural
-
-        if result.fixed:
-            console.info(
-                f"Would fix {plural(result.fixed, 'error')} in "
-                f"{plural(result.changed_files, 'file')}.\n"
-            )
-        else:
-            console.info("No errors would be fixed.\n")
+        if summarize:
+            console.info(_would_fix_text(result))
         return _exit_code(
             EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, broken
         )
-    if namespace.show_fixes and options.fix:
+    if namespace.show_fixes and options.fix and summarize:
         console.info(_fixes_text(result))
     if namespace.fix_only:
-        from semantics_lint.lint.output.overview import plural
-
-        if not namespace.show_fixes:
-            console.info(
-                f"Fixed {plural(result.fixed, 'error')}.\n" if result.fixed else "No errors fixed.\n"
-            )
+        if summarize and not namespace.show_fixes:
+            console.info(_fixed_text(result))
         code = EXIT_FINDINGS if namespace.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
         return _exit_code(code, namespace, broken)
     _print_findings(namespace, console, result.findings, _source_reader(sources), sources=sources)
-    if _wants_summary(namespace):
+    if summarize:
         from semantics_lint.lint.output import summary
 
         console.info(summary(result.findings, unsafe=namespace.unsafe_fixes, fixed=result.fixed))
@@ -594,6 +593,22 @@ def _fixes_text(result: RunResult) -> str:
     from semantics_lint.lint.output.overview import format_fixes
 
     return format_fixes(result.fixed_files)
+
+
+def _fixed_text(result: RunResult) -> str:
+    """``--fix-only``'s summary: ``Fixed 2 errors.``"""
+    from semantics_lint.lint.output.overview import plural
+
+    return f"Fixed {plural(result.fixed, 'error')}.\n" if result.fixed else "No errors fixed.\n"
+
+
+def _would_fix_text(result: RunResult) -> str:
+    """``--diff``'s summary: ``Would fix 2 errors in 1 file.``"""
+    from semantics_lint.lint.output.overview import plural
+
+    if not result.fixed:
+        return "No errors would be fixed.\n"
+    return f"Would fix {plural(result.fixed, 'error')} in {plural(result.changed_files, 'file')}.\n"
 
 
 def _exit_code(code: int, namespace: argparse.Namespace, broken: bool) -> int:
@@ -635,9 +650,13 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
     )
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
+    # stdout carries the diff or the fixed source: what is said about them goes to stderr.
+    summarize = _wants_summary(namespace)
     if options.diff:
         for text in result.diffs:
             console.out(text)
+        if summarize:
+            console.info(_would_fix_text(result), to_stderr=True)
         return _exit_code(
             EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, result.failed
         )
@@ -653,15 +672,21 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
 
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
-    if not namespace.fix_only:
+    if namespace.fix_only:
+        if summarize:
+            console.info(_fixed_text(result), to_stderr=True)
+    else:
         _print_findings(
             namespace, console, result.findings,
             _source_reader((), stdin=result.fixed_stdin or source), to_stderr=options.fix,
         )
-        if _wants_summary(namespace):
+        if summarize:
             from semantics_lint.lint.output import summary
 
-            console.info(summary(result.findings, unsafe=namespace.unsafe_fixes, fixed=result.fixed))
+            console.info(
+                summary(result.findings, unsafe=namespace.unsafe_fixes, fixed=result.fixed),
+                to_stderr=options.fix,
+            )
     code = EXIT_FINDINGS if result.findings and not namespace.fix_only else EXIT_CLEAN
     if namespace.exit_non_zero_on_fix and result.fixed_stdin is not None and result.fixed_stdin != source:
         code = EXIT_FINDINGS
@@ -721,7 +746,7 @@ def _add_noqa(
             failed = True
             continue
         added += count
-    console.info(f"Added {plural(added, 'noqa directive')}.\n")
+    console.info(f"Added {plural(added, 'noqa directive')}.\n", to_stderr=True)
     return EXIT_ERROR if failed or result.failed else EXIT_CLEAN
 
 
