@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, sample, valid_calls
+from doors.disguise import DISGUISES
+from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, disguised_calls, sample, valid_calls
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 
@@ -101,6 +102,30 @@ def test_the_generator_reaches_every_mutation(mutation: str) -> None:
         settings=_SEARCH,
     )
     assert mutation in " ".join(found.mutations)
+
+
+@pytest.mark.parametrize("disguise", DISGUISES)
+def test_the_generator_reaches_every_disguise(disguise: str) -> None:
+    found = find(calls(), lambda call: call.disguise[:1] == (disguise,), settings=_SEARCH)
+    assert found.disguise[0] == disguise
+
+
+@pytest.mark.doors
+@_examples(400)
+@given(disguised_calls())
+def test_the_doors_agree_through_a_name_a_branch_or_an_arm(call: object) -> None:
+    """A data field reached through a name followed in its scope, a branch whose test
+    proves it false, an arm of a conditional (``doors.disguise``): the linter's verdict
+    is still the mint's on the value Python would pass."""
+    try:
+        judged = judge(call)  # type: ignore[arg-type]
+    except NotLiteral:
+        return
+    found = judged.disagreement()
+    assert found is None, (
+        f"{found[0]}: {found[1]} (should be {found[2]})\n{judged.module}\n"
+        f"refusal: {judged.refusal}\nfindings: {[(f.code, f.message) for f in judged.findings]}"
+    )
 
 
 @pytest.mark.parametrize("kind", sorted(REFUSAL_KINDS | {"accepted"}))

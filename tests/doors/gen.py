@@ -86,6 +86,9 @@ class Call:
     keywords: tuple[tuple[str, Node], ...] = ()
     mutations: tuple[str, ...] = field(default=(), compare=False)
     multiline: bool = False
+    disguise: tuple[str, ...] = ()
+    """``(shape, data field)``: the field reached through a name, a branch or a
+    conditional arm (``doors.disguise``); empty: written in the call."""
 
     def render(self) -> str:
         parts = [a.render() for a in self.args] + [f"{k}={v.render()}" for k, v in self.keywords]
@@ -94,6 +97,10 @@ class Call:
         return f"{self.door}({', '.join(parts)})"
 
     def module(self) -> str:
+        if self.disguise:
+            from doors.disguise import module_of
+
+            return module_of(self)
         return (
             "from semantics_lint.runtime import absent, coverage, describedResult, "
             "described_result\n\n\n"
@@ -160,19 +167,15 @@ def _literal(node: ast.expr) -> Any:
 
 
 def call_arguments(module: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
-    """The door, positional values and keyword values of the call ``tool()`` returns."""
+    """The door, positional values and keyword values of the call ``tool()`` returns
+    (through a disguise's name, branch or arm: ``doors.disguise.read_call``)."""
+    from doors.disguise import read_call
+
     try:
         tree = ast.parse(module)
     except SyntaxError as exc:  # two deep values nested in one another: too deep for Python
         raise NotLiteral("SyntaxError") from exc
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    returned = function.body[0]
-    assert isinstance(returned, ast.Return) and isinstance(returned.value, ast.Call)
-    call = returned.value
-    assert isinstance(call.func, ast.Name)
-    args = tuple(_literal(a) for a in call.args)
-    kwargs = {k.arg: _literal(k.value) for k in call.keywords if k.arg is not None}
-    return call.func.id, args, kwargs
+    return read_call(tree, _literal, NotLiteral)
 
 
 # ---------------------------------------------------------------------------
@@ -876,11 +879,31 @@ MUTATIONS = tuple(name for name, weight in _WEIGHTS.items() for _ in range(weigh
 
 @st.composite
 def calls(draw: st.DrawFn, max_mutations: int = 3) -> Call:
-    """A valid call (about one in five) or one mutated up to ``max_mutations`` times."""
+    """A valid call (about one in five) or one mutated up to ``max_mutations`` times;
+    about one in four then has a data field disguised (``doors.disguise``)."""
+    from doors.disguise import disguised
+
     call = draw(valid_calls())
     count = 0 if draw(st.integers(0, 4)) == 0 else draw(st.integers(1, max_mutations))
     for _ in range(count):
         call = draw(mutate_once(call))
+    if draw(st.integers(0, 3)) == 0:
+        call = draw(disguised(call))
+    return call
+
+
+@st.composite
+def disguised_calls(draw: st.DrawFn, max_mutations: int = 2) -> Call:
+    """A call as :func:`calls` makes it, always with a data field disguised."""
+    from hypothesis import assume
+
+    from doors.disguise import disguised
+
+    call = draw(valid_calls())
+    for _ in range(draw(st.integers(0, max_mutations))):
+        call = draw(mutate_once(call))
+    call = draw(disguised(call))
+    assume(bool(call.disguise))
     return call
 
 

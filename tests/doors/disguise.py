@@ -1,0 +1,208 @@
+"""A data field's literal value reached another way: through a name, in a branch, in an
+arm of a conditional expression.
+
+A disguised example is a ``described_result`` call whose data keyword (``facts``,
+``series`` or ``edges``) holds ``rows`` rather than its literal ``V``, in one of these
+shapes (``DISGUISES``):
+
+* ``scoped``: ``rows = V`` in the tool's body, beside another function that binds and
+  grows a ``rows`` of its own and a nested function that shadows it: the name is
+  followed in the tool's scope alone; ``V`` is the call's, or (one time in two) a
+  false value, as below;
+* ``branch-not``, ``branch-else``, ``branch-len``: ``def tool(rows=V)`` and the call
+  in the body of ``if not rows:``, in the ``else`` of ``if rows:``, or in the body of
+  ``if len(rows) == 0:``; ``V`` is then a false value (``[]``, ``()``, ``None``,
+  ``""``, ``0``, ``False``, ``{}``; a sized one for ``len``), so that the branch is
+  the one that runs;
+* ``arm-else``, ``arm-if``, ``arm-or``: ``rows if rows else []``, ``[] if not rows else
+  rows``, ``rows or []``, with ``def tool(rows=V)`` and a false ``V``, so that the
+  empty arm is the one that runs;
+* ``arm-fallback``: ``rows if rows else [a valid row]``, the control: ``V`` as the
+  call had it when the mint accepts it as that field alone, else a false one.
+
+The runtime's verdict is the mint on the value Python would pass: the module is never
+run, :func:`read_call` reads the tool's few statements (parameter defaults, ``rows =
+V``, the ``if`` whose branch runs, the conditional arm that is the value) and
+``ast.literal_eval`` reads each literal. A ``V`` whose rows the mint refuses is not
+disguised as a name: the linter reads rows written in the call, not rows behind a name
+(the field itself, a non-list, an empty one, is judged through the name).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+from semantics_lint.runtime.judge import part_refusal
+
+if TYPE_CHECKING:
+    from doors.gen import Call
+
+DISGUISES = (
+    "scoped",
+    "branch-not",
+    "branch-else",
+    "branch-len",
+    "arm-else",
+    "arm-if",
+    "arm-or",
+    "arm-fallback",
+)
+_DATA = ("facts", "series", "edges")
+_FALLBACK = {
+    "facts": '{"entity": "fallback"}',
+    "series": '{"t": "2026-09-26", "entity": "fallback", "metric": "backup_runs_ok", "value": 1}',
+    "edges": '{"from": "a", "to": "b", "kind": "replicates"}',
+}
+_EXPRESSIONS = {
+    "arm-else": "rows if rows else []",
+    "arm-if": "[] if not rows else rows",
+    "arm-or": "rows or []",
+}
+_HEADER = "from semantics_lint.runtime import absent, coverage, describedResult, described_result\n\n\n"
+_OTHER = (
+    "def other(batch):\n"
+    "    rows = list(batch)\n"
+    "    rows.append({'entity': 'other'})\n"
+    "    return rows\n\n\n"
+)
+
+
+def module_of(call: Call) -> str:
+    """The tool module of a disguised call (the plain one when the keyword is gone)."""
+    kind, field = call.disguise
+    found = [j for j, (name, _) in enumerate(call.keywords) if name == field]
+    plain = replace(call, disguise=())
+    if not found:
+        return plain.module()
+    from doors.gen import Atom
+
+    j = found[0]
+    literal = call.keywords[j][1].render()
+    expression = _EXPRESSIONS.get(kind, "rows")
+    if kind == "arm-fallback":
+        expression = f"rows if rows else [{_FALLBACK[field]}]"
+    keywords = list(plain.keywords)
+    keywords[j] = (field, Atom(expression))
+    rendered = replace(plain, keywords=tuple(keywords)).render()
+    if kind == "scoped":
+        return (
+            f"{_HEADER}{_OTHER}def tool():\n    rows = {literal}\n\n"
+            "    def inner():\n        rows = []\n        rows.append(1)\n        return rows\n\n"
+            f"    return {rendered}\n"
+        )
+    head = f"{_HEADER}def tool(rows={literal}):\n"
+    if kind == "branch-not":
+        return f"{head}    if not rows:\n        return {rendered}\n    return None\n"
+    if kind == "branch-else":
+        return f"{head}    if rows:\n        return None\n    else:\n        return {rendered}\n"
+    if kind == "branch-len":
+        return f"{head}    if len(rows) == 0:\n        return {rendered}\n    return None\n"
+    return f"{head}    return {rendered}\n"
+
+
+@st.composite
+def disguised(draw: st.DrawFn, call: Call) -> Call:
+    """``call`` with one of its data keywords disguised, where the shape keeps the
+    runtime's verdict meaningful (see the module docstring); else ``call`` itself."""
+    from doors.gen import NotLiteral, _literal
+
+    if call.door not in ("described_result", "describedResult") or call.args:
+        return call
+    fields = [name for name, _ in call.keywords if name in _DATA]
+    if not fields:
+        return call
+    field = draw(st.sampled_from(fields))
+    kind = draw(st.sampled_from(DISGUISES))
+    node = dict(call.keywords)[field]
+    try:
+        value = _literal(ast.parse(node.render(), mode="eval").body)
+        false = not value
+    except (NotLiteral, SyntaxError, RecursionError, ValueError):
+        return call
+    alone = part_refusal("described_result", field, value)
+    if kind == "scoped" and not draw(st.booleans()):
+        if alone is not None and len(alone.path) > 1:
+            return call  # a refused row behind a name: not followed (the module docstring)
+    elif kind != "arm-fallback" or not (false or alone is None):
+        # The branch (the empty arm) runs: the value is a false one.
+        choices = _SIZED_FALSE if kind == "branch-len" else _FALSE
+        keywords = [(name, draw(st.sampled_from(choices))() if name == field else node) for name, node in call.keywords]
+        call = replace(call, keywords=tuple(keywords))
+    return replace(call, disguise=(kind, field), mutations=(*call.mutations, f"disguise:{kind}"))
+
+
+def _false_values() -> tuple[tuple[Callable[[], Any], ...], tuple[Callable[[], Any], ...]]:
+    from doors.gen import Atom, Map, Seq, s
+
+    sized = (lambda: Seq(()), lambda: Seq((), "tuple"), lambda: s(""), lambda: Map(()))
+    return sized, (*sized, lambda: Atom("None"), lambda: Atom("0"), lambda: Atom("False"))
+
+
+_SIZED_FALSE, _FALSE = _false_values()
+
+
+# ---------------------------------------------------------------------------
+# Reading the call back: what Python would pass, never by running it
+# ---------------------------------------------------------------------------
+
+
+def read_call(
+    tree: ast.Module, literal: Callable[[ast.expr], Any], not_literal: type[Exception]
+) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+    """The door, positional and keyword values of the declaration call ``tool()`` runs."""
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "tool")
+    env: dict[str, Any] = {}
+    arguments = function.args
+    for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults):
+        env[arg.arg] = literal(default)
+    call = _taken(function.body, env, literal, not_literal)
+    assert isinstance(call.func, ast.Name)
+    args = tuple(_value(a, env, literal) for a in call.args)
+    kwargs = {k.arg: _value(k.value, env, literal) for k in call.keywords if k.arg is not None}
+    return call.func.id, args, kwargs
+
+
+def _taken(body: list[ast.stmt], env: dict[str, Any], literal: Callable[[ast.expr], Any], not_literal: type[Exception]) -> ast.Call:
+    for statement in body:
+        if isinstance(statement, ast.Assign):
+            [target] = statement.targets
+            assert isinstance(target, ast.Name)
+            env[target.id] = literal(statement.value)
+        elif isinstance(statement, ast.If):
+            branch = statement.body if _truth(statement.test, env, literal) else statement.orelse
+            return _taken(branch, env, literal, not_literal)
+        elif isinstance(statement, ast.Return):
+            if not isinstance(statement.value, ast.Call):
+                raise not_literal("no declaration call runs")
+            return statement.value
+    raise not_literal("no declaration call runs")
+
+
+def _value(node: ast.expr, env: dict[str, Any], literal: Callable[[ast.expr], Any]) -> Any:
+    if isinstance(node, ast.Name) and node.id in env:
+        return env[node.id]
+    if isinstance(node, ast.IfExp):
+        return _value(node.body if _truth(node.test, env, literal) else node.orelse, env, literal)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        for operand in node.values[:-1]:
+            value = _value(operand, env, literal)
+            if value:
+                return value
+        return _value(node.values[-1], env, literal)
+    return literal(node)
+
+
+def _truth(node: ast.expr, env: dict[str, Any], literal: Callable[[ast.expr], Any]) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _truth(node.operand, env, literal)
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Call):
+        # ``len(rows) == 0``
+        measured = node.left.args[0]
+        assert isinstance(measured, ast.Name) and isinstance(node.ops[0], ast.Eq)
+        return len(env[measured.id]) == literal(node.comparators[0])
+    return bool(_value(node, env, literal))
