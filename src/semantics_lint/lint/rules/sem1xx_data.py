@@ -325,13 +325,20 @@ class EmptyDataLiteral(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         for empty in empty_data(check.call, field.value_ast):
-            when = f" {empty.when}" if empty.when else ""
             where = f" ({empty.bound})" if empty.bound else ""
+            if not empty.when:
+                check.report(
+                    empty.at,
+                    f"`{field.path}` is empty",
+                    help='an empty list is not "nothing matched"; return absent(what=..., checked=...) '
+                    f"instead{where}",
+                )
+                continue
             check.report(
                 empty.at,
-                f"`{field.path}` is empty{when}",
-                help='an empty list is not "nothing matched", and the mint refuses it; '
-                f"return absent(what=..., checked=...) {'there ' if when else ''}instead{where}",
+                f"`{field.path}` is empty {empty.when}",
+                help="the mint refuses an empty (or false) data list; when nothing matched, "
+                f"return absent(what=..., checked=...) there instead{where}",
             )
 
 
