@@ -161,6 +161,7 @@ class FileIndex:
         "_declared_nonlocal",
         "_memo",
         "_only_read",
+        "_reads",
     )
 
     def __init__(self, tree: ast.Module) -> None:
@@ -188,7 +189,8 @@ class FileIndex:
         self.star_import = False
         """Whether a ``from m import *`` appears anywhere."""
         self._memo: dict[object, object] = {}
-        self._only_read: dict[tuple[str, int], bool] = {}
+        self._only_read: dict[str, frozenset[int]] = {}
+        self._reads: dict[str, dict[int, list[ast.expr]]] = {}
         self._anywhere: dict[str, list[Binding]] | None = None
 
     # -- questions -------------------------------------------------------------------
@@ -255,16 +257,7 @@ class FileIndex:
     def resolves_to(self, use: ast.expr, home: Scope) -> bool:
         """True when the name ``use`` is read in (a dotted name: its first name) is the
         one bound in ``home``, as Python looks it up from where it is written."""
-        base = use
-        while isinstance(base, ast.Attribute):
-            base = base.value
-        scope = self.scope_of_name.get(id(base))
-        if scope is None or not isinstance(base, ast.Name):
-            return False
-        if scope is home:
-            return base.id in home.bindings
-        found = self.lookup(base.id, scope)
-        return found is not None and found[0] is home
+        return self._home_of(use) is home
 
     def only_read_by_declarations(self, spelled: str, home: Scope) -> bool:
         """True when every use of ``spelled`` (``prov``, ``constants.GRAIN``) that reads
@@ -273,16 +266,49 @@ class FileIndex:
         ``helper(prov)``, ``rows.append(r)``, ``rows += more``... are other uses).
         Judged where Python looks the name up: a use in a nested function that reads
         ``home``'s name counts, one that reads a name of its own (a local of another
-        function, a parameter, a comprehension's variable) does not."""
-        key = (spelled, id(home))
-        known = self._only_read.get(key)
-        if known is None:
-            read = self.api_read
-            known = all(
-                id(use) in read or not self.resolves_to(use, home) for use in self.uses.get(spelled, ())
-            )
-            self._only_read[key] = known
-        return known
+        function, a parameter, a comprehension's variable) does not. The scopes whose
+        name some other use reads are worked out once per spelling (one look-up per
+        use), so each question is a set look-up."""
+        changed = self._only_read.get(spelled)
+        if changed is None:
+            changed = self._only_read[spelled] = self._homes_changed(spelled)
+        return id(home) not in changed
+
+    def _homes_changed(self, spelled: str) -> frozenset[int]:
+        """The ids of the scopes whose binding of ``spelled``'s first name is read by a
+        use that is not an argument of a declaration call."""
+        read = self.api_read
+        homes: set[int] = set()
+        for use in self.uses.get(spelled, ()):
+            if id(use) not in read:
+                home = self._home_of(use)
+                if home is not None:
+                    homes.add(id(home))
+        return frozenset(homes)
+
+    def reads(self, name: str, home: Scope) -> list[ast.expr]:
+        """The uses of the plain name ``name`` (loads, deletions, the first name of a
+        dotted one) that read its binding in ``home``, in walk order. Grouped by scope
+        once per name and file, so each question costs the uses it answers with."""
+        grouped = self._reads.get(name)
+        if grouped is None:
+            grouped = self._reads[name] = {}
+            for use in self.uses.get(name, ()):
+                found = self._home_of(use)
+                if found is not None:
+                    grouped.setdefault(id(found), []).append(use)
+        return grouped.get(id(home), [])
+
+    def _home_of(self, use: ast.expr) -> Scope | None:
+        """The scope whose binding the name ``use`` (a dotted one: its first name) reads."""
+        base = use
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        scope = self.scope_of_name.get(id(base))
+        if scope is None or not isinstance(base, ast.Name):
+            return None
+        found = self.lookup(base.id, scope)
+        return found[0] if found is not None else None
 
     def memo(self, key: object) -> object:
         """A value another layer keeps about this module (None when not yet kept)."""

@@ -38,7 +38,6 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint.lint.core.index import COMPREHENSION, MODULE, FileIndex, Scope
-from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
 from semantics_lint.lint.rules.values import is_empty_sequence, shown
 
 if TYPE_CHECKING:
@@ -75,15 +74,19 @@ def empty_data(call: CallSite, value: ast.expr) -> list[Empty]:
         followed = _empty_arms(resolved.value)
         if followed:
             return [Empty(value, followed[0][1], resolved.describe())]
-        if literal_of(resolved.value) is not UNKNOWN:
-            return []  # a value known from the source: a branch testing it is decided
-    if isinstance(value, ast.Name) and call.holds(value):
+        if isinstance(resolved.value, _WRITTEN_OUT):
+            return []  # a value written out in the source: a branch testing it is decided
+    if isinstance(value, ast.Name):
+        # A name of this file (a node of another module's tree has no scope here).
         found = branch_test(call.context.index, value)
         if found is not None:
             test, holds = found
             said = f"line {test.lineno} tests `{shown(test)}`, {'true' if holds else 'false'} here"
             return [Empty(value, f"in this branch ({said})", "")]
     return []
+
+
+_WRITTEN_OUT = (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.JoinedStr)
 
 
 # -- conditional expressions ---------------------------------------------------------------
@@ -124,15 +127,15 @@ def branch_test(index: FileIndex, use: ast.Name) -> tuple[ast.expr, bool] | None
     scope = index.scope_of(use)
     if scope is None:
         return None
+    owner = _owner(scope)
+    if not _read_again(index, name, owner):
+        return None  # the test would read the name in the same scope: no other read, no test
     found = index.lookup(name, scope)
     if found is None:
         return None
     home = found[0]
     if (home.kind == MODULE and index.star_import) or not index.stable(name, home):
         return None
-    owner = _owner(scope)
-    if not _read_again(index, name, owner, use):
-        return None  # the test would read the name in the same scope: no other read, no test
     path = _path(owner.node, use)
     if path is None:
         return None
@@ -159,22 +162,27 @@ def _owner(scope: Scope) -> Scope:
     return scope
 
 
-def _read_again(index: FileIndex, name: str, owner: Scope, use: ast.Name) -> bool:
-    """Whether ``name`` is read in ``owner``'s code (comprehensions included) other than
-    at ``use``: a test needs a read of its own. The reads are grouped by scope once per
-    name and file."""
-    key = ("reads by scope", name)
-    grouped = index.memo(key)
-    if grouped is None:
-        counts: dict[int, int] = {}
+_READS = "reads by scope"
+
+
+def _read_again(index: FileIndex, name: str, owner: Scope) -> bool:
+    """Whether ``name`` is read more than once in ``owner``'s code (comprehensions
+    included): the use, and a test needs a read of its own. The reads of a name are
+    counted by scope once per file."""
+    by_name: dict[str, dict[int, int]] | None = index.memo(_READS)  # type: ignore[assignment]
+    if by_name is None:
+        by_name = {}
+        index.remember(_READS, by_name)
+    counts = by_name.get(name)
+    if counts is None:
+        counts = by_name[name] = {}
         scope_of = index.scope_of_name
         for read in index.uses.get(name, ()):
             scope = scope_of.get(id(read))
             if scope is not None:
-                counts[id(_owner(scope).node)] = counts.get(id(_owner(scope).node), 0) + 1
-        grouped = counts
-        index.remember(key, grouped)
-    return grouped.get(id(owner.node), 0) > 1  # type: ignore[attr-defined]
+                key = id(_owner(scope))
+                counts[key] = counts.get(key, 0) + 1
+    return counts.get(id(owner), 0) > 1
 
 
 def _falsy_under(index: FileIndex, test: ast.expr, name: str, holds: bool) -> ast.Name | None:
@@ -256,8 +264,8 @@ def _disturbed(
             return True
     read = index.api_read
     scope_of = index.scope_of_name
-    for other in index.uses.get(name, ()):
-        if any(other is mine for mine in reads) or id(other) in read or not index.resolves_to(other, home):
+    for other in index.reads(name, home):
+        if any(other is mine for mine in reads) or id(other) in read:
             continue
         scope = scope_of.get(id(other))
         if scope is None or _owner(scope) is not owner or start <= _start(other) < end:

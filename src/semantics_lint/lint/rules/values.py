@@ -246,7 +246,7 @@ def is_empty_sequence(node: ast.expr) -> bool:
     """``[]``, ``()``, ``list()`` or ``tuple()``."""
     if isinstance(node, (ast.List, ast.Tuple)):
         return not node.elts
-    return literal_kind(node) in ("list", "tuple") and isinstance(node, ast.Call)
+    return isinstance(node, ast.Call) and literal_kind(node) in ("list", "tuple")
 
 
 def shown(node: ast.expr) -> str:
