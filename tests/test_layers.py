@@ -5,8 +5,8 @@ is written: at the top of a module, inside a function (a lazy import is still a
 dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.md):
 
 * no import cycle anywhere in the package;
-* the linter's core is ordered: vocabulary -> model, reading, settings, syntax -> source,
-  index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
+* the linter's core is ordered: vocabulary -> model, reading, settings, syntax, scopes ->
+  source, index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
   (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> ``rules.emptiness`` -> the rule families -> the
   rule registry -> ``engine``; a module imports only from ranks below its own, and no
   family imports another;
@@ -36,6 +36,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.core.model",
         "semantics_lint.lint.core.settings",
         "semantics_lint.lint.core.syntax",
+        "semantics_lint.lint.core.scopes",
     ),
     ("semantics_lint.lint.core.source", "semantics_lint.lint.core.index"),
     ("semantics_lint.lint.resolve.module_reading",),

@@ -1,8 +1,9 @@
 """Rendering findings in every format ``--output-format`` accepts.
 
 Every renderer is pure: findings (already filtered and sorted by the runner) in, one
-string out. The CLI prints it on stdout, and the summary on stderr, so a pipe that
-reads stdout gets only the format it asked for. Each format lives in the module that
+string out. The CLI prints it on stdout, followed by the summary in the formats people
+read (:func:`wants_summary`), as ruff does, so a pipe that reads a machine format gets
+only the document it asked for. Each format lives in the module that
 needs its imports, imported when that format is asked for: a run that prints
 ``concise`` never imports ``json``, XML or the rule registry.
 
@@ -67,6 +68,16 @@ checkout's text is escaped in them (see ``printable.py``)."""
 def canonical(output_format: str) -> str:
     """The format ``output_format`` names (``text`` is ``concise``)."""
     return ALIASES.get(output_format, output_format)
+
+
+def wants_summary(output_format: str, statistics: bool) -> bool:
+    """Whether the summary lines (``Found 3 errors.``, what ``--fix`` fixed or would
+    fix) follow the output: in the formats people read and ``--statistics``' table,
+    never after a machine format's document (ruff prints none there either)."""
+    output_format = canonical(output_format)
+    if statistics:
+        return output_format not in ("json", "json-lines")
+    return output_format in HUMAN_FORMATS
 
 
 def format_findings(

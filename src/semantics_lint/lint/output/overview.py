@@ -5,7 +5,8 @@
   fix them; ``[-]``: only ``--unsafe-fixes`` would; ``[ ]``: no fix); or a JSON list;
 * the summary, printed after the findings: ``Found 3 errors.``, how many the flags given would fix,
   and how many more ``--unsafe-fixes`` would;
-* ``--show-fixes``: what ``--fix`` changed, per file.
+* ``--show-fixes``: what ``--fix`` changed, per file; ``--fix-only``'s and ``--diff``'s
+  one-line summaries.
 """
 
 from __future__ import annotations
@@ -97,6 +98,18 @@ def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str
     elif hidden:
         lines.append(f"No fixes available ({hint}).")
     return "".join(line + "\n" for line in lines)
+
+
+def fixed_summary(fixed: int) -> str:
+    """``--fix-only``'s summary: ``Fixed 2 errors.``"""
+    return f"Fixed {plural(fixed, 'error')}.\n" if fixed else "No errors fixed.\n"
+
+
+def would_fix_summary(fixed: int, changed_files: int) -> str:
+    """``--diff``'s summary: ``Would fix 2 errors in 1 file.``"""
+    if not fixed:
+        return "No errors would be fixed.\n"
+    return f"Would fix {plural(fixed, 'error')} in {plural(changed_files, 'file')}.\n"
 
 
 def format_fixes(applied: Mapping[str, int]) -> str:

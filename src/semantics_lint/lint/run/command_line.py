@@ -531,14 +531,9 @@ def _print_findings(
 
 
 def _wants_summary(namespace: argparse.Namespace) -> bool:
-    """Whether the summary lines follow the output: in the formats people read (and
-    ``--statistics``' table), never after a machine format's document."""
-    from semantics_lint.lint.output import HUMAN_FORMATS, canonical
+    from semantics_lint.lint.output import wants_summary
 
-    output_format = canonical(namespace.output_format)
-    if namespace.statistics:
-        return output_format not in ("json", "json-lines")
-    return output_format in HUMAN_FORMATS
+    return wants_summary(namespace.output_format, namespace.statistics)
 
 
 def _report(
@@ -560,13 +555,15 @@ def _report(
         f"{'a pool of workers' if result.used_pool else 'in-process'}, "
         f"{time.perf_counter() - started:.2f} s"
     )
+    from semantics_lint.lint.output import overview
+
     broken = result.failed
     summarize = _wants_summary(namespace)
     if options.diff:
         for text in result.diffs:
             console.out(text)
         if summarize:
-            console.info(_would_fix_text(result))
+            console.info(overview.would_fix_summary(result.fixed, result.changed_files))
         return _exit_code(
             EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, broken
         )
@@ -574,7 +571,7 @@ def _report(
         console.info(_fixes_text(result))
     if namespace.fix_only:
         if summarize and not namespace.show_fixes:
-            console.info(_fixed_text(result))
+            console.info(overview.fixed_summary(result.fixed))
         code = EXIT_FINDINGS if namespace.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
         return _exit_code(code, namespace, broken)
     _print_findings(namespace, console, result.findings, _source_reader(sources), sources=sources)
@@ -594,21 +591,6 @@ def _fixes_text(result: RunResult) -> str:
 
     return format_fixes(result.fixed_files)
 
-
-def _fixed_text(result: RunResult) -> str:
-    """``--fix-only``'s summary: ``Fixed 2 errors.``"""
-    from semantics_lint.lint.output.overview import plural
-
-    return f"Fixed {plural(result.fixed, 'error')}.\n" if result.fixed else "No errors fixed.\n"
-
-
-def _would_fix_text(result: RunResult) -> str:
-    """``--diff``'s summary: ``Would fix 2 errors in 1 file.``"""
-    from semantics_lint.lint.output.overview import plural
-
-    if not result.fixed:
-        return "No errors would be fixed.\n"
-    return f"Would fix {plural(result.fixed, 'error')} in {plural(result.changed_files, 'file')}.\n"
 
 
 def _exit_code(code: int, namespace: argparse.Namespace, broken: bool) -> int:
@@ -650,13 +632,15 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
     )
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
+    from semantics_lint.lint.output import overview
+
     # stdout carries the diff or the fixed source: what is said about them goes to stderr.
     summarize = _wants_summary(namespace)
     if options.diff:
         for text in result.diffs:
             console.out(text)
         if summarize:
-            console.info(_would_fix_text(result), to_stderr=True)
+            console.info(overview.would_fix_summary(result.fixed, result.changed_files), to_stderr=True)
         return _exit_code(
             EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, result.failed
         )
@@ -674,7 +658,7 @@ def _check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Co
         sys.stdout.flush()
     if namespace.fix_only:
         if summarize:
-            console.info(_fixed_text(result), to_stderr=True)
+            console.info(overview.fixed_summary(result.fixed), to_stderr=True)
     else:
         _print_findings(
             namespace, console, result.findings,
