@@ -72,7 +72,8 @@ def test_a_line_format_shows_the_key_escaped(tmp_path: Path, output_format: str)
         failure = ET.fromstring(text.encode("utf-8")).find("testsuite/testcase/failure")
         assert failure is not None and SHOWN in failure.get("message", "")
     if output_format == "concise":
-        assert text.count("\n") == 1  # one finding, one line
+        # One finding, one line; then the summary, which follows the findings on stdout.
+        assert text.split("\n")[1:] == ["Found 1 error.", ""]
 
 
 @pytest.mark.parametrize("output_format", MACHINE_FORMATS)
