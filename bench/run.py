@@ -424,9 +424,16 @@ def broken(m: Measurement, sample: Sample, out_dir: Path, tag: str) -> str | Non
                 return f"crashed: {_last_line(text)}"
             line = next(line for line in text.splitlines() if marker in line)
             return f"crashed: {line[:200]}"
-    if m.expect_output and sample.out_lines == 0:
+    if m.expect_output and not any(
+        line.strip() and not line.startswith(_SUMMARY_LINES) for line in stdout.splitlines()
+    ):
         return "printed no finding on a corpus with planted defects: it linted nothing"
     return None
+
+
+_SUMMARY_LINES = ("Found ", "All checks passed!", "[*] ", "No fixes available")
+"""How the summary lines that follow the findings on stdout begin (semantics-lint's, as
+ruff's): a run that printed nothing else printed no finding."""
 
 
 def run_all(

@@ -198,7 +198,10 @@ def test_a_broken_tool_is_reported_not_timed(tmp_path: Path) -> None:
     assert run.broken(m, run.Sample(1.0, 1.0, 1, 1, 0), tmp_path, "t") == "crashed: ValueError: boom"
     (tmp_path / "t.out.err").write_text("")
     assert "linted nothing" in str(run.broken(m, run.Sample(1.0, 1.0, 1, 0, 0), tmp_path, "t"))
+    (tmp_path / "t.out").write_text("All checks passed!\n")  # the summary alone is no finding
+    assert "linted nothing" in str(run.broken(m, run.Sample(1.0, 1.0, 1, 0, 1), tmp_path, "t"))
     assert run.broken(m, run.Sample(1.0, 1.0, 1, 2, 3), tmp_path, "t").startswith("exit 2")
+    (tmp_path / "t.out").write_text("a.py:1:1: SEM105 x\nFound 1 error.\n")
     assert run.broken(m, run.Sample(1.0, 1.0, 1, 1, 3), tmp_path, "t") is None
 
 
