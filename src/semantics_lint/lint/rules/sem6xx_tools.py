@@ -500,7 +500,9 @@ class DataFromVariableWithoutAbsent(Rule):
     rows its caller fetched, and the caller is where the empty case is handled. A
     name bound to a literal list that is not empty is provably not empty and is left
     alone too; so is a name bound to any other literal (`ROWS = "rows"`): its value is
-    known, and the mint's refusal of it is reported as SEM105 (`[]`) or SEM100.
+    known, and the mint's refusal of it is reported as SEM105 (`[]`) or SEM100. So is
+    a name SEM105 proves empty where it is read (`if not rows:` around the call,
+    `rows or []`): that is SEM105's finding.
     """
 
     code = "SEM604"
