@@ -521,6 +521,30 @@ CLEAN = [
 ]
 
 
+CLEAN.extend(
+    [
+        pytest.param(
+            f"""
+            def tool(rows, export):
+                data = rows if rows else []
+                data.append({{"entity": "default"}})
+                return described_result(facts=data, provenance={PROV})
+            """,
+            id="conditional-bound-to-a-name-that-grows",
+        ),
+        pytest.param(
+            f"""
+            def tool(rows, export):
+                data = rows or []
+                fill(data)
+                return described_result(facts=data, provenance={PROV})
+            """,
+            id="or-bound-to-a-name-handed-to-a-call",
+        ),
+    ]
+)
+
+
 @pytest.mark.parametrize("source", CLEAN)
 def test_clean(source: str) -> None:
     assert _sem105(source) == []

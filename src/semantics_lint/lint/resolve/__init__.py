@@ -399,7 +399,12 @@ def _start(node: ast.AST) -> tuple[int, int]:
 
 
 def _mutable(node: ast.expr) -> bool:
-    """A dict, list or set (literal, comprehension or call): it may change in place."""
+    """A dict, list or set (literal, comprehension or call), or a conditional expression
+    or ``or``/``and`` that may give one (``rows if rows else []``): it may change in place."""
     if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
         return True
+    if isinstance(node, ast.IfExp):
+        return _mutable(node.body) or _mutable(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return any(_mutable(value) for value in node.values)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list", "set")
