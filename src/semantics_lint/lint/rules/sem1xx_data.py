@@ -191,7 +191,7 @@ class EmptyDataLiteral(Rule):
                     rows.append(row)
                 more = []
                 more += export.rows
-                return described_result(facts=rows, series=more, provenance={"measuredAt": export.at, "source": "x"})
+                return described_result(facts=rows, edges=more, provenance={"measuredAt": export.at, "source": "x"})
             """
         ),
         Valid(
