@@ -8,8 +8,8 @@ static verdict (an E finding other than SEM203) must be the runtime verdict (a
 ``refused:`` error).
 
 ``test_the_doors_agree`` is marked ``doors`` (``pytest -m doors`` runs it alone,
-``-m 'not doors'`` leaves it out) and runs in the default suite with a few thousand
-examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
+``-m 'not doors'`` leaves it out) and ``slow``, and runs in the default suite with a
+few thousand examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
 disagrees. The other tests here keep the harness and SEM100 honest.
 """
 
@@ -121,12 +121,14 @@ def reached() -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("doors-search")
 @pytest.mark.parametrize("mutation", sorted(set(MUTATIONS)))
 def test_the_generator_reaches_every_mutation(reached: tuple[set[str], set[str]], mutation: str) -> None:
     assert mutation in reached[0], f"no call of 3,000 carries the mutation {mutation}"
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("doors-search")
 @pytest.mark.parametrize("kind", _KINDS)
 def test_the_generator_reaches_every_kind_of_refusal(reached: tuple[set[str], set[str]], kind: str) -> None:
     assert kind in reached[1], f"no call of 3,000 gets the verdict {kind}"
