@@ -610,3 +610,46 @@ def test_a_tool_given_a_class_by_an_adapter_is_not_also_uncalled(pytester: pytes
     out = result.stdout.str()
     assert "[uncalled-tool]" not in out
     assert result.ret == 0, out
+
+
+# ---------------------------------------------------------------------------
+# The README's example, as written
+# ---------------------------------------------------------------------------
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
+    section = README.read_text(encoding="utf-8").split("## In your tests", 1)[1].split("\n## ", 1)[0]
+    tools, tests = (block.split("```", 1)[0] for block in section.split("```python\n")[1:3])
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    assert tools.startswith("# tools.py\n") and tests.startswith("# tests/test_tools.py\n")
+    pytester.makepyfile(tools=tools)
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_tools.py").write_text(tests, encoding="utf-8")
+    assert shown[0] == "$ python -m pytest --semantics -q"
+    result = _run(pytester, "--semantics", "-q")  # python -m pytest, from the project's folder
+    assert result.ret == 1
+    # Every line the README shows (its words: the rules of "=" and the progress bar's
+    # spaces follow the terminal's width), but a message it cuts short ("...") and
+    # the time.
+    def words(line: str) -> str:
+        return " ".join(line.strip(" =").split())
+
+    printed = [words(line) for line in result.outlines]
+    for line in shown[1:-3]:
+        if line.endswith("..."):
+            assert any(out.startswith(words(line[:-3])) for out in printed), line
+        else:
+            assert words(line) in printed, line
+    last = words(shown[-3])
+    assert printed[-1].startswith(last[: last.rindex(" in ")]), printed[-1]
+    # "Add coverage={...} to the declaration and the same command ends passed".
+    addition = section.split("Add `", 1)[1].split("`", 1)[0]
+    assert addition.startswith("coverage=")
+    fixed = tools.replace('"source": export.source},\n', f'"source": export.source}},\n        {addition},\n')
+    assert fixed != tools
+    pytester.makepyfile(tools=fixed)
+    again = _run(pytester, "--semantics", "-q")
+    assert again.ret == 0
+    assert "passed: 0 errors, 0 warnings" in again.outlines
