@@ -71,7 +71,9 @@ def install_hint() -> str:
         for requirement in declared
         if "extra ==" in requirement and requirement.replace("'", '"').endswith('extra == "lsp"')
     ]
-    return "pip install " + " ".join(shlex.quote(r) for r in wanted or ("pygls>=2,<3", "lsprotocol"))
+    if not wanted:  # not installed as a distribution: run from a checkout
+        return "pip install -e '.[lsp]'   (in the checkout)"
+    return "pip install " + " ".join(shlex.quote(requirement) for requirement in wanted)
 
 
 def _installed_version(distribution: str) -> str | None:
