@@ -1,5 +1,6 @@
 """Suite-wide settings: every test lints afresh unless it asks for the results cache,
-and nothing a test runs keeps a key in the developer's own cache home."""
+nothing a test runs keeps a key in the developer's own cache home, and no test
+depends on how fast the machine is."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis fails an example that takes over 200 ms (its deadline) and a search whose
+# data is slow to generate (the too_slow health check): both are measures of the
+# machine's load, not of the code. Every property test runs without them; a test's
+# own settings override the rest of this profile.
+settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)

@@ -3,14 +3,20 @@
 No LSP library on this side: frames are ``Content-Length`` headers and JSON bodies,
 written and read by hand, so the tests check the wire the editors see. A reader
 thread collects every message; requests the server sends (``client/registerCapability``)
-are answered with ``null``.
+are answered with ``null``. Another collects the server's log (stderr) line by line,
+so that a test can wait for what the server says it did (``wait_for_log``).
+
+Every wait is for an event (a message, a response, a log line). Its timeout,
+:data:`PATIENCE` unless a test says otherwise, only turns a server that never sends
+it into a failure instead of a hang: a server that behaves never comes near it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import queue
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -20,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 Message = dict[str, Any]
+
+PATIENCE = 300.0
+"""Seconds a wait gives up after: a failure detector, never part of a passing run."""
 
 
 def file_uri(path: Path) -> str:
@@ -33,9 +42,13 @@ class LspClient:
         *,
         env: dict[str, str] | None = None,
         command: list[str] | None = None,
+        log_level: str | None = None,
     ) -> None:
+        command = command or [sys.executable, "-m", "semantics_lint", "server"]
+        if log_level is not None:
+            command = [*command, "--log-level", log_level]
         self.process = subprocess.Popen(
-            command or [sys.executable, "-m", "semantics_lint", "server"],
+            command,
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -48,6 +61,8 @@ class LspClient:
         self._arrived = threading.Condition()
         self._write_lock = threading.Lock()
         self.stderr = b""
+        self._log: list[str] = []
+        self._held: set[int] = set()
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
@@ -92,8 +107,15 @@ class LspClient:
                 self._arrived.notify_all()
 
     def _read_stderr(self) -> None:
-        assert self.process.stderr is not None
-        self.stderr = self.process.stderr.read()
+        stream = self.process.stderr
+        assert stream is not None
+        for line in stream:
+            with self._arrived:
+                self.stderr += line
+                self._log.append(line.decode("utf-8", "replace"))
+                self._arrived.notify_all()
+        with self._arrived:
+            self._arrived.notify_all()
 
     # -- messages -------------------------------------------------------------------
 
@@ -107,7 +129,7 @@ class LspClient:
     def notify(self, method: str, params: Any = None) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def request(self, method: str, params: Any = None, timeout: float = 30.0) -> Message:
+    def request(self, method: str, params: Any = None, timeout: float = PATIENCE) -> Message:
         """Send a request and wait for its response message (result or error)."""
         self._next_id += 1
         number = self._next_id
@@ -121,7 +143,7 @@ class LspClient:
                 self._arrived.wait(left)
             return self._responses.pop(number)
 
-    def result(self, method: str, params: Any = None, timeout: float = 30.0) -> Any:
+    def result(self, method: str, params: Any = None, timeout: float = PATIENCE) -> Any:
         response = self.request(method, params, timeout)
         assert "error" not in response, response
         return response["result"]
@@ -131,7 +153,7 @@ class LspClient:
             return [m for m in self._notifications if method is None or m["method"] == method]
 
     def wait_for(
-        self, predicate: Callable[[Message], bool], timeout: float = 30.0, after: int = 0
+        self, predicate: Callable[[Message], bool], timeout: float = PATIENCE, after: int = 0
     ) -> Message:
         """The first notification (from index ``after`` on) that ``predicate`` accepts."""
         deadline = time.monotonic() + timeout
@@ -144,6 +166,53 @@ class LspClient:
                 if left <= 0 or self.process.poll() is not None:
                     raise TimeoutError("the expected notification did not arrive")
                 self._arrived.wait(left)
+
+    # -- the server's log (stderr) ----------------------------------------------------
+
+    def log_mark(self) -> int:
+        """A position in the log's lines, for ``wait_for_log(after=...)``."""
+        with self._arrived:
+            return len(self._log)
+
+    def wait_for_log(self, pattern: str, after: int = 0, timeout: float = PATIENCE) -> tuple[int, re.Match[str]]:
+        """The first log line (from index ``after`` on) that ``pattern`` matches: its
+        index and the match. Start the server with a ``log_level`` that writes it."""
+        found = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while True:
+                for index in range(after, len(self._log)):
+                    match = found.search(self._log[index])
+                    if match is not None:
+                        return index, match
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._stderr_reader.is_alive():
+                    raise TimeoutError(f"the server logged no line matching {pattern!r}")
+                self._arrived.wait(left)
+
+    def logged(self, pattern: str, after: int = 0, before: int | None = None) -> list[re.Match[str]]:
+        """Every match of ``pattern`` in the log lines from ``after`` up to ``before``."""
+        found = re.compile(pattern)
+        with self._arrived:
+            lines = self._log[after:before]
+        return [match for line in lines if (match := found.search(line)) is not None]
+
+    def started_workers(self, pool: str, count: int) -> list[int]:
+        """The process ids of the first ``count`` workers the pool ``pool`` started,
+        once it has logged them (``log_level="info"`` or lower)."""
+        pids: list[int] = []
+        after = 0
+        while len(pids) < count:
+            index, match = self.wait_for_log(rf"{pool}: started worker process (\d+)", after)
+            pids.append(int(match.group(1)))
+            after = index + 1
+        return pids
+
+    def job_worker(self, pool: str, job: str, after: int = 0) -> tuple[int, int]:
+        """The worker the next job ``job`` of ``pool`` logged from line ``after`` on was
+        handed to, and that log line's index (``log_level="debug"``)."""
+        index, match = self.wait_for_log(rf"{pool}: {job} on worker process (\d+)", after)
+        return int(match.group(1)), index
 
     def published(self, uri: str, after: int = 0) -> list[Message]:
         """The ``publishDiagnostics`` notifications for ``uri`` so far (from ``after`` on)."""
@@ -160,7 +229,7 @@ class LspClient:
             return len(self._notifications)
 
     def diagnostics(
-        self, uri: str, version: int | None = None, after: int = 0, timeout: float = 30.0
+        self, uri: str, version: int | None = None, after: int = 0, timeout: float = PATIENCE
     ) -> list[Message]:
         """The diagnostics of the next ``publishDiagnostics`` for ``uri`` (and ``version``)."""
 
@@ -224,7 +293,7 @@ class LspClient:
             },
         ) or []
 
-    def stop(self, timeout: float = 30.0) -> int:
+    def stop(self, timeout: float = PATIENCE) -> int:
         """``shutdown`` then ``exit``; the process's exit status."""
         self.result("shutdown")
         self.notify("exit")
@@ -232,10 +301,41 @@ class LspClient:
         self._stderr_reader.join(timeout)
         return code
 
+    # -- the server's workers ----------------------------------------------------------
+
+    def hold(self, *pids: int) -> None:
+        """Stop the worker processes ``pids`` (``SIGSTOP``): a job sent to one waits,
+        unanswered, until :meth:`let_go` (or the end of the test) lets it run."""
+        for pid in pids:
+            self._held.add(pid)
+            _signal(pid, signal.SIGSTOP)
+
+    def let_go(self, *pids: int) -> None:
+        """Let stopped workers run again (``SIGCONT``)."""
+        for pid in pids:
+            self._held.discard(pid)
+            _signal(pid, signal.SIGCONT)
+
+    def kill_worker(self, pid: int) -> None:
+        self._held.discard(pid)
+        _signal(pid, signal.SIGKILL)
+
     def kill(self) -> None:
+        self.let_go(*self._held)
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except ProcessLookupError:
+        pass  # gone already
+
+
+can_hold_workers = hasattr(signal, "SIGSTOP")
+"""Whether this platform can stop and resume a process (``hold``, ``let_go``)."""
 
 
 def apply_edits(text: str, edits: list[Message]) -> str:

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -372,28 +372,47 @@ def test_watch_lints_again_when_a_file_changes(project: Path) -> None:
 
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "tools", "--watch"],
-        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
         preexec_fn=interruptible if sys.platform != "win32" else None,
     )
-    try:
-        deadline = time.monotonic() + 60
+    # What the command prints (findings, summary, messages: one stream), read as it
+    # comes by a thread, so that a wait for a line that never comes fails instead of
+    # blocking on the pipe.
+    seen = bytearray()
+    arrived = threading.Condition()
+
+    def read() -> None:
         assert process.stdout is not None
-        seen = b""
-        while b"Watching for file changes" not in seen and time.monotonic() < deadline:
-            seen += process.stdout.read1(4096)  # type: ignore[attr-defined]
-        assert b"Found 2 errors." in seen
+        while chunk := process.stdout.read1(4096):  # type: ignore[attr-defined]
+            with arrived:
+                seen.extend(chunk)
+                arrived.notify_all()
+        with arrived:
+            arrived.notify_all()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def wait_for(text: bytes, start: int) -> int:
+        """Where ``text`` ends in the output after ``start``; a failure detector's
+        timeout, not a budget: the command prints it within a second or two."""
+        with arrived:
+            ok = arrived.wait_for(lambda: text in seen[start:] or not reader.is_alive(), timeout=300)
+            assert ok and text in seen[start:], f"{text!r} not printed:\n{seen.decode(errors='replace')}"
+            return seen.index(text, start) + len(text)
+
+    try:
+        first = max(wait_for(b"Found 2 errors.", 0), wait_for(b"Watching for file changes", 0))
         (project / "tools" / "snake.py").write_text(SNAKE_KEY.replace("measured_at", "measuredAt"), encoding="utf-8")
-        seen = b""
-        while b"Found 1 error." not in seen and time.monotonic() < deadline:
-            seen += process.stdout.read1(4096)  # type: ignore[attr-defined]
-        assert b"Found 1 error." in seen
+        wait_for(b"Found 1 error.", first)
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=300)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        reader.join()
     assert process.returncode == 130
 
 

@@ -8,8 +8,8 @@ static verdict (an E finding other than SEM203) must be the runtime verdict (a
 ``refused:`` error).
 
 ``test_the_doors_agree`` is marked ``doors`` (``pytest -m doors`` runs it alone,
-``-m 'not doors'`` leaves it out) and runs in the default suite with a few thousand
-examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
+``-m 'not doors'`` leaves it out) and ``slow``, and runs in the default suite with a
+few thousand examples; ``bench/doors_agreement.py`` measures the rate on more and lists what
 disagrees. The other tests here keep the harness and SEM100 honest.
 """
 
@@ -25,6 +25,7 @@ from doors.disguise import DISGUISES
 from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, disguised_calls, sample, valid_calls
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis.errors import NoSuchExample
 
 from semantics_lint.lint.core.engine import lint_source
 from semantics_lint.lint.rules import specific_code
@@ -92,18 +93,42 @@ _SEARCH = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+_KINDS = sorted(REFUSAL_KINDS | {"accepted"})
 
 
+@pytest.fixture(scope="module")
+def reached() -> tuple[set[str], set[str]]:
+    """The mutations and the kinds of verdict (a kind of refusal, or ``accepted``) that
+    one derandomized search of at most 3,000 calls reaches.
+
+    A derandomized search draws the same calls in the same order whatever it looks
+    for, so one search that records both, and stops once it has seen every mutation
+    and every kind, reaches exactly what a search for each of them alone would."""
+    mutations: set[str] = set()
+    kinds: set[str] = set()
+
+    def everything_seen(call: Call) -> bool:
+        mutations.update(m.split("@")[0] for m in call.mutations)
+        kind = _kind_of(call)
+        if kind is not None:
+            kinds.add(kind)
+        return mutations >= set(MUTATIONS) and kinds >= set(_KINDS)
+
+    try:
+        find(calls(), everything_seen, settings=_SEARCH)
+    except NoSuchExample:
+        pass  # the tests name what was not reached
+    return mutations, kinds
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("doors-search")
 @pytest.mark.parametrize("mutation", sorted(set(MUTATIONS)))
-def test_the_generator_reaches_every_mutation(mutation: str) -> None:
-    found = find(
-        calls(),
-        lambda call: mutation in (m.split("@")[0] for m in call.mutations),
-        settings=_SEARCH,
-    )
-    assert mutation in " ".join(found.mutations)
+def test_the_generator_reaches_every_mutation(reached: tuple[set[str], set[str]], mutation: str) -> None:
+    assert mutation in reached[0], f"no call of 3,000 carries the mutation {mutation}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("disguise", DISGUISES)
 def test_the_generator_reaches_every_disguise(disguise: str) -> None:
     found = find(calls(), lambda call: call.disguise[:1] == (disguise,), settings=_SEARCH)
@@ -120,10 +145,11 @@ def test_the_doors_agree_through_a_name_a_branch_or_an_arm(call: object) -> None
     _assert_the_doors_agree(call)
 
 
-@pytest.mark.parametrize("kind", sorted(REFUSAL_KINDS | {"accepted"}))
-def test_the_generator_reaches_every_kind_of_refusal(kind: str) -> None:
-    found = find(calls(), lambda call: _kind_of(call) == kind, settings=_SEARCH)
-    assert _kind_of(found) == kind
+@pytest.mark.slow
+@pytest.mark.xdist_group("doors-search")
+@pytest.mark.parametrize("kind", _KINDS)
+def test_the_generator_reaches_every_kind_of_refusal(reached: tuple[set[str], set[str]], kind: str) -> None:
+    assert kind in reached[1], f"no call of 3,000 gets the verdict {kind}"
 
 
 def test_the_command_reports_what_the_engine_reports(tmp_path: Path) -> None:
@@ -156,6 +182,7 @@ def test_the_command_reports_what_the_engine_reports(tmp_path: Path) -> None:
 
 
 @pytest.mark.doors
+@pytest.mark.slow
 @_examples(3000)
 @given(calls())
 def test_the_doors_agree(call: object) -> None:

@@ -64,20 +64,29 @@ def test_an_edit_saved_while_fix_runs_is_kept(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "--fix", "--jobs", "2", str(tmp_path)],
         env=check_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
     )  # fmt: skip
+    stopped = False
     try:
         # Once the pool's workers run, the parent has read m000.py (it reads the first
-        # files itself) and writes fixes only when the pool is done.
+        # files itself) and writes fixes only when the pool is done. The run (parent and
+        # workers) is stopped while the edit is saved: however slow the test is, the
+        # edit lands while the run is under way.
         deadline = time.monotonic() + 120
         while not _children(process.pid) and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
+        os.killpg(process.pid, signal.SIGSTOP)
+        stopped = True
         assert process.poll() is None, "the run ended before the pool was seen"
         assert edited.read_text(encoding="utf-8") == SNAKE
         with edited.open("a", encoding="utf-8") as editor:
             editor.write("EDITED = True\n")
-        assert process.poll() is None, "the edit came after the run ended: inconclusive"
+        os.killpg(process.pid, signal.SIGCONT)
+        stopped = False
         _, stderr = process.communicate(timeout=300)
     finally:
+        if stopped:
+            os.killpg(process.pid, signal.SIGCONT)
         if process.poll() is None:
             process.kill()
             process.wait()

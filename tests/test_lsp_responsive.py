@@ -1,25 +1,28 @@
 """``semantics-lint server`` stays responsive whatever one lint costs, and shrugs off
 careless clients.
 
-Over real stdio, as in ``test_lsp_server.py``. Nothing here is timed: each test
+Over real stdio, as in ``test_lsp_server.py``. Nothing here is timed, and nothing
+waits for a moment to pass: a lint that takes long is a worker the test has stopped
+(``SIGSTOP``) and lets go (``SIGCONT``) when it chooses, and the tests learn which
+worker runs which job from the server's own log (``--log-level debug``). Each test
 asserts the order in which the server's messages arrive (a small file's diagnostics
-before a big buffer's, never an older version's after a newer one's), which only
-holds if the big lint does not hold the small one up.
+while a big buffer's lint is held, never an older version's after a newer one's),
+which only holds if the held lint does not hold the rest up.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from lsp_client import LspClient, file_uri
+from lsp_client import LspClient, can_hold_workers, file_uri
 
 pytest.importorskip("pygls.lsp.server", reason="the 'lsp' extra is not installed")
+
+# Each test starts a real server and its worker processes.
+pytestmark = pytest.mark.slow
 
 SMALL = textwrap.dedent(
     """\
@@ -89,33 +92,53 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(project: Path) -> Iterator[LspClient]:
-    started = LspClient(project)
+    # debug: the server logs each worker it starts and the worker each job runs on.
+    started = LspClient(project, log_level="debug")
     try:
         yield started
     finally:
-        started.kill()
+        started.kill()  # held workers are let go first
+
+
+def held_lint_workers(client: LspClient, project: Path) -> list[int]:
+    """Start the server's lint workers (by linting a file) and stop them all: the next
+    lint job waits, on a worker the server's log names, until the test lets it go."""
+    warm = client.open(project / "warm.py", SMALL)
+    client.diagnostics(warm, version=1)
+    # The first lint starts a worker and, ahead of the next lint, a second one.
+    workers = client.started_workers("lint", 2)
+    client.hold(*workers)
+    return workers
+
+
+needs_signals = pytest.mark.skipif(not can_hold_workers, reason="holds workers with SIGSTOP and SIGCONT")
 
 
 def error_popups(client: LspClient) -> list[dict]:
     return [m for m in client.notifications("window/showMessage") if m["params"]["type"] == 1]
 
 
+@needs_signals
 def test_a_small_file_is_linted_and_fixed_while_a_big_buffer_lints(
     client: LspClient, project: Path, big_text: str
 ) -> None:
     client.initialize(project)
+    workers = held_lint_workers(client, project)
+    log = client.log_mark()
     big = client.open(project / "big_tools.py", big_text)
+    # The big buffer's lint is on one of the stopped workers, and stays there.
+    busy, _ = client.job_worker("lint", "lint", after=log)
+    client.let_go(*(pid for pid in workers if pid != busy))
     small = client.open(project / "tools.py", SMALL)
-    diagnostics = client.diagnostics(small, version=1, timeout=120)
+    diagnostics = client.diagnostics(small, version=1)
     assert [d["code"] for d in diagnostics] == ["SEM102"]
     start = diagnostics[0]["range"]["start"]
     actions = client.code_actions(small, (start["line"], start["character"]), (start["line"], start["character"]))
-    answered = client.mark()
     assert [a["kind"] for a in actions] == ["quickfix", "source.fixAll.semantics-lint"]
-    # The big buffer, opened first, had not been published when both were answered.
-    before = client.notifications(PUBLISH)[:answered]
-    assert [m["params"]["uri"] for m in client.notifications()[:answered] if m in before] == [small]
-    big_diagnostics = client.diagnostics(big, version=1, timeout=300)
+    # Both answered while the big buffer's lint is held: it has published nothing.
+    assert client.published(big) == []
+    client.let_go(busy)
+    big_diagnostics = client.diagnostics(big, version=1)
     assert len(big_diagnostics) == big_text.count('"measured_at"')
     assert error_popups(client) == []
     assert client.stop() == 0
@@ -126,7 +149,7 @@ def test_a_burst_of_changes_publishes_the_newest_version_last_and_no_older_after
 ) -> None:
     client.initialize(project, options={"lintDelay": 0})
     big = client.open(project / "big_tools.py", big_text)
-    client.diagnostics(big, version=1, timeout=300)
+    client.diagnostics(big, version=1)
     mark = client.mark()
     # lintDelay 0: each change starts a lint at once, and the next one supersedes it
     # while it runs.
@@ -137,12 +160,12 @@ def test_a_burst_of_changes_publishes_the_newest_version_last_and_no_older_after
     }
     for version, text in texts.items():
         client.change(big, text, version)
-    newest = client.diagnostics(big, version=4, after=mark, timeout=300)
+    newest = client.diagnostics(big, version=4, after=mark)
     assert len(newest) == big_text.count('"measured_at"') - 3
     # A small file linted after that is published after it: nothing of the burst
     # was still on its way.
     small = client.open(project / "tools.py", SMALL)
-    client.diagnostics(small, version=1, timeout=120)
+    client.diagnostics(small, version=1)
     versions = [m["params"]["version"] for m in client.published(big, after=mark)]
     assert versions[-1] == 4
     assert versions == sorted(versions)
@@ -178,37 +201,30 @@ def test_a_buffer_too_big_to_lint_as_you_type_is_linted_on_save_and_the_user_tol
     assert client.stop() == 0
 
 
-def _workers(pid: int) -> list[int]:
-    """The worker processes of the server ``pid`` (its children that run jobs)."""
-    found: list[int] = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as listing:
-            for child in listing.read().split():
-                with open(f"/proc/{child}/cmdline", "rb") as command:
-                    if b"spawn_main" in command.read():
-                        found.append(int(child))
-    return found
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@needs_signals
 def test_a_worker_that_dies_mid_lint_is_logged_and_the_lint_run_again(
-    client: LspClient, project: Path, big_text: str
+    client: LspClient, project: Path
 ) -> None:
     client.initialize(project)
-    uri = client.open(project / "big_tools.py", big_text)
-    # The lint starts on open and takes seconds: kill every worker under it, once the
-    # three are there (the one linting, the one started ahead for the next lint, and the
-    # one for code actions).
-    workers: list[int] = []
-    while len(workers) < 3 and not client.published(uri):
-        workers = _workers(client.process.pid)
-    for pid in workers:
-        os.kill(pid, signal.SIGKILL)
-    assert len(client.diagnostics(uri, version=1, timeout=300)) == big_text.count('"measured_at"')
-    small = client.open(project / "tools.py", SMALL)
-    assert [d["code"] for d in client.diagnostics(small, version=1, timeout=120)] == ["SEM102"]
+    workers = held_lint_workers(client, project)
+    log = client.log_mark()
+    uri = client.open(project / "tools.py", SMALL)
+    # The lint is on a stopped worker: it cannot have answered. Kill that worker alone.
+    linting, index = client.job_worker("lint", "lint", after=log)
+    assert linting in workers
+    client.kill_worker(linting)
+    died_at, _ = client.wait_for_log(r"lint: a worker died during lint; running it again", after=index)
+    # Run again on a worker that is alive: the other stopped one, or a new one.
+    again, _ = client.job_worker("lint", "lint", after=died_at)
+    assert again != linting
+    client.let_go(*workers)
+    assert [d["code"] for d in client.diagnostics(uri, version=1)] == ["SEM102"]
+    # The pool goes on: the next lint gets a worker too.
+    other = client.open(project / "other.py", SMALL.replace('"measured_at"', '"measuredAt"'))
+    assert client.diagnostics(other, version=1) == []
     assert client.stop() == 0
-    assert b"a worker died" in client.stderr
+    assert client.logged("a worker died") != []
+    assert client.logged(r"linting .* failed") == []
     assert error_popups(client) == []
 
 
@@ -229,7 +245,7 @@ def test_careless_and_hostile_clients_get_no_error_popup_and_the_server_stays_up
     client.send_raw(b"[1, 2, 3]")
     client.notify("textDocument/didOpen", {"textDocument": {"uri": 7}})
     # Unknown methods: a request is answered with an error, a notification ignored.
-    unknown = client.request("semantics/unknown", {"x": 1}, timeout=30)
+    unknown = client.request("semantics/unknown", {"x": 1})
     assert unknown["error"]["code"] == -32601
     client.notify("semantics/unknownNotification", {"x": 1})
     client.notify("$/setTrace", {"value": "off"})

@@ -13,14 +13,16 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from lsp_client import LspClient, apply_edits, file_uri, workspace_edits
+from lsp_client import LspClient, apply_edits, can_hold_workers, file_uri, workspace_edits
 
 pytest.importorskip("pygls.lsp.server", reason="the 'lsp' extra is not installed")
+
+# Each test starts a real server and its worker processes.
+pytestmark = pytest.mark.slow
 
 PUBLISH = "textDocument/publishDiagnostics"
 RULES_PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -63,6 +65,17 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(project: Path) -> Iterator[LspClient]:
     started = LspClient(project)
+    try:
+        yield started
+    finally:
+        started.kill()
+
+
+@pytest.fixture
+def logging_client(project: Path) -> Iterator[LspClient]:
+    """A server that logs what it does (``--log-level debug``), for tests that wait
+    for it: which lint it starts, which worker runs it, what a changed file re-lints."""
+    started = LspClient(project, log_level="debug")
     try:
         yield started
     finally:
@@ -220,15 +233,13 @@ def test_every_request_gets_an_answer_even_unreadable_or_after_shutdown(
     unreadable = client.request(
         "textDocument/codeAction",
         {"textDocument": {"uri": uri}, "range": nowhere, "context": {"diagnostics": []}},
-        timeout=10,
     )
     assert unreadable["error"]["code"] == -32602
-    assert client.request("shutdown", timeout=10)["result"] is None
+    assert client.request("shutdown")["result"] is None
     late = client.request(
         "textDocument/codeAction",
         {"textDocument": {"uri": uri}, "range": {**nowhere, "start": {"line": 0, "character": 0}},
          "context": {"diagnostics": []}},
-        timeout=10,
     )  # fmt: skip
     assert late["error"]["code"] == -32600
     client.notify("exit")
@@ -392,17 +403,30 @@ def test_unsafe_fixes_are_offered_only_when_enabled_and_say_so(
 # -- long-lived correctness ----------------------------------------------------------
 
 
-def test_a_newer_change_supersedes_a_pending_lint(client: LspClient, project: Path) -> None:
-    client.initialize(project, options={"lintDelay": 0.5})
+@pytest.mark.skipif(not can_hold_workers, reason="holds the workers with SIGSTOP and SIGCONT")
+def test_a_newer_change_supersedes_a_pending_lint(logging_client: LspClient, project: Path) -> None:
+    client = logging_client
+    client.initialize(project)
     uri = client.open(project / "tools.py", CLEAN)
     assert client.diagnostics(uri, version=1) == []
-    mark = client.mark()
+    # Both lint workers stopped: a lint sent to one waits there until they are let go.
+    workers = client.started_workers("lint", 2)
+    client.hold(*workers)
+    mark, log = client.mark(), client.log_mark()
     client.change(uri, DEFECTIVE, version=2)
+    client.job_worker("lint", "lint", after=log)  # version 2 is on a (stopped) worker
+    # Version 3 waits for it (one lint of a buffer at a time); version 4 supersedes it.
     client.change(uri, DEFECTIVE.replace('"measured_at"', '"measuredAt"'), version=3)
-    assert codes(client.diagnostics(uri, version=3, after=mark)) == ["SEM203"]
-    time.sleep(0.3)
+    client.change(uri, CLEAN.replace('"measuredAt": export.at, "source": "veeam"',
+                                     '"measuredAt": "2024-05-02", "source": "veeam"'), version=4)
+    # A request is answered after the notifications before it are handled.
+    assert client.code_actions(uri, (0, 0), (1, 0)) == []
+    client.let_go(*workers)
+    assert codes(client.diagnostics(uri, version=4, after=mark)) == ["SEM203"]
     published = [m["params"].get("version") for m in client.notifications(PUBLISH)[mark:]]
-    assert published == [3]  # version 2 was never linted, let alone published
+    assert published == [4]  # version 2 was linted but superseded, version 3 never linted
+    linted = [int(m.group(1)) for m in client.logged(r"linting \S+tools\.py, version (\d+)", after=log)]
+    assert linted == [2, 4]
     assert client.stop() == 0
 
 
@@ -455,8 +479,9 @@ def _rewrite_keeping_size_and_time(path: Path, text: str) -> None:
 
 
 def test_a_watched_file_change_relints_the_buffers_that_depend_on_it(
-    client: LspClient, project: Path, package: Path
+    logging_client: LspClient, project: Path, package: Path
 ) -> None:
+    client = logging_client
     client.initialize(project)
     tool = client.open(package / "tool.py", PACKAGE_TOOL)
     other = client.open(package / "other.py", DEFECTIVE)
@@ -469,9 +494,11 @@ def test_a_watched_file_change_relints_the_buffers_that_depend_on_it(
         "workspace/didChangeWatchedFiles",
         {"changes": [{"uri": file_uri(package / "constants.py"), "type": 2}]},
     )
+    # The buffer that used no other module is not linted again: the server says which
+    # it lints again when it is told of the change.
+    _, relinted = client.wait_for_log(r"changed on disk: .*constants\.py; linting again: (.*)")
+    assert relinted.group(1).strip() == tool
     assert client.diagnostics(tool, after=mark) == []
-    time.sleep(0.3)
-    # The buffer that used no other module was not linted again.
     assert [m["params"]["uri"] for m in client.notifications(PUBLISH)[mark:]] == [tool]
     assert client.stop() == 0
 
@@ -510,13 +537,8 @@ def test_the_server_registers_file_watchers_when_the_client_can(client: LspClien
         project, capabilities={"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
     )
     # The registration is a request from the server, answered by the client.
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        requests = client.notifications("client/registerCapability")
-        if requests:
-            break
-        time.sleep(0.05)
-    registration = requests[0]["params"]["registrations"][0]
+    request = client.wait_for(lambda m: m["method"] == "client/registerCapability")
+    registration = request["params"]["registrations"][0]
     assert registration["method"] == "workspace/didChangeWatchedFiles"
     patterns = {w["globPattern"] for w in registration["registerOptions"]["watchers"]}
     assert {"**/*.py", "**/pyproject.toml"} <= patterns
@@ -555,8 +577,14 @@ def test_without_the_lsp_extra_the_command_says_what_to_install_and_exits_2(tmp_
         [sys.executable, "-c", block], cwd=tmp_path, capture_output=True, input=b"", timeout=60
     )
     assert done.returncode == 2
-    assert "pip install 'semantics-lint[lsp]'" in done.stderr.decode()
-    assert "pygls" in done.stderr.decode()
+    # The extra's requirements as the package declares them: semantics-lint itself is
+    # on no package index, so "pip install 'semantics-lint[lsp]'" would not find it.
+    from semantics_lint.lsp import install_hint
+
+    hint = done.stderr.decode().splitlines()[-1].strip()
+    assert hint == install_hint()
+    assert hint.startswith("pip install ") and "'pygls" in hint and "'lsprotocol" in hint
+    assert "semantics-lint[" not in done.stderr.decode()
     assert done.stdout == b""
 
 

@@ -187,6 +187,8 @@ def _config(tmp_path: Path, repo: str, rev: str, hook: str, args: list[str]) -> 
 
 
 @pytest.mark.integration
+@pytest.mark.slow
+@pytest.mark.xdist_group("pre-commit")
 @requires_pre_commit
 def test_lint_hook_fails_then_fixes_then_passes(
     project: Path, tmp_path: Path, hook_source: tuple[str, str], pre_commit_env: dict[str, str]
@@ -223,6 +225,8 @@ def test_lint_hook_fails_then_fixes_then_passes(
 
 
 @pytest.mark.integration
+@pytest.mark.slow
+@pytest.mark.xdist_group("pre-commit")
 @requires_pre_commit
 def test_gate_hook_fails_on_a_broken_catalog(
     project: Path, tmp_path: Path, hook_source: tuple[str, str], pre_commit_env: dict[str, str]
@@ -251,20 +255,45 @@ def test_gate_hook_fails_on_a_broken_catalog(
     assert passed.returncode == 0, passed.stdout + passed.stderr
 
 
-def test_the_readme_snippet_pins_this_version_and_a_hook_of_the_manifest() -> None:
+def _snippet(page: Path) -> dict:
+    """The first YAML block of ``page``: a ``.pre-commit-config.yaml``."""
     import yaml
 
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
+    text = page.read_text(encoding="utf-8")
+    return yaml.safe_load(text.split("```yaml\n", 1)[1].split("```", 1)[0])
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    snippet = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
-    config = yaml.safe_load(snippet)
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    repo = config["repos"][0]
-    assert repo["rev"] == f"v{version}"
-    hooks = {hook["id"] for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
-    assert {hook["id"] for hook in repo["hooks"]} <= hooks
-    assert "pip install semantics-lint" in readme.split("```yaml", 1)[0]
+
+@pytest.mark.parametrize("page", ["README.md", "docs/integrations.md"])
+def test_the_documented_hooks_run_the_manifests_commands_as_installed(page: str) -> None:
+    # semantics-lint is on no package index and at no public address: the documented
+    # configuration is a local repository calling the installed commands, with the
+    # manifest's entries and filters.
+    import yaml
+
+    manifest = {hook["id"]: hook for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
+    (repo,) = _snippet(ROOT / page)["repos"]
+    assert repo["repo"] == "local" and "rev" not in repo
+    for hook in repo["hooks"]:
+        theirs = manifest[hook["id"]]
+        assert hook["language"] == "system"
+        for key in ("name", "entry", "types_or", "types", "files"):
+            assert hook.get(key) == theirs.get(key), (hook["id"], key)
+        assert hook.get("require_serial", False) == theirs.get("require_serial", False)
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "<owner>" not in text and "github.com/" not in text
+    assert "pip install semantics-lint" not in text
+    assert "pre-commit try-repo ./semantics-lint semantics-lint --all-files" in text
+
+
+@requires_pre_commit
+def test_the_readme_hook_runs_as_written(project: Path, tmp_path: Path, pre_commit_env: dict[str, str]) -> None:
+    # The README's configuration, as written, in a project whose environment has the
+    # command installed (this one's, first on PATH).
+    config = tmp_path / "pre-commit-config.yaml"
+    config.write_text(json.dumps(_snippet(ROOT / "README.md")), encoding="utf-8")
+    env = {**pre_commit_env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{pre_commit_env['PATH']}"}
+    ran = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=env)
+    output = ran.stdout + ran.stderr
+    assert ran.returncode == 1, output
+    assert "tools/backup.py:10:13: SEM102" in output, output
+    assert "old_tool.py" not in output, output  # --force-exclude: the project's exclude applies

@@ -20,6 +20,8 @@ import pytest
 from semantics_lint.pytest_plugin import sample_json
 
 pytest_plugins = ["pytester"]
+# Each test runs pytest in a subprocess.
+pytestmark = pytest.mark.slow
 
 TOOLS = '''
 from semantics_lint.runtime import define_tool, described_result
@@ -69,9 +71,26 @@ def _gate(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def _unrelated_plugins() -> list[str]:
+    """``-p no:NAME`` for every installed pytest plugin but ours and pytest-xdist.
+
+    The test extras install plugins that have nothing to do with the gate (langsmith's,
+    hypothesis's, anyio's): loading them is 1.7 s of each pytest run, 90 % of its cost.
+    Ours is still found through its entry point, as in a user's environment.
+    """
+    from importlib.metadata import entry_points
+
+    kept = {"semantics_lint", "xdist", "xdist.looponfail"}
+    names = sorted({e.name for e in entry_points(group="pytest11")} - kept)
+    return [argument for name in names for argument in ("-p", f"no:{name}")]
+
+
+UNRELATED_PLUGINS = _unrelated_plugins()
+
+
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # -p no:cacheprovider keeps the project folder to what the test wrote.
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *UNRELATED_PLUGINS, *args)
 
 
 # ---------------------------------------------------------------------------
@@ -204,6 +223,7 @@ def test_a_tool_never_called_is_a_warning(pytester: pytest.Pytester) -> None:
     assert "warning: vm_list, the tool as a whole, field results [uncalled-tool]" in out
     assert "warning: vm_audit, the tool as a whole, field results [unsampled-tool-class]" in out
     assert "passed: 0 errors, 2 warnings" in out
+    assert "check-semantics: 3 tools defined, 1 called; 2 sample results" in result.outlines
     strict = _run(pytester, "--semantics-strict")
     assert strict.ret == 1
     assert "FAILED (--semantics-strict: warnings fail the gate): 0 errors, 2 warnings" in strict.stdout.str()
@@ -393,6 +413,11 @@ def test_a_refusing_tool_is_reported_as_refusing_with_its_test(pytester: pytest.
         "field results [refusing-tool]"
     ) in result.outlines
     assert "it refused with: refused: quota export missing for ann" in out
+    # Four tools called, one of which gave no sample result: the heading says both.
+    assert (
+        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); "
+        "4 sample results"
+    ) in result.outlines
 
 
 def test_a_dict_with_bare_declaration_words_is_named(pytester: pytest.Pytester) -> None:
@@ -470,14 +495,61 @@ def test_the_whole_suite_named_as_a_folder_is_judged_whole(pytester: pytest.Pyte
     assert "not judged" not in result.stdout.str()
 
 
-def test_a_project_without_tools_says_no_tool_was_seen(pytester: pytest.Pytester) -> None:
+def test_a_project_without_tools_says_what_was_looked_for_and_why_none_was_seen(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile(test_plain="def test_plain():\n    assert 1 + 1 == 2\n")
     result = _run(pytester, "--semantics")
     assert result.ret == 0
     out = result.stdout.str()
-    assert "no define_tool tool was seen in this session" in out
-    assert "check-semantics: 0 tools" not in out
+    assert "no tool was seen in this session: the gate had nothing to judge." in result.outlines
+    assert "tools made with semantics_lint.runtime.define_tool and the tools given to an adapter" in out
+    assert "  - no test that ran imports a module that defines a tool (or calls one);" in result.outlines
+    assert "another process (a server started over stdio, a subprocess)" in out
+    assert "failed to import" not in out
+    assert "check-semantics:" not in out
     assert "passed: 0 errors" not in out
+
+
+ADAPTER_TOOLS = textwrap.dedent(
+    """
+    from semantics_lint.frameworks.langchain import tool
+    from semantics_lint.runtime import described_result
+
+    def vm_list(site: str) -> dict:
+        \"\"\"The VMs of one site.\"\"\"
+        return described_result(
+            facts=[{"entity": "vm-01", "site": site}],
+            provenance={"measuredAt": "2026-05-01T06:00:00Z", "source": "inventory export"},
+            coverage={"checked": ["every VM in the export"]},
+            render={"default": "table"},
+        )
+
+    listing = tool(vm_list, result_class="inventory")
+    """
+)
+ADAPTER_TESTS = "from tools import listing\n\n\ndef test_list():\n    assert listing.invoke({'site': 'a'})\n"
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_module_of_adapter_tools_that_failed_to_import_is_named(
+    pytester: pytest.Pytester, workers: tuple[str, ...]
+) -> None:
+    pytest.importorskip("langchain_core")
+    if workers:
+        pytest.importorskip("xdist")
+    _project(pytester, ADAPTER_TOOLS, ADAPTER_TESTS)
+    seen = _run(pytester, "--semantics", *workers)
+    assert seen.ret == 0, seen.stdout.str()
+    assert "check-semantics: 1 tool called; 1 sample result" in seen.outlines
+    _project(pytester, ADAPTER_TOOLS.replace("def vm_list(site: str)", "def vm_list(site: Site)"), ADAPTER_TESTS)
+    broken = _run(pytester, "--semantics", *workers)
+    assert broken.ret != 0  # the collection error (2; 1 under pytest-xdist)
+    assert "no tool was seen in this session: the gate had nothing to judge." in broken.outlines
+    assert (
+        "  - test_tools.py failed to import (the errors are above): a tool that only it imports "
+        "was never defined;"
+    ) in broken.outlines
 
 
 def test_check_semantics_on_the_written_catalog_names_the_test(pytester: pytest.Pytester) -> None:
@@ -502,6 +574,10 @@ def test_xdist_workers_hand_over_refusals_words_and_selection(pytester: pytest.P
     _health(pytester)
     whole = _run(pytester, "-n", "2", "--semantics")
     assert "[refusing-tool]" in whole.stdout.str()
+    assert (
+        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); "
+        "4 sample results"
+    ) in whole.outlines
     assert "[undeclared-result]" in whole.stdout.str()
     subset = _run(pytester, "-n", "2", "--semantics-strict", "-k", "health")
     assert subset.ret == 0, subset.stdout.str()
@@ -534,3 +610,46 @@ def test_a_tool_given_a_class_by_an_adapter_is_not_also_uncalled(pytester: pytes
     out = result.stdout.str()
     assert "[uncalled-tool]" not in out
     assert result.ret == 0, out
+
+
+# ---------------------------------------------------------------------------
+# The README's example, as written
+# ---------------------------------------------------------------------------
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
+    section = README.read_text(encoding="utf-8").split("## In your tests", 1)[1].split("\n## ", 1)[0]
+    tools, tests = (block.split("```", 1)[0] for block in section.split("```python\n")[1:3])
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    assert tools.startswith("# tools.py\n") and tests.startswith("# tests/test_tools.py\n")
+    pytester.makepyfile(tools=tools)
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_tools.py").write_text(tests, encoding="utf-8")
+    assert shown[0] == "$ python -m pytest --semantics -q"
+    result = _run(pytester, "--semantics", "-q")  # python -m pytest, from the project's folder
+    assert result.ret == 1
+    # Every line the README shows (its words: the rules of "=" and the progress bar's
+    # spaces follow the terminal's width), but a message it cuts short ("...") and
+    # the time.
+    def words(line: str) -> str:
+        return " ".join(line.strip(" =").split())
+
+    printed = [words(line) for line in result.outlines]
+    for line in shown[1:-3]:
+        if line.endswith("..."):
+            assert any(out.startswith(words(line[:-3])) for out in printed), line
+        else:
+            assert words(line) in printed, line
+    last = words(shown[-3])
+    assert printed[-1].startswith(last[: last.rindex(" in ")]), printed[-1]
+    # "Add coverage={...} to the declaration and the same command ends passed".
+    addition = section.split("Add `", 1)[1].split("`", 1)[0]
+    assert addition.startswith("coverage=")
+    fixed = tools.replace('"source": export.source},\n', f'"source": export.source}},\n        {addition},\n')
+    assert fixed != tools
+    pytester.makepyfile(tools=fixed)
+    again = _run(pytester, "--semantics", "-q")
+    assert again.ret == 0
+    assert "passed: 0 errors, 0 warnings" in again.outlines

@@ -48,7 +48,12 @@ CHECKERS = ("mypy", "pyright")
 MARKER = re.compile(r"#\s*type-error(?::\s*(?P<only>mypy|pyright))?\s*$")
 PACKAGE = Path(semantics_lint.runtime.__file__).parent
 # Held to mypy --strict with the runtime: the code that uses pygls's and pytest's types.
-STRICT = (PACKAGE, PACKAGE.parent / "lsp", PACKAGE.parent / "pytest_plugin.py")
+STRICT = (
+    PACKAGE,
+    PACKAGE.parent / "lsp",
+    PACKAGE.parent / "pytest_plugin.py",
+    PACKAGE.parent / "pytest_findings.py",
+)
 # What a checker may take: the first run fills its cache on two cores.
 TIMEOUT = 600
 
@@ -207,6 +212,7 @@ def test_every_wrong_example_is_marked_for_both_checkers(path: Path) -> None:
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.stem)
 def test_checker_reports_exactly_the_marked_lines(
     checker: tuple[str, dict[Path, set[int]], str], path: Path
@@ -222,6 +228,7 @@ def test_checker_reports_exactly_the_marked_lines(
     )
 
 
+@pytest.mark.slow
 def test_the_runtime_language_server_and_pytest_plugin_pass_mypy_strict(
     mypy_run: tuple[dict[Path, set[int]], str],
 ) -> None:
@@ -287,6 +294,7 @@ NAMED: list[tuple[str, str, dict[str, tuple[str, str]]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "function", "says"), NAMED, ids=lambda v: str(v)[:60])
 def test_both_checkers_name_the_key_at_the_part(
     checker: tuple[str, dict[Path, set[int]], str],

@@ -21,7 +21,8 @@ gate fails, even if every test passed; pytest's last line then says so
 (``4 passed, 2 semantics errors (gate failed)``).
 
 Beside the gate's findings, the plugin reports its own, all warnings (under
-``--semantics-strict`` they fail the session, as the gate's warnings do):
+``--semantics-strict`` they fail the session, as the gate's warnings do; their text
+is :mod:`semantics_lint.pytest_findings`):
 
 * ``uncalled-tool``: a tool without a class, defined in the session, that no test
   called (a classed one is the gate's ``unsampled-tool-class``);
@@ -33,11 +34,20 @@ Beside the gate's findings, the plugin reports its own, all warnings (under
   ``coverage``, ``notChecked``, ...) without the marker: it looks declared, declares
   nothing, and a model reads it as bare data.
 
+The report's first line counts the tools the tests called, how many of them gave
+sample results, and names those that refused every call:
+``check-semantics: 3 tools called, 2 with sample results (refused every call: quota);
+5 sample results`` (``4 tools defined, 3 called, ...`` when a defined tool was not
+called).
+
 A run of a subset of the tests (``-k``, ``-m``, ``--deselect``, ``--lf``, ``--sw``,
 named files or test ids, or one stopped early by ``-x``/``--maxfail``) judges what
 its tests produced and leaves the tools they did not call unjudged: they are named
-once, on one line, and never fail the run. A session in which no tool was defined
-says so instead of a verdict.
+once, on one line, and never fail the run. A session in which no tool was seen says
+so instead of a verdict: what the plugin looks for (tools made with ``define_tool``,
+and tools given to an adapter of :mod:`semantics_lint.frameworks`, which makes them
+with ``define_tool``), and why none may have been seen (test modules that failed to
+import, named; tests that import no tool; tools run in another process).
 
 With pytest-xdist each worker records its own samples and hands them to the
 controller (``workeroutput``), which merges them and runs the gate once. Rows are
@@ -64,9 +74,6 @@ __all__ = ["SemanticsRecorder"]
 
 _WORKER_KEY: Final = "semantics_lint"
 _SESSION_LABEL: Final = "the session's samples"
-UNCALLED_CODE: Final = "uncalled-tool"
-REFUSING_CODE: Final = "refusing-tool"
-UNDECLARED_CODE: Final = "undeclared-result"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -205,48 +212,6 @@ def sample_json(value: object) -> str:
 
 
 # ---------------------------------------------------------------------------
-# A result that looks declared and is not
-# ---------------------------------------------------------------------------
-
-
-def declaration_words() -> frozenset[str]:
-    """The keys that make a result look declared: the caveat parts and their compound fields.
-
-    ``grain``, ``provenance`` and ``coverage``, the fields of those parts whose two
-    spellings differ (``measuredAt``/``measured_at``, ``isCounter``/``is_counter``,
-    ``notChecked``/``not_checked``, ...) and the derived ``not_covered``; one-word
-    fields (``source``, ``interval``, ``checked``) are ordinary data words and left out.
-    """
-    from semantics_lint.vocabulary import (
-        CAMEL_TO_SNAKE,
-        COVERAGE_FIELDS,
-        DERIVED_FIELDS,
-        DESCRIBED_RESULT_FIELDS,
-        GRAIN_FIELDS,
-        PROVENANCE_FIELDS,
-        SEMANTICS_MARKER,
-    )
-
-    parts = {"grain": GRAIN_FIELDS, "provenance": PROVENANCE_FIELDS, "coverage": COVERAGE_FIELDS}
-    assert set(parts) <= set(DESCRIBED_RESULT_FIELDS)
-    compound = [key for fields in parts.values() for key in fields if key in CAMEL_TO_SNAKE]
-    derived = [key for key in DERIVED_FIELDS if key != SEMANTICS_MARKER and key != "note"]
-    return frozenset([*parts, *compound, *(CAMEL_TO_SNAKE[key] for key in compound), *derived])
-
-
-def _undeclared_words(value: object, words: frozenset[str], markers: tuple[str, ...]) -> list[str]:
-    """The declaration words among a result's keys, when it carries no marker; else ``[]``."""
-    if not isinstance(value, dict):
-        return []
-    try:  # a user's dict subclass may raise anything, even from ``in``
-        if any(marker in value for marker in markers):
-            return []
-        return [key for key in value if isinstance(key, str) and key in words]
-    except Exception:  # noqa: BLE001
-        return []
-
-
-# ---------------------------------------------------------------------------
 # The recorder
 # ---------------------------------------------------------------------------
 
@@ -264,14 +229,11 @@ def _quoted(error: BaseException) -> str:
     return text if len(text) <= _QUOTED else text[: _QUOTED - 3] + "..."
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 class SemanticsRecorder:
     """Records tool samples and refusals during the session and gates them at its end."""
 
     def __init__(self, config: pytest.Config, strict: bool, catalog: str | None) -> None:
+        from semantics_lint import pytest_findings
         from semantics_lint.runtime import tools
         from semantics_lint.vocabulary import (
             ABSENCE_MARKER,
@@ -288,12 +250,18 @@ class SemanticsRecorder:
         self.refused: list[Refused] = []
         self.current: str | None = None
         self.deselected = False
+        self.import_errors: dict[str, None] = {}
+        """Test modules (node ids) whose collection failed: what they define was not seen."""
+        self.tally: tuple[list[str], list[str], list[str]] = ([], [], [])
+        """The tools (names) that gave sample results, those that refused every call,
+        and those defined but not called: the report's first line."""
         self.report: CatalogReport | None = None
         self.own: list[dict[str, Any]] = []
         self.unjudged: list[str] = []
         self.why_unjudged = ""
         self.failed = False
-        self._words = declaration_words()
+        self._said = pytest_findings
+        self._words = pytest_findings.declaration_words()
         self._markers = (SEMANTICS_MARKER, ABSENCE_MARKER, COVERAGE_MARKER)
         self._tools = tools
         self._previous = tools.observe_tools(self)
@@ -304,7 +272,7 @@ class SemanticsRecorder:
         self.defined.setdefault((tool.name, tool.result_class), None)
 
     def tool_returned(self, tool: Tool, value: object) -> None:
-        words = _undeclared_words(value, self._words, self._markers)
+        words = self._said.undeclared_words(value, self._words, self._markers)
         self.samples.append(
             (tool.name, tool.result_class, sample_json(value), self.current, words)
         )
@@ -325,6 +293,11 @@ class SemanticsRecorder:
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         if items:
             self.deselected = True
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        # With pytest-xdist the controller is handed each worker's failed collection.
+        if report.failed:
+            self.import_errors.setdefault(report.nodeid or ".", None)
 
     # -- pytest-xdist: workers hand their samples to the controller --
 
@@ -403,61 +376,6 @@ class SemanticsRecorder:
         """The recorded catalog as JSON text (every tool the session defined)."""
         return self.catalog_text_of(self._rows())
 
-    def _refusing(self, name: str, result_class: str | None) -> dict[str, Any] | None:
-        refusals = [r for r in self.refused if (r[0], r[1]) == (name, result_class)]
-        if not refusals:
-            return None
-        _, _, message, test = min(refusals, key=lambda refusal: refusal[3] or "")
-        return {
-            "tool": name,
-            "code": REFUSING_CODE,
-            "severity": "warning",
-            "field": "results",
-            "test": test or "no test (collection)",
-            "message": (
-                f"tool {name!r} refused in every call the tests made "
-                f"({_plural(len(refusals), 'call')}), so the gate judged nothing it returns; "
-                f"it refused with: {message} Add a test whose call returns a result."
-            ),
-        }
-
-    def _uncalled(self, name: str) -> dict[str, Any]:
-        return {
-            "tool": name,
-            "code": UNCALLED_CODE,
-            "severity": "warning",
-            "field": "results",
-            "message": (
-                f"tool {name!r} was defined but no test called it: no sample exercises it, so "
-                "the gate judged nothing of what it returns. Call it in a test (with mocked "
-                "inputs)."
-            ),
-        }
-
-    @staticmethod
-    def _undeclared(name: str, samples: list[Sample]) -> dict[str, Any] | None:
-        bare = [(index, s) for index, s in enumerate(samples) if s[4]]
-        if not bare:
-            return None
-        index, (_, _, _, test, words) = bare[0]
-        others = f" (and {_plural(len(bare) - 1, 'other')})" if len(bare) > 1 else ""
-        return {
-            "tool": name,
-            "code": UNDECLARED_CODE,
-            "severity": "warning",
-            "field": words[0],
-            "resultIndex": index,
-            "test": test or "no test (collection)",
-            "message": (
-                f"tool {name!r}, sample result {index + 1}{others} carries "
-                f"{', '.join(words)} without the "
-                "af_semantics marker: it looks declared, declares nothing, and a model reads "
-                "it as bare data. Return described_result(..., provenance={'measuredAt': ..., "
-                "'source': ...}) (or absent(), coverage()) so the words reach the model as "
-                "caveats."
-            ),
-        }
-
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self._all_defined()
@@ -482,19 +400,23 @@ class SemanticsRecorder:
                 continue
             if samples:
                 judged.append(((name, result_class), samples))
-                finding = self._undeclared(name, samples)
-                if finding is not None:
-                    self.own.append(finding)
+                bare = [(index, s[3], s[4]) for index, s in enumerate(samples) if s[4]]
+                if bare:
+                    self.own.append(self._said.undeclared_finding(name, bare))
                 continue
-            refusing = self._refusing(name, result_class)
-            if refusing is not None:
-                self.own.append(refusing)
+            refusals = [(r[2], r[3]) for r in self.refused if (r[0], r[1]) == (name, result_class)]
+            if refusals:
+                self.own.append(self._said.refusing_finding(name, refusals))
+                self.tally[1].append(name)
             elif self.why_unjudged:
                 self.unjudged.append(name)
             else:
                 judged.append(((name, result_class), samples))
                 if result_class is None:
-                    self.own.append(self._uncalled(name))
+                    self.own.append(self._said.uncalled_finding(name))
+        self.tally[0].extend(name for (name, _), samples in judged if samples)
+        self.tally[2].extend(name for (name, _), samples in judged if not samples)
+        self.tally[2].extend(self.unjudged)
         text = self.catalog_text_of(judged)
         if self.catalog is not None:
             target = Path(self.catalog)
@@ -514,19 +436,14 @@ class SemanticsRecorder:
         from semantics_lint.runtime.gate import format_semantics_report, gate_report
 
         if self.report is None:
-            lines = [
-                (
-                    "no define_tool tool was seen in this session: the gate had nothing to "
-                    "judge (define the tools with semantics_lint.runtime.define_tool and "
-                    "call them in tests)"
-                )
-            ]
+            lines = self._said.nothing_seen_lines(self.import_errors)
         else:
             document = gate_report([self.report], strict=self.strict)
             document["findings"] = [*document["findings"], *self.own]
             document["warnings"] += len(self.own)
             document["passed"] = not self.failed
             lines = format_semantics_report(document).splitlines()
+            lines[0] = self._said.heading(*self.tally, self.report.results)
             lines[-1] = lines[-1].replace("(--strict:", "(--semantics-strict:")
         if self.unjudged:
             lines.append(

@@ -10,7 +10,6 @@ import importlib
 import logging
 import sys
 
-INSTALL_HINT = "pip install 'semantics-lint[lsp]'"
 REQUIRED = ("pygls", "lsprotocol", "pygls.lsp.server")
 """What the server imports; ``pygls.lsp.server`` is where pygls 2 keeps its server."""
 
@@ -42,7 +41,7 @@ def run(log_level: str = "warning") -> int:
         print(
             f"error: `semantics-lint server` needs the optional dependencies of the 'lsp' extra"
             f" (cannot import: {', '.join(missing)}){found}. Install them with:\n"
-            f"    {INSTALL_HINT}",
+            f"    {install_hint()}",
             file=sys.stderr,
         )
         return 2
@@ -54,6 +53,27 @@ def run(log_level: str = "warning") -> int:
     from semantics_lint.lsp.server import serve
 
     return serve()
+
+
+def install_hint() -> str:
+    """The pip command that installs the 'lsp' extra's requirements, as the installed
+    package declares them (semantics-lint is installed from a checkout, not from a
+    package index: ``pip install 'semantics-lint[lsp]'`` would look for it there)."""
+    import shlex
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        declared = requires("semantics-lint") or []
+    except PackageNotFoundError:
+        declared = []
+    wanted = [
+        requirement.split(";", 1)[0].strip()
+        for requirement in declared
+        if "extra ==" in requirement and requirement.replace("'", '"').endswith('extra == "lsp"')
+    ]
+    if not wanted:  # not installed as a distribution: run from a checkout
+        return "pip install -e '.[lsp]'   (in the checkout)"
+    return "pip install " + " ".join(shlex.quote(requirement) for requirement in wanted)
 
 
 def _installed_version(distribution: str) -> str | None:

@@ -360,6 +360,7 @@ class SemanticsLintServer:
         if not paths:
             return
         configuration = any(lint_adapter.is_configuration_file(path) for path in paths)
+        again: list[str] = []
         for uri, buffer in list(self.buffers.items()):
             if uri == saved:
                 continue  # already scheduled
@@ -367,6 +368,10 @@ class SemanticsLintServer:
             # A buffer not linted yet may be reading the old file right now.
             if configuration or snapshot is None or snapshot.linted.uses_other_modules:
                 self.schedule(uri, delay=0.0)
+                again.append(uri)
+        logger.debug(
+            "changed on disk: %s; linting again: %s", ", ".join(paths), ", ".join(again) or "nothing"
+        )
 
     def _path_of(self, uri: str) -> str:
         path = to_fs_path(uri)
@@ -409,6 +414,7 @@ class SemanticsLintServer:
             return
         document = self.ls.workspace.get_text_document(buffer.uri)
         text, version = document.source, document.version
+        logger.debug("linting %s, version %s", buffer.uri, version)
         buffer.in_flight, buffer.in_flight_size = asyncio.current_task(), len(text)
         try:
             linted = await self.lints.run("lint", text, buffer.path)

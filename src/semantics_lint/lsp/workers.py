@@ -199,6 +199,7 @@ class Pool:
         """
         for attempt in range(retries + 1):
             worker = await self._acquire()
+            logger.debug("%s: %s on worker process %s", self.name, name, worker.process.pid)
             job = (name, arguments)
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(self.size, thread_name_prefix=f"{self.name}-pipe")
@@ -240,7 +241,9 @@ class Pool:
 
     def _start(self) -> _Worker:
         self._started += 1
-        return _Worker(self._context, f"{self.name}-worker")
+        worker = _Worker(self._context, f"{self.name}-worker")
+        logger.info("%s: started worker process %s", self.name, worker.process.pid)
+        return worker
 
     async def _acquire(self) -> _Worker:
         if self._closed:
