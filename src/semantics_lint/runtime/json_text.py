@@ -1,0 +1,272 @@
+"""The one encoder: a value as the text JavaScript's ``JSON.stringify`` writes.
+
+Everything a model or a client reads of a served result (the tool message, what an
+adapter puts on the wire, the pytest plugin's report) is written by :func:`json_text`,
+so Python serves the bytes the reference serves:
+
+* compact separators (``{"a":1,"b":[1,2]}``), non-ASCII characters kept;
+* numbers as JavaScript writes them: ``100`` for ``100.0``, ``0`` for ``-0.0``,
+  ``1e-7``, ``10000000000000000`` for ``1e16``, ``1e+21``; ``NaN`` and ``±Infinity``
+  as ``null``;
+* a lone surrogate (text decoded with ``surrogateescape``, or cut from UTF-16 data)
+  escaped as ``\\ud800``; a pair of surrogates written as the one character it
+  stands for: the text is always valid UTF-8;
+* an object's keys in the order JavaScript keeps them: integer-like keys (``"0"`` to
+  ``"4294967294"``, written without a leading zero) first, ascending, then the others
+  in insertion order.
+
+JSON data is ``dict``, ``list``, ``tuple``, ``str``, ``int``, ``float``, ``bool`` and
+``None`` (subclasses of ``str``, ``int`` and ``float``, such as a ``StrEnum`` or an
+``IntEnum``, as their plain value), and ``datetime``, ``date`` and ``time`` as their
+ISO 8601 text (``isoformat()``). A dict key that is not a ``str`` is written as
+JavaScript writes it as text: an ``int`` or ``float`` as its number text (``1``,
+``1.5``, ``NaN``), ``True``/``False`` as ``true``/``false``, ``None`` as ``null``.
+
+Anything else is refused with :class:`NotJSON`, which names the path and the type:
+an object, ``Decimal``, ``set``, ``bytes``, ``UUID``, an ``Enum`` whose value is not
+a str or an int, a key of another type (a tuple), two keys that are one once written
+(``{1: ..., "1": ...}``), a value that contains itself, nesting deeper than
+:data:`MAX_DEPTH` containers, an int of :data:`MAX_INT_BITS` bits or more (JavaScript
+holds no such number).
+
+One deviation from ``JSON.stringify``: an int past ±2**53 is written exactly (the
+reference holds a double and would round it).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+import secrets
+from typing import Any, Final
+
+from semantics_lint.runtime.parts import js_number_text
+
+__all__ = ["MAX_DEPTH", "MAX_INT_BITS", "NotJSON", "json_copy", "json_text", "wire_text"]
+
+MAX_DEPTH: Final = 100
+"""The deepest nesting of lists and dicts a served value may have."""
+
+MAX_INT_BITS: Final = 1024
+"""An int needs at most this many bits (``abs(n) < 2**1024``): JavaScript's doubles end there."""
+
+_SAFE_INT: Final = 2**53
+_ARRAY_INDEX_MAX: Final = 4294967294
+_DATES: Final = (datetime.date, datetime.time)
+_SURROGATE: Final = re.compile(r"[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+class NotJSON(TypeError):
+    """A value is not JSON data; ``path`` names where (``facts[0].price``)."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _type_name(value: object) -> str:
+    kind = type(value)
+    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
+    return f"{article} {kind.__name__}"
+
+
+def _step(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{key!r}]"
+
+
+def _is_array_index(key: str) -> bool:
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) <= _ARRAY_INDEX_MAX
+
+
+def _key_text(key: object, path: str) -> str:
+    if isinstance(key, str):
+        return key if type(key) is str else str.__str__(key)
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        _check_int(key, path)
+        return str(int(key))
+    if isinstance(key, float):
+        return js_number_text(float(key))
+    raise NotJSON(f"{path or 'the value'} has a key that is {_type_name(key)} ({key!r}); "
+                  "a JSON object's keys are text", path)
+
+
+def _check_int(value: int, path: str) -> None:
+    if value.bit_length() > MAX_INT_BITS:
+        raise NotJSON(f"{path or 'the value'} is an int of {value.bit_length()} bits; "
+                      f"JSON numbers here stay under 2**{MAX_INT_BITS}", path)
+
+
+class _Walk:
+    """One walk over a value: a plain copy, and whether any float needs JavaScript's text."""
+
+    __slots__ = ("active", "odd_floats")
+
+    def __init__(self) -> None:
+        self.active: set[int] = set()
+        self.odd_floats = False
+
+    def copy(self, value: Any, path: str, depth: int) -> Any:
+        kind = type(value)
+        if kind is str or value is None or kind is bool:
+            return value
+        if kind is int:
+            if not -_SAFE_INT <= value <= _SAFE_INT:
+                _check_int(value, path)
+            return value
+        if kind is float:
+            if not self.odd_floats and _odd(value):
+                self.odd_floats = True
+            return value
+        if kind is dict or kind is list or kind is tuple:
+            return self._container(value, path, depth)
+        return self._other(value, path, depth)
+
+    def _container(self, value: Any, path: str, depth: int) -> Any:
+        if depth >= MAX_DEPTH:
+            raise NotJSON(f"{path or 'the value'} is nested deeper than {MAX_DEPTH} lists and "
+                          "dicts", path)
+        marker = id(value)
+        if marker in self.active:
+            raise NotJSON(f"{path or 'the value'} contains itself", path)
+        self.active.add(marker)
+        try:
+            if isinstance(value, dict):
+                return self._dict(value, path, depth + 1)
+            return [self.copy(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+        finally:
+            self.active.discard(marker)
+
+    def _dict(self, value: dict[Any, Any], path: str, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        indexes = False
+        for key, item in value.items():
+            text = key if type(key) is str else _key_text(key, path)
+            if text in out or (not isinstance(key, str) and text in value):
+                raise NotJSON(f"{path or 'the value'} has two keys that are both {text!r} "
+                              "once written as text", path)
+            if not indexes and text[:1].isdigit() and _is_array_index(text):
+                indexes = True
+            out[text] = self.copy(item, _step(path, text), depth)
+        if indexes:
+            first = sorted((k for k in out if _is_array_index(k)), key=int)
+            ordered = {k: out[k] for k in first}
+            ordered.update(out)
+            return ordered
+        return out
+
+    def _other(self, value: Any, path: str, depth: int) -> Any:
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, str):
+            return str.__str__(value)
+        if isinstance(value, int):
+            return self.copy(int(value), path, depth)
+        if isinstance(value, float):
+            return self.copy(float(value), path, depth)
+        if isinstance(value, _DATES):
+            return value.isoformat()
+        if isinstance(value, (dict, list, tuple)):
+            return self._container(value, path, depth)
+        raise NotJSON(f"{path or 'the value'} is {_type_name(value)}; JSON data is a str, "
+                      "int, float, bool, None, list, tuple, dict or a date", path)
+
+
+def json_copy(value: object, path: str = "") -> Any:
+    """A plain copy of ``value`` as JSON data: what :func:`json_text` writes, as Python values.
+
+    Dicts with str keys in JavaScript's order, lists (for lists and tuples), str, int,
+    float (NaN and ±Infinity kept), bool, None; dates as ISO text. Raises
+    :class:`NotJSON` for anything else, naming the place under ``path``.
+    """
+    return _Walk().copy(value, path, 0)
+
+
+def _odd(value: float) -> bool:
+    # Python and JavaScript write a finite double alike unless it is integral (100.0
+    # against 100) or small enough for an exponent (Python from 1e-4, JavaScript from
+    # 1e-6, and 1e-07 against 1e-7); doubles past 2**53 are all integral.
+    return not math.isfinite(value) or value.is_integer() or abs(value) < 1e-4
+
+
+def _wire(value: Any, numbers: list[str], tag: str) -> Any:
+    # Each number JavaScript writes unlike Python stands in the copy as a string no
+    # value can spell (a fresh random tag and its index) until the text is written.
+    kind = type(value)
+    if kind is float:
+        if not _odd(value):
+            return value
+        if not math.isfinite(value):
+            return None
+        if value.is_integer() and -_SAFE_INT < value < _SAFE_INT:
+            return int(value)
+        numbers.append(js_number_text(value))
+        return f"\x00{tag}{len(numbers) - 1}"
+    if kind is dict:
+        return {k: _wire(v, numbers, tag) for k, v in value.items()}
+    if kind is list:
+        return [_wire(v, numbers, tag) for v in value]
+    return value
+
+
+def _escape_surrogates(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        found = match.group()
+        if len(found) == 2:
+            return found.encode("utf-16", "surrogatepass").decode("utf-16")
+        return f"\\u{ord(found):04x}"
+
+    return _SURROGATE.sub(one, text)
+
+
+def wire_text(text: str) -> str:
+    """``text`` made valid UTF-8 as served: a surrogate pair joined into its character,
+    a lone surrogate replaced by U+FFFD (a ``str`` result is served as itself)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(
+            lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16")
+            if len(m.group()) == 2 else "\ufffd",
+            text,
+        )
+    return text
+
+
+def _dumps(plain: Any) -> str:
+    return json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def json_text(value: object, path: str = "") -> str:
+    """``value`` as the text ``JSON.stringify`` writes (see the module docstring).
+
+    Raises :class:`NotJSON` for a value that is not JSON data, naming the place
+    under ``path``.
+    """
+    walk = _Walk()
+    plain = walk.copy(value, path, 0)
+    if not walk.odd_floats:
+        return _valid(_dumps(plain))
+    numbers: list[str] = []
+    tag = secrets.token_hex(8)
+    text = _dumps(_wire(plain, numbers, tag))
+    if numbers:
+        text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
+    return _valid(text)
+
+
+def _valid(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _escape_surrogates(text)
+    return text
