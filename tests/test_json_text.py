@@ -22,7 +22,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.json_text import MAX_DEPTH, NotJSON, json_copy, json_text, wire_text
+from semantics_lint.runtime.json_text import (
+    MAX_DEPTH,
+    NotJSON,
+    json_copy,
+    json_text,
+    wire_text,
+)
 
 NODE = shutil.which("node")
 
