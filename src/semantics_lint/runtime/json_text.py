@@ -191,7 +191,7 @@ class _Walk:
         append, copy = out.append, self.copy
         index = 0
         try:
-            for index, item in enumerate(value):  # noqa: B007 - read when an item fails
+            for index, item in enumerate(value):
                 append(copy(item, depth))
         except NotJSON as error:
             _inner(error).append(index)
