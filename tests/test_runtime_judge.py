@@ -420,7 +420,10 @@ def test_the_judge_is_total_at_any_depth(kind: str) -> None:
     ]:
         refusal = refusal_of(door, ("v",) if door == "coverage" else (), kwargs)
         assert refusal is not None and str(refusal).startswith("refused:")
-    assert refusal_of("coverage", (deep,), {"checked": ["a"]}) is None
+    # Content nested past what JSON data may be is refused too, naming a short path.
+    deep_content = refusal_of("coverage", (deep,), {"checked": ["a"]})
+    assert deep_content is not None and "nested deeper than 100" in str(deep_content)
+    assert len(str(deep_content)) < 600
 
 
 def test_an_integer_python_cannot_write_is_refused_as_a_key_not_crashed_on() -> None:

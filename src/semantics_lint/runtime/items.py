@@ -18,7 +18,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from semantics_lint.runtime.json_text import NotJSON, json_copy
+from semantics_lint.runtime.json_text import NotJSON, json_copy, path_text
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
     MISSING,
@@ -138,7 +138,7 @@ def json_data(value: object, declared: FieldPath = ()) -> Any:
             to_declaration(step) if isinstance(step, str) and i <= 1 and steps[0] not in DATA_FIELDS else step
             for i, step in enumerate(steps)
         )
-        where = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in path).lstrip(".")
+        where = path_text("", list(path))
         raise Refusal(
             f"refused: {where or 'the value'} {error.problem}. A result travels as JSON: "
             "convert it first (a Decimal to float or str, a set to a list, an Enum to its "

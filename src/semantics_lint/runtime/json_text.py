@@ -51,6 +51,7 @@ __all__ = [
     "Plain",
     "json_copy",
     "json_text",
+    "path_text",
     "plain_json",
     "wire_text",
     "write_plain",
@@ -63,6 +64,8 @@ MAX_INT_BITS: Final = 1024
 """An int needs at most this many bits (``abs(n) < 2**1024``): JavaScript's doubles end there."""
 
 _SAFE_INT: Final = 2**53
+_LONGEST_PATH: Final = 24
+"""Steps of a path a message names in full; a longer one keeps its start and end."""
 _ARRAY_INDEX_MAX: Final = 4294967294
 _DATES: Final = (datetime.date, datetime.time)
 _SURROGATE: Final = re.compile(r"[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
@@ -85,12 +88,17 @@ class NotJSON(TypeError):
     def _at(self, root: str, inner: list[str | int]) -> NotJSON:
         # Steps are collected innermost first, as the error rises out of the walk.
         self.steps = tuple(reversed(inner))
-        self.path = _path_text(root, list(self.steps))
+        self.path = path_text(root, list(self.steps))
         self.args = (f"{self.path or 'the value'} {self.problem}",)
         return self
 
 
-def _path_text(root: str, steps: list[str | int]) -> str:
+def path_text(root: str, steps: list[str | int]) -> str:
+    """``facts[0].price``: ``root`` then each key and index (a long path shortened)."""
+    if len(steps) > _LONGEST_PATH:
+        # A path into deep nesting: its start and its end say where.
+        start, end = steps[: _LONGEST_PATH // 2], steps[-4:]
+        return f"{path_text(root, start)}…{path_text('', end).lstrip('.')}"
     text = root
     for step in steps:
         if isinstance(step, int):
