@@ -28,6 +28,7 @@ from semantics_lint.runtime import (  # noqa: E402
     described_result,
     run_record,
     semantics_for_model,
+    tool_message,
 )
 
 try:  # the SDK 2.x server; 1.x calls it FastMCP
@@ -63,7 +64,7 @@ async def find_runs(vm: str) -> dict[str, Any]:
 
 def build_server() -> Any:
     server = Server("backups")
-    server.tool()(served(result_class="triage")(vm_backup_status))
+    server.tool()(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     tool = define_tool(
         name="find_runs", description="Backup runs of one VM.", execute=find_runs, resultClass="triage"
     )
@@ -100,11 +101,13 @@ def wire(result: Any) -> dict[str, Any]:
 
 
 def check_served_envelope(result: dict[str, Any], vm: str) -> None:
+    """The text the seam writes, and nothing else but the record asked for in ``_meta``."""
     model = semantics_for_model(envelope(vm))
     [content] = result["content"]
-    assert content == {"type": "text", "text": json.dumps(model, ensure_ascii=False)}
+    assert content == {"type": "text", "text": tool_message(envelope(vm)).text}
+    assert json.loads(content["text"]) == model
     assert "af_semantics" not in content["text"] and "render" not in content["text"]
-    assert result["structuredContent"] == model
+    assert "structuredContent" not in result
     assert result["_meta"][RECORD_KEY] == envelope(vm)
     assert result.get("isError", False) is False
 
@@ -135,11 +138,13 @@ async def session_checks(client: Any) -> None:
     # The session goes on after a refusal and an exception.
     found = wire(await client.call_tool("find_runs", {"vm": "vm9"}))
     expected = await find_runs("vm9")
-    assert json.loads(found["content"][0]["text"]) == expected
-    assert found["structuredContent"] == expected == found["_meta"][RECORD_KEY]
+    assert found["content"] == [{"type": "text", "text": tool_message(expected).text}]
+    assert "structuredContent" not in found
+    assert RECORD_KEY not in found.get("_meta", {})  # not asked for
     plain = wire(await client.call_tool("plain", {"n": 2}))
-    assert plain["content"][0]["text"] == '{"n": 2, "twice": 4}'
-    assert plain["structuredContent"] == {"n": 2, "twice": 4}
+    assert plain["content"][0]["text"] == tool_message({"n": 2, "twice": 4}).text
+    assert json.loads(plain["content"][0]["text"]) == {"n": 2, "twice": 4}
+    assert "structuredContent" not in plain
 
 
 def test_official_sdk_in_memory() -> None:
@@ -166,7 +171,7 @@ def test_official_sdk_in_memory() -> None:
 def test_fastmcp_in_memory() -> None:
     fastmcp = pytest.importorskip("fastmcp", reason="fastmcp is not installed: pip install 'semantics-lint[fastmcp]'")
     server = fastmcp.FastMCP("backups")
-    server.tool(served(result_class="triage")(vm_backup_status))
+    server.tool(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     server.tool(served(define_tool(name="find_runs", description="Backup runs of one VM.", execute=find_runs)))
 
     async def main() -> Any:
@@ -184,7 +189,8 @@ def test_fastmcp_in_memory() -> None:
                 assert crashed["isError"] is True
                 assert not crashed["content"][0]["text"].startswith("refused:")
                 found = wire(await client.call_tool_mcp("find_runs", {"vm": "vm9"}))
-                assert found["structuredContent"] == await find_runs("vm9")
+                assert found["content"][0]["text"] == tool_message(await find_runs("vm9")).text
+                assert "structuredContent" not in found
         return run
 
     run = anyio.run(main)
