@@ -280,3 +280,36 @@ def test_the_pytest_gate_names_a_triage_tool_served_over_mcp(tmp_path: Path) -> 
     assert "1 passed" in done.stdout
     assert "tool 'triage' is declared 'triage'" in done.stdout, done.stdout
     assert "[triage-without-coverage]" in done.stdout, done.stdout
+
+
+def big_envelope(rows: int) -> dict[str, Any]:
+    return described_result(
+        facts=[
+            {"entity": f"vm-{i:05d}", "backed_up": i % 3 != 0, "site": "Zürich", "note": 'a "word"'}
+            for i in range(rows)
+        ],
+        provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "cohesity export"},
+        coverage={"checked": ["every backup job in the export"]},
+        render={"default": "table"},
+    )
+
+
+def test_a_big_result_on_the_wire_is_its_text_once() -> None:
+    """The bytes the server writes for a big result are at most 2.2 times the text the
+    model reads (no structuredContent, no record unless asked for)."""
+    big = big_envelope(5000)
+    server = Server("big")
+    server.tool(name="big")(served(lambda: big))
+    server.tool(name="big_with_record")(served(record_in_meta=True)(lambda: big))
+
+    async def main() -> tuple[Any, Any]:
+        return await server.call_tool("big", {}), await server.call_tool("big_with_record", {})
+
+    result, with_record = anyio.run(main)
+    text = result.content[0].text
+    assert text == tool_message(big).text and len(text) > 300_000
+    written = result.model_dump_json(by_alias=True, exclude_none=True).encode()
+    assert len(written) <= 2.2 * len(text.encode())
+    assert result.structured_content is None and RECORD_KEY not in (result.meta or {})
+    assert with_record.content == result.content
+    assert with_record.meta[RECORD_KEY] == big  # the whole envelope, when asked for
