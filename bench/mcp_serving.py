@@ -66,7 +66,7 @@ def big_result(rows: int) -> dict[str, Any]:
 def build(envelope: dict[str, Any]) -> MCPServer:
     server = MCPServer("bench")
 
-    def plain():  # noqa: ANN202 - no annotation: the SDK writes the value as text
+    def plain():
         return envelope
 
     def result() -> dict[str, Any]:

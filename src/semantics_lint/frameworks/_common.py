@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
 from semantics_lint.runtime.json_text import json_copy, wire_text
@@ -64,6 +64,7 @@ __all__ = [
     "call_prepared_async",
     "json_data",
     "prepare",
+    "record_entry",
     "served_function",
 ]
 
@@ -76,7 +77,7 @@ class Unserved(NamedTuple):
     value: Any
 
 
-Outcome = Union[ToolMessage, Unserved]
+Outcome = ToolMessage | Unserved
 """What one call of a served tool gives its adapter."""
 
 
@@ -325,3 +326,13 @@ def json_data(value: object) -> Any:
     ``NotJSON`` for a value that is not JSON data.
     """
     return _plain(json_copy(value))
+
+
+def record_entry(message: ToolMessage) -> dict[str, Any]:
+    """``{RECORD_KEY: record}`` for a channel beside the text, the record as
+    :func:`json_data`; empty when the record is not JSON data (a hand-built envelope
+    holding what JSON cannot carry: the text stands alone)."""
+    try:
+        return {RECORD_KEY: json_data(message.record)}
+    except NotJSON:
+        return {}

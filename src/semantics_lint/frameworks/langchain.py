@@ -41,7 +41,12 @@ try:
 except ImportError as error:
     raise MissingExtra("semantics_lint.frameworks.langchain", "langchain", error) from None
 
-from semantics_lint.frameworks._common import Outcome, Unserved, prepare, served_function
+from semantics_lint.frameworks._common import (
+    Outcome,
+    Unserved,
+    prepare,
+    served_function,
+)
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]

@@ -48,11 +48,10 @@ except ImportError as error:
 
 from semantics_lint.frameworks._common import (
     RECORD_KEY,
-    NotJSON,
     Outcome,
     Unserved,
-    json_data,
     prepare,
+    record_entry,
     served_function,
 )
 from semantics_lint.runtime.serving import ToolMessage
@@ -67,11 +66,9 @@ def call_tool_result(message: ToolMessage, *, record_in_meta: bool = False) -> C
         "content": [{"type": "text", "text": message.text}],
         "isError": message.is_error,
     }
-    if record_in_meta:
-        try:
-            result["_meta"] = {RECORD_KEY: json_data(message.record)}
-        except NotJSON:  # a hand-built envelope holding what JSON cannot: the text stands
-            pass
+    meta = record_entry(message) if record_in_meta else None
+    if meta:
+        result["_meta"] = meta
     return CallToolResult.model_validate(result)
 
 

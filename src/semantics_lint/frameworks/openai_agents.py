@@ -48,11 +48,10 @@ except ImportError as error:
 
 from semantics_lint.frameworks._common import (
     RECORD_KEY,
-    NotJSON,
     Outcome,
     Unserved,
-    json_data,
     prepare,
+    record_entry,
     served_function,
 )
 from semantics_lint.runtime.serving import ToolMessage
@@ -70,14 +69,6 @@ def _is_context(parameter: inspect.Parameter) -> bool:
     annotation = parameter.annotation
     origin = typing.get_origin(annotation) or annotation
     return inspect.isclass(origin) and issubclass(origin, RunContextWrapper)
-
-
-def _custom_data(own: Mapping[str, Any] | None, message: ToolMessage) -> Mapping[str, Any] | None:
-    try:
-        record = json_data(message.record)
-    except NotJSON:  # a hand-built envelope holding what JSON cannot: no record to carry
-        return own
-    return {**(own or {}), RECORD_KEY: record}
 
 
 def function_tool(
@@ -132,7 +123,9 @@ def function_tool(
             own = custom_data_extractor(data)
             if inspect.isawaitable(own):
                 own = await own
-        return own if message is None else _custom_data(own, message)
+        if message is None:
+            return own
+        return {**(own or {}), **record_entry(message)} or own
 
     invoke = served_function(prepared, finish, lead=lead)
     return _sdk_function_tool(invoke, custom_data_extractor=extract, **kwargs)

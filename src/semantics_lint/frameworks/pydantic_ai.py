@@ -42,7 +42,12 @@ try:
 except ImportError as error:
     raise MissingExtra("semantics_lint.frameworks.pydantic_ai", "pydantic-ai", error) from None
 
-from semantics_lint.frameworks._common import Outcome, Unserved, prepare, served_function
+from semantics_lint.frameworks._common import (
+    Outcome,
+    Unserved,
+    prepare,
+    served_function,
+)
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["served"]
