@@ -8,7 +8,10 @@ run from a checkout with no package metadata, the checkout's editable install.
 
 from __future__ import annotations
 
-__all__ = ["MissingExtra", "install_hint"]
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["MissingExtra", "framework_import", "install_hint"]
 
 
 def install_hint(extra: str) -> str:
@@ -48,3 +51,16 @@ class MissingExtra(ImportError):
             f"importing them failed ({error}). Install them with:\n    {self.hint}",
             name=error.name,
         )
+
+
+@contextmanager
+def framework_import(adapter: str, extra: str) -> Iterator[None]:
+    """Turn an ``ImportError`` raised in the block into one :class:`MissingExtra`::
+
+        with framework_import(__name__, "mcp"):
+            from mcp.types import CallToolResult
+    """
+    try:
+        yield
+    except ImportError as error:
+        raise MissingExtra(adapter, extra, error) from None

@@ -33,13 +33,11 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from semantics_lint.extras import MissingExtra
+from semantics_lint.extras import framework_import
 
-try:
+with framework_import(__name__, "langchain"):
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import InjectedToolArg, StructuredTool, ToolException
-except ImportError as error:
-    raise MissingExtra("semantics_lint.frameworks.langchain", "langchain", error) from None
 
 from semantics_lint.frameworks._common import (
     Outcome,

@@ -39,12 +39,10 @@ import inspect
 from collections.abc import Callable
 from typing import Any, overload
 
-from semantics_lint.extras import MissingExtra
+from semantics_lint.extras import framework_import
 
-try:
+with framework_import(__name__, "mcp"):
     from mcp.types import CallToolResult
-except ImportError as error:
-    raise MissingExtra("semantics_lint.frameworks.mcp", "mcp", error) from None
 
 from semantics_lint.frameworks._common import (
     RECORD_KEY,

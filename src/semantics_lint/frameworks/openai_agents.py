@@ -35,27 +35,27 @@ import inspect
 import typing
 import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from semantics_lint.extras import MissingExtra
+from semantics_lint.extras import framework_import
 
-try:
+with framework_import(__name__, "openai-agents"):
     from agents import FunctionTool, FunctionToolCustomDataContext, RunContextWrapper
     from agents import function_tool as _sdk_function_tool
     from agents.tool_context import ToolContext
-except ImportError as error:
-    raise MissingExtra("semantics_lint.frameworks.openai_agents", "openai-agents", error) from None
 
 from semantics_lint.frameworks._common import (
     RECORD_KEY,
-    Outcome,
     Unserved,
     prepare,
     record_entry,
-    served_function,
 )
-from semantics_lint.runtime.serving import ToolMessage
-from semantics_lint.runtime.tools import Tool
+from semantics_lint.frameworks._common import served_function as _served_function
+
+if TYPE_CHECKING:
+    from semantics_lint.frameworks._common import Outcome
+    from semantics_lint.runtime.serving import ToolMessage
+    from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "function_tool"]
 
@@ -127,5 +127,5 @@ def function_tool(
             return own
         return {**(own or {}), **record_entry(message)} or own
 
-    invoke = served_function(prepared, finish, lead=lead)
+    invoke = _served_function(prepared, finish, lead=lead)
     return _sdk_function_tool(invoke, custom_data_extractor=extract, **kwargs)

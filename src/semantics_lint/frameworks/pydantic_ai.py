@@ -35,12 +35,10 @@ import typing
 from collections.abc import Callable
 from typing import Any, overload
 
-from semantics_lint.extras import MissingExtra
+from semantics_lint.extras import framework_import
 
-try:
+with framework_import(__name__, "pydantic-ai"):
     from pydantic_ai import RunContext, ToolFailed, ToolReturn
-except ImportError as error:
-    raise MissingExtra("semantics_lint.frameworks.pydantic_ai", "pydantic-ai", error) from None
 
 from semantics_lint.frameworks._common import (
     Outcome,
