@@ -256,3 +256,54 @@ def test_a_schema_execute_cannot_be_called_with_is_refused_when_served(
     with pytest.raises(Refusal, match=r"^refused: define_tool\('t'\): inputSchema ") as raised:
         served(tool)
     assert refused in str(raised.value)
+
+
+def test_a_frameworks_context_parameter_stays_out_of_the_declared_schema() -> None:
+    """``execute`` takes the framework's context beside the declared arguments: the
+    MCP server's ``Context``, Pydantic AI's ``RunContext`` (``Agent.tool``)."""
+    from mcp import Client
+    from mcp.server.mcpserver import Context, MCPServer
+
+    from semantics_lint.frameworks.mcp import served
+
+    def mcp_execute(ctx: Context, **arguments: Any) -> dict[str, Any]:
+        return {"context": type(ctx).__name__, **arguments}
+
+    # This module's annotations are text, and Context is imported here, not at the top.
+    mcp_execute.__annotations__["ctx"] = Context
+
+    server = MCPServer("backups")
+    server.tool()(served(define_tool(name="runs", execute=mcp_execute, inputSchema=SCHEMA)))
+
+    async def main() -> tuple[Any, Any]:
+        async with Client(server) as client:
+            (tool,) = (await client.list_tools()).tools
+            return tool, await client.call_tool("runs", {"vm": "vm1"})
+
+    tool, result = anyio.run(main)
+    assert list(tool.input_schema["properties"]) == ["vm", "days"]
+    assert json.loads(result.content[0].text) == {"context": "Context", "vm": "vm1"}
+
+    pytest.importorskip("pydantic_ai", reason="Pydantic AI is not installed")
+    from pydantic_ai import Agent, RunContext
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from semantics_lint.frameworks.pydantic_ai import served as pydantic_served
+
+    def pydantic_execute(ctx: RunContext[str], **arguments: Any) -> dict[str, Any]:
+        return {"deps": ctx.deps, **arguments}
+
+    pydantic_execute.__annotations__["ctx"] = RunContext[str]
+
+    def model(messages: list[Any], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            assert list(info.function_tools[0].parameters_json_schema["properties"]) == ["vm", "days"]
+            return ModelResponse(parts=[ToolCallPart("runs", {"vm": "vm1"}, tool_call_id="c1")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    agent = Agent(FunctionModel(model), deps_type=str)
+    agent.tool(pydantic_served(define_tool(name="runs", execute=pydantic_execute, inputSchema=SCHEMA)))
+    result = agent.run_sync("?", deps="zrh")
+    (part,) = [p for m in result.all_messages() for p in m.parts if isinstance(p, ToolReturnPart)]
+    assert json.loads(part.content) == {"deps": "zrh", "vm": "vm1"}

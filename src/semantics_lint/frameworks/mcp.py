@@ -36,6 +36,8 @@ pytest plugin.
 from __future__ import annotations
 
 import inspect
+import sys
+import typing
 from collections.abc import Callable
 from typing import Any, overload
 
@@ -71,23 +73,17 @@ def call_tool_result(message: ToolMessage, *, record_in_meta: bool = False) -> C
 
 
 def _context_classes() -> tuple[type, ...]:
-    found: list[type] = []
-    for module, name in (
-        ("mcp.server.mcpserver", "Context"),
-        ("mcp.server.fastmcp", "Context"),
-        ("fastmcp", "Context"),
-    ):
-        try:
-            found.append(getattr(__import__(module, fromlist=[name]), name))
-        except (ImportError, AttributeError):
-            continue
-    return tuple(found)
+    # A parameter annotated with a server's Context class was written by code that
+    # imported that server: only the modules already imported are looked in.
+    found = (
+        getattr(sys.modules.get(module), "Context", None)
+        for module in ("mcp.server.mcpserver", "mcp.server.fastmcp", "fastmcp")
+    )
+    return tuple(c for c in found if inspect.isclass(c))
 
 
 def _is_context(parameter: inspect.Parameter) -> bool:
     """A parameter the server fills with its ``Context``: annotated with its class."""
-    import typing
-
     annotation = parameter.annotation
     candidates = [annotation, *typing.get_args(annotation)]
     classes = _context_classes()
