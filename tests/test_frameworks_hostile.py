@@ -135,8 +135,8 @@ def _agents_outputs(tool: Any, names: tuple[str, ...]) -> dict[str, str]:
     from agents import Agent, RunConfig, Runner
     from agents.testing import ScriptedModel, assistant_message, function_call
 
-    steps = [[function_call("hostile", {"which": name}, call_id=name)] for name in names]
-    model = ScriptedModel([*steps, [assistant_message("done")]])
+    calls = [function_call("hostile", {"which": name}, call_id=name) for name in names]
+    model = ScriptedModel([calls, [assistant_message("done")]])
     agent = Agent(name="hostile", model=model, tools=[tool])
     result = asyncio.run(Runner.run(agent, "?", run_config=RunConfig(tracing_disabled=True)))
     model.assert_complete()  # one answer per call, and no call asked again

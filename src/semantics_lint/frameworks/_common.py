@@ -33,20 +33,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
-from semantics_lint.runtime.json_text import json_copy, wire_text
+from semantics_lint.runtime.json_text import wire_text
+from semantics_lint.runtime.record import record_served
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
 from semantics_lint.runtime.serving import (
+    NotJSON,
     ToolMessage,
-    record_served,
     refusal_message,
     tool_message,
 )
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
-
-try:
-    from semantics_lint.runtime.serving import NotJSON
-except ImportError:  # the seam before it named the error
-    NotJSON = TypeError  # type: ignore[misc,assignment]
 
 if TYPE_CHECKING:
     from semantics_lint.runtime.types import ToolDefinition
@@ -56,13 +52,11 @@ RECORD_KEY: Final = "semantics-lint/record"
 
 __all__ = [
     "RECORD_KEY",
-    "NotJSON",
     "Outcome",
     "Prepared",
     "Unserved",
     "call_prepared",
     "call_prepared_async",
-    "json_data",
     "prepare",
     "record_entry",
     "served_function",
@@ -316,23 +310,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def json_data(value: object) -> Any:
-    """``value`` as JSON data any JSON writer can write, for a channel beside the text.
-
-    The plain copy ``json_text`` writes (``json_copy``: dicts with text keys in
-    JavaScript's order, lists, dates as ISO text), with ``NaN`` and ``±Infinity`` as
-    None (JSON's ``null``, as the text writes them) and a lone surrogate as U+FFFD
-    (JSON text is UTF-8; the model's text escapes it as ``\\ud800``). Raises
-    ``NotJSON`` for a value that is not JSON data.
-    """
-    return _plain(json_copy(value))
-
-
 def record_entry(message: ToolMessage) -> dict[str, Any]:
-    """``{RECORD_KEY: record}`` for a channel beside the text, the record as
-    :func:`json_data`; empty when the record is not JSON data (a hand-built envelope
-    holding what JSON cannot carry: the text stands alone)."""
-    try:
-        return {RECORD_KEY: json_data(message.record)}
-    except NotJSON:
-        return {}
+    """``{RECORD_KEY: record}``, for a channel beside the text: the message's record
+    (already a plain copy of JSON data, taken when served) as data any JSON writer can
+    write: ``NaN`` and ``±Infinity`` as None (JSON's ``null``, as the text writes them)
+    and a lone surrogate as U+FFFD (the model's text escapes it as ``\\ud800``)."""
+    return {RECORD_KEY: _plain(message.record)}
