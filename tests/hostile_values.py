@@ -2,7 +2,8 @@
 
 ``hostile(which)`` returns ``VALUES[which]``, or raises for ``"refusal"`` (a mint's
 refusal) and ``"crash"`` (a ``KeyError``, no refusal). Run as a script, this module is
-an MCP server over stdio serving ``hostile`` and ``plain`` through the adapter.
+an MCP server over stdio serving ``hostile`` (its record in ``_meta``) and ``plain``
+through the adapter.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def build_server() -> Any:
     from semantics_lint.frameworks.mcp import served
 
     server = Server("hostile")
-    server.tool()(served(hostile))
+    server.tool()(served(hostile, record_in_meta=True))
     server.tool()(served(plain))
     return server
 

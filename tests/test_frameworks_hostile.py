@@ -25,6 +25,7 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install '
 import anyio  # noqa: E402  (installed with mcp)
 
 import semantics_lint  # noqa: E402
+from semantics_lint.frameworks.mcp import RECORD_KEY  # noqa: E402
 from semantics_lint.runtime import tool_message  # noqa: E402
 
 from hostile_values import JSON_DATA, NOT_JSON, TEXTS, build_server, hostile, plain  # noqa: E402
@@ -39,6 +40,17 @@ def written(which: str) -> str:
     return text
 
 
+RECORDS_READ: dict[str, Any] = {
+    "surrogate": {"note": "cut from UTF-16: \ufffd here", "ok": "Zürich"},
+    "surrogate_key": {"k\ufffdey": 1, "pair": "\U0001f600"},
+    "nan": {"ratio": None, "top": None, "floor": None},
+    "text": "3 backups, all green",
+    "surrogate_text": "a \ufffd b",
+    "envelope": [{"entity": "vm-\ufffd", "note": "a\ufffd"}],  # its facts
+}
+"""The record a client reads in ``_meta``: NaN as null, a lone surrogate as U+FFFD."""
+
+
 def wire(result: Any) -> dict[str, Any]:
     dumped: dict[str, Any] = result.model_dump(by_alias=True, exclude_none=True, mode="json")
     dumped.pop("_meta", None)  # the server's own details
@@ -49,11 +61,18 @@ def wire(result: Any) -> dict[str, Any]:
 
 
 async def mcp_session_checks(call: Any, native: Any = None) -> None:
-    """Every hostile value, then a plain call: answered each, and the session goes on."""
+    """Every hostile value, then a plain call: answered each, and the session goes on.
+    ``hostile``'s record rides ``_meta`` as JSON data (NaN as null, U+FFFD for a lone
+    surrogate)."""
     for which in SERVED:
         result = await call("hostile", {"which": which})
         assert not result.is_error, which
         assert [c.text for c in result.content] == [written(which)], which
+        record = result.meta[RECORD_KEY]
+        if which == "envelope":
+            assert record["af_semantics"] is True  # the whole envelope
+            record = record["facts"]
+        assert record == RECORDS_READ[which], which
     for which in NOT_JSON:
         result = await call("hostile", {"which": which})
         if native is not None:
@@ -90,7 +109,7 @@ def test_fastmcp_in_memory() -> None:
     from semantics_lint.frameworks.mcp import served
 
     server, native = fastmcp.FastMCP("hostile"), fastmcp.FastMCP("native")
-    server.tool(served(hostile))
+    server.tool(served(hostile, record_in_meta=True))
     server.tool(served(plain))
     native.tool(hostile)
 
