@@ -312,3 +312,20 @@ def test_a_big_result_on_the_wire_is_its_text_once() -> None:
     assert result.structured_content is None and RECORD_KEY not in (result.meta or {})
     assert with_record.content == result.content
     assert with_record.meta[RECORD_KEY] == big  # the whole envelope, when asked for
+
+
+def test_the_serving_benchmark_runs() -> None:
+    """``bench/mcp_serving.py`` measures its three tools on a tiny result (no speed is
+    asserted here: the figures are the benchmark's)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "mcp_serving.py"
+    spec = importlib.util.spec_from_file_location("_bench_mcp_serving", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = anyio.run(bench.measure, 20, 1)
+    assert set(figures) == {"plain", "served", "served_meta"}
+    assert figures["plain"]["time_ratio"] == 1.0
+    assert figures["served"]["text_bytes"] < figures["plain"]["text_bytes"]  # the projection
+    assert figures["served"]["wire_per_text"] < 2 < figures["served_meta"]["wire_per_text"]
