@@ -28,6 +28,7 @@ from semantics_lint.runtime import (  # noqa: E402
     described_result,
     run_record,
     semantics_for_model,
+    tool_message,
 )
 
 try:  # the SDK 2.x server; 1.x calls it FastMCP
@@ -63,7 +64,7 @@ async def find_runs(vm: str) -> dict[str, Any]:
 
 def build_server() -> Any:
     server = Server("backups")
-    server.tool()(served(result_class="triage")(vm_backup_status))
+    server.tool()(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     tool = define_tool(
         name="find_runs", description="Backup runs of one VM.", execute=find_runs, resultClass="triage"
     )
@@ -100,11 +101,13 @@ def wire(result: Any) -> dict[str, Any]:
 
 
 def check_served_envelope(result: dict[str, Any], vm: str) -> None:
+    """The text the seam writes, and nothing else but the record asked for in ``_meta``."""
     model = semantics_for_model(envelope(vm))
     [content] = result["content"]
-    assert content == {"type": "text", "text": json.dumps(model, ensure_ascii=False, separators=(",", ":"))}
+    assert content == {"type": "text", "text": tool_message(envelope(vm)).text}
+    assert content["text"] == json.dumps(model, ensure_ascii=False, separators=(",", ":"))
     assert "af_semantics" not in content["text"] and "render" not in content["text"]
-    assert result["structuredContent"] == model
+    assert "structuredContent" not in result
     assert result["_meta"][RECORD_KEY] == envelope(vm)
     assert result.get("isError", False) is False
 
@@ -135,11 +138,12 @@ async def session_checks(client: Any) -> None:
     # The session goes on after a refusal and an exception.
     found = wire(await client.call_tool("find_runs", {"vm": "vm9"}))
     expected = await find_runs("vm9")
-    assert json.loads(found["content"][0]["text"]) == expected
-    assert found["structuredContent"] == expected == found["_meta"][RECORD_KEY]
+    assert found["content"] == [{"type": "text", "text": tool_message(expected).text}]
+    assert "structuredContent" not in found
+    assert RECORD_KEY not in found.get("_meta", {})  # not asked for
     plain = wire(await client.call_tool("plain", {"n": 2}))
     assert plain["content"][0]["text"] == '{"n":2,"twice":4}'
-    assert plain["structuredContent"] == {"n": 2, "twice": 4}
+    assert "structuredContent" not in plain
 
 
 def test_official_sdk_in_memory() -> None:
@@ -166,7 +170,7 @@ def test_official_sdk_in_memory() -> None:
 def test_fastmcp_in_memory() -> None:
     fastmcp = pytest.importorskip("fastmcp", reason="fastmcp is not installed: pip install 'semantics-lint[fastmcp]'")
     server = fastmcp.FastMCP("backups")
-    server.tool(served(result_class="triage")(vm_backup_status))
+    server.tool(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     server.tool(served(define_tool(name="find_runs", description="Backup runs of one VM.", execute=find_runs)))
 
     async def main() -> Any:
@@ -184,7 +188,8 @@ def test_fastmcp_in_memory() -> None:
                 assert crashed["isError"] is True
                 assert not crashed["content"][0]["text"].startswith("refused:")
                 found = wire(await client.call_tool_mcp("find_runs", {"vm": "vm9"}))
-                assert found["structuredContent"] == await find_runs("vm9")
+                assert found["content"][0]["text"] == tool_message(await find_runs("vm9")).text
+                assert "structuredContent" not in found
         return run
 
     run = anyio.run(main)
@@ -274,3 +279,53 @@ def test_the_pytest_gate_names_a_triage_tool_served_over_mcp(tmp_path: Path) -> 
     assert "1 passed" in done.stdout
     assert "tool 'triage' is declared 'triage'" in done.stdout, done.stdout
     assert "[triage-without-coverage]" in done.stdout, done.stdout
+
+
+def big_envelope(rows: int) -> dict[str, Any]:
+    return described_result(
+        facts=[
+            {"entity": f"vm-{i:05d}", "backed_up": i % 3 != 0, "site": "Zürich", "note": 'a "word"'}
+            for i in range(rows)
+        ],
+        provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "cohesity export"},
+        coverage={"checked": ["every backup job in the export"]},
+        render={"default": "table"},
+    )
+
+
+def test_a_big_result_on_the_wire_is_its_text_once() -> None:
+    """The bytes the server writes for a big result are at most 2.2 times the text the
+    model reads (no structuredContent, no record unless asked for)."""
+    big = big_envelope(5000)
+    server = Server("big")
+    server.tool(name="big")(served(lambda: big))
+    server.tool(name="big_with_record")(served(record_in_meta=True)(lambda: big))
+
+    async def main() -> tuple[Any, Any]:
+        return await server.call_tool("big", {}), await server.call_tool("big_with_record", {})
+
+    result, with_record = anyio.run(main)
+    text = result.content[0].text
+    assert text == tool_message(big).text and len(text) > 300_000
+    written = result.model_dump_json(by_alias=True, exclude_none=True).encode()
+    assert len(written) <= 2.2 * len(text.encode())
+    assert result.structured_content is None and RECORD_KEY not in (result.meta or {})
+    assert with_record.content == result.content
+    assert with_record.meta[RECORD_KEY] == big  # the whole envelope, when asked for
+
+
+def test_the_serving_benchmark_runs() -> None:
+    """``bench/mcp_serving.py`` measures its three tools on a tiny result (no speed is
+    asserted here: the figures are the benchmark's)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "mcp_serving.py"
+    spec = importlib.util.spec_from_file_location("_bench_mcp_serving", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = anyio.run(bench.measure, 20, 1)
+    assert set(figures) == {"plain", "served", "served_meta"}
+    assert figures["plain"]["time_ratio"] == 1.0
+    assert figures["served"]["text_bytes"] < figures["plain"]["text_bytes"]  # the projection
+    assert figures["served"]["wire_per_text"] < 2 < figures["served_meta"]["wire_per_text"]

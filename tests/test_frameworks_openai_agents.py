@@ -8,6 +8,7 @@ would read.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from typing import Any
 
@@ -18,8 +19,19 @@ pytest.importorskip(
     reason="the OpenAI Agents SDK is not installed: pip install 'semantics-lint[openai-agents]'",
 )
 
-from agents import Agent, FunctionTool, RunConfig, Runner, UserError
+from agents import (
+    Agent,
+    FunctionTool,
+    RunConfig,
+    RunContextWrapper,
+    Runner,
+    ToolGuardrailFunctionOutput,
+    ToolOutputGuardrailTripwireTriggered,
+    UserError,
+    tool_output_guardrail,
+)
 from agents.items import ToolCallOutputItem
+from agents.tool_context import ToolContext
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 from semantics_lint.frameworks.openai_agents import RECORD_KEY, function_tool
@@ -29,6 +41,7 @@ from semantics_lint.runtime import (
     run_record,
     tool_message,
 )
+from semantics_lint.runtime.serving import ToolMessage as ServedMessage
 from semantics_lint.runtime.tools import Tool, observe_tools
 
 from backup_tool import backup_status, vm_backup_status_async
@@ -236,3 +249,111 @@ def test_a_name_override_renames_a_plain_function() -> None:
         [tool], [function_call("backup_posture", {"vm": "vm-01", "days": 7}, call_id="c1")]
     )
     assert json.loads(_outputs_read(model)["c1"])["facts"][0]["entity"] == "vm-01"
+
+
+# -- the SDK's own conventions -----------------------------------------------------
+
+
+class Deployment:
+    """The run's own context object, as an application passes it to ``Runner.run``."""
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+
+
+def _run_with_context(tools: list[FunctionTool], *steps: Any) -> tuple[Any, ScriptedModel]:
+    model = ScriptedModel([*steps, [assistant_message("All checked.")]])
+    agent = Agent[Deployment](name="backups", model=model, tools=tools)
+    result = asyncio.run(
+        Runner.run(
+            agent, "?", context=Deployment("zrh"), run_config=RunConfig(tracing_disabled=True)
+        )
+    )
+    model.assert_complete()
+    return result, model
+
+
+def status_with_run_context(ctx: RunContextWrapper[Deployment], vm: str) -> dict[str, Any]:
+    """Backup posture for one VM, at the run's site."""
+    return {"vm": vm, "site": ctx.context.site}
+
+
+async def status_with_tool_context(ctx: ToolContext[Deployment], vm: str) -> dict[str, Any]:
+    """Backup posture for one VM, naming the call."""
+    return {"vm": vm, "site": ctx.context.site, "call": ctx.tool_call_id}
+
+
+@pytest.mark.parametrize(
+    ("function", "expected"),
+    [
+        (status_with_run_context, {"vm": "vm-01", "site": "zrh"}),
+        (status_with_tool_context, {"vm": "vm-01", "site": "zrh", "call": "c1"}),
+    ],
+)
+def test_a_first_context_parameter_gets_the_sdks_context(
+    function: Any, expected: dict[str, Any]
+) -> None:
+    tool = function_tool(function)
+    assert list(tool.params_json_schema["properties"]) == ["vm"]
+    assert "ctx" not in json.dumps(tool.params_json_schema)
+    with run_record() as run:
+        result, model = _run_with_context(
+            [tool], [function_call(function.__name__, {"vm": "vm-01"}, call_id="c1")]
+        )
+    assert json.loads(_outputs_read(model)["c1"]) == expected
+    assert _output_items(result)["c1"].custom_data == {RECORD_KEY: expected}
+    assert [r["kind"] for r in run.results] == ["data"]
+
+
+def test_a_define_tool_tool_with_a_context_and_a_declared_schema() -> None:
+    def execute(ctx: RunContextWrapper[Deployment], **arguments: Any) -> dict[str, Any]:
+        return {"site": ctx.context.site, **arguments}
+
+    defined = define_tool(
+        name="runs",
+        execute=execute,
+        description="Backup runs.",
+        inputSchema={
+            "type": "object",
+            "properties": {"vm": {"type": "string", "description": "the VM", "minLength": 2}},
+            "required": ["vm"],
+        },
+    )
+    tool = function_tool(defined)
+    assert tool.params_json_schema["properties"]["vm"]["description"] == "the VM"
+    assert tool.params_json_schema["properties"]["vm"]["minLength"] == 2
+    result, model = _run_with_context(
+        [tool],
+        [function_call("runs", {"vm": "vm-01"}, call_id="c1")],
+        [function_call("runs", {"vm": "v"}, call_id="c2")],
+    )
+    read = _outputs_read(model)
+    assert json.loads(read["c1"]) == {"site": "zrh", "vm": "vm-01"}
+    assert "vm-01" not in read["c2"]  # too short: the SDK's invalid-arguments answer
+    assert _output_items(result)["c2"].custom_data is None
+
+
+def test_nothing_is_held_after_runs_ended_by_a_tool_output_guardrail() -> None:
+    """Each run ends by the guardrail's tripwire before the SDK asks for the custom
+    data: the adapter keeps no message of those calls once the runs are gone."""
+    marker = "guardrail-run-row-"
+    big = {"rows": [marker + "x" * 1000] * 200}
+
+    @tool_output_guardrail
+    def stop(data: Any) -> ToolGuardrailFunctionOutput:
+        return ToolGuardrailFunctionOutput.raise_exception(output_info="too much")
+
+    def export(vm: str) -> dict[str, Any]:
+        """The whole export."""
+        return big
+
+    tool = function_tool(export, tool_output_guardrails=[stop])
+    for n in range(20):
+        model = ScriptedModel([[function_call("export", {"vm": "vm-01"}, call_id=f"c{n}")]])
+        agent = Agent(name="backups", model=model, tools=[tool])
+        with pytest.raises(ToolOutputGuardrailTripwireTriggered):
+            asyncio.run(Runner.run(agent, "?", run_config=RunConfig(tracing_disabled=True)))
+        del agent, model
+    gc.collect()
+    held = [o for o in gc.get_objects() if isinstance(o, ServedMessage) and marker in o.text]
+    assert held == []

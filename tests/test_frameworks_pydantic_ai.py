@@ -91,9 +91,9 @@ def test_the_model_reads_the_projection_and_the_record_is_metadata() -> None:
     envelope = vm_backup_status("vm-01")
     part = script.returns()["c1"]
     assert part.outcome == "success"
-    assert part.content == tool_message(envelope).model
+    assert part.content == tool_message(envelope).text
     read = part.model_response_str()
-    assert json.loads(read) == json.loads(tool_message(envelope).text)
+    assert read == tool_message(envelope).text  # the seam's text, as every adapter serves it
     assert "af_semantics" not in read and "render" not in read and "checked" not in read
     assert "Zürich" in read
     assert part.metadata == envelope
@@ -107,7 +107,7 @@ def test_an_absence_is_served_as_written() -> None:
     expected = tool_message(vm_backup_status("vm-unknown"))
     part = script.returns()["c1"]
     assert expected.kind == "absent"
-    assert (part.content, part.metadata) == (expected.model, expected.record)
+    assert (part.content, part.metadata) == (expected.text, expected.record)
 
 
 def test_a_refusal_is_a_failed_call_the_model_reads_and_the_run_goes_on() -> None:
@@ -182,7 +182,7 @@ def test_a_define_tool_tool_and_an_async_one_are_served() -> None:
     assert list(definition.parameters_json_schema["properties"]) == ["vm"]
     envelope = vm_backup_status("vm-02")
     parts = script.returns()
-    assert (parts["a1"].content, parts["a1"].metadata) == (tool_message(envelope).model, envelope)
+    assert (parts["a1"].content, parts["a1"].metadata) == (tool_message(envelope).text, envelope)
     assert parts["a2"].outcome == "failed"
     assert result.output == "vm-01 is backed up."
     assert [(r["tool"], r["kind"]) for r in run.results] == [

@@ -241,7 +241,7 @@ def test_prepare_keeps_name_doc_and_resolved_signature() -> None:
     assert prepared.tool.result_class == "triage" and prepared.is_async is False
     assert [p.name for p in prepared.signature.parameters.values()] == ["vm", "days"]
     assert prepared.signature.parameters["days"].annotation is int
-    function = served_function(prepared, lambda m: m.text)
+    function = served_function(prepared, lambda m, _lead: m.text)
     assert function.__name__ == "vm_backup" and function.__doc__ == "Backup posture for one VM."
     assert function.__annotations__ == {"vm": str, "days": int}
     assert not hasattr(function, "__wrapped__")
@@ -283,7 +283,7 @@ def test_async_tools_are_awaited() -> None:
 
     prepared = prepare(define_tool(name="find", execute=find))
     assert prepared.is_async
-    function = served_function(prepared, lambda m: m.kind)
+    function = served_function(prepared, lambda m, _lead: m.kind)
     assert asyncio.iscoroutinefunction(function)
     assert asyncio.run(function("x")) == "absent"
     assert asyncio.run(call_prepared_async(prepare(lambda: 3, name="three"))).text == "3"

@@ -1,37 +1,47 @@
-"""What every framework adapter shares: one tool, its signature, and the served call.
+"""What every framework adapter shares: one tool, its parameters, and the served call.
 
 No third-party import. An adapter is built in three steps:
 
 1. :func:`prepare` takes what the user gave (a plain function, sync or async, or a
-   ``define_tool`` tool) and an optional ``result_class``, and returns a
-   :class:`Prepared`: ONE :class:`~semantics_lint.runtime.tools.Tool` made through
-   ``define_tool`` (so the pytest plugin sees the definition and every value it
-   returns), the tool's name and description, and the ``inspect.Signature`` of the
-   underlying function with its annotations resolved, from which the framework builds
-   the tool's input schema.
+   ``define_tool`` tool) and returns a :class:`Prepared`: ONE
+   :class:`~semantics_lint.runtime.tools.Tool` made through ``define_tool`` (so the
+   pytest plugin sees the definition and every value it returns), the tool's name and
+   description, and the ``inspect.Signature`` the framework builds the tool's input
+   schema from: the function's own parameters, or, for a tool that declares its
+   ``inputSchema``, the schema's properties (:mod:`semantics_lint.frameworks._schema`).
 2. :func:`call_prepared` (sync) or :func:`call_prepared_async` (async) runs the tool
-   and returns a :class:`~semantics_lint.runtime.serving.ToolMessage`: the value
-   through ``tool_message``, a refusal raised inside the tool through
-   ``refusal_message`` (``is_error=True``, its ``refused:`` text); any other exception
-   is re-raised unchanged, for the framework's own error policy. Each served result
-   (refusals included) is recorded into the current ``run_record()``.
+   and gives its outcome: a :class:`~semantics_lint.runtime.serving.ToolMessage` (the
+   value through ``tool_message``, or a refusal raised inside the tool through
+   ``refusal_message``, recorded into the current ``run_record()``), or
+   :class:`Unserved` for a value the seam does not write (not JSON data: a pydantic
+   model, a dataclass, a set, ...), which the adapter hands to its framework to
+   serialize as the framework does for any tool. Any other exception is re-raised
+   unchanged, for the framework's own error policy.
 3. :func:`served_function` builds the function a framework registers: the tool's
    name, docstring and parameters, async exactly when the tool is, returning what the
-   adapter's ``finish`` makes of the ``ToolMessage`` (a framework's result type).
+   adapter's ``finish`` makes of the outcome.
 
 What a value means is decided in the seam (``tool_message``) only; an adapter only
-translates a ``ToolMessage`` into its framework's result type.
+translates the outcome into its framework's result type. Nothing is kept per call.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
-from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
+from semantics_lint.frameworks._schema import UNSET, Declared, declared
+from semantics_lint.runtime.json_text import wire_text
 from semantics_lint.runtime.record import record_served
-from semantics_lint.runtime.serving import ToolMessage, refusal_message, tool_message
+from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
+from semantics_lint.runtime.serving import (
+    NotJSON,
+    ToolMessage,
+    refusal_message,
+    tool_message,
+)
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
 
 if TYPE_CHECKING:
@@ -42,14 +52,27 @@ RECORD_KEY: Final = "semantics-lint/record"
 
 __all__ = [
     "RECORD_KEY",
+    "Outcome",
     "Prepared",
+    "Unserved",
     "call_prepared",
     "call_prepared_async",
     "prepare",
+    "record_entry",
     "served_function",
 ]
 
 R = TypeVar("R")
+
+
+class Unserved(NamedTuple):
+    """A value the seam does not write (not JSON data), for the framework to serialize."""
+
+    value: Any
+
+
+Outcome = ToolMessage | Unserved
+"""What one call of a served tool gives its adapter."""
 
 
 class Prepared(NamedTuple):
@@ -59,10 +82,13 @@ class Prepared(NamedTuple):
     * ``name``: the tool's name (the function's ``__name__`` or the tool's ``name``);
     * ``description``: the tool's ``description``, else the function's docstring
       (``inspect.getdoc``), else None;
-    * ``signature``: the underlying function's signature, annotations resolved
-      (``eval_str=True``; left as written when they cannot be resolved);
+    * ``signature``: the parameters the framework reads: the underlying function's,
+      annotations resolved (``eval_str=True``; left as written when they cannot be
+      resolved), or, for a declared ``inputSchema``, the framework's context
+      parameters of ``execute`` followed by one keyword-only parameter per property;
     * ``function``: the underlying function (the one given, or the tool's ``execute``);
-    * ``is_async``: True when calling the tool gives an awaitable.
+    * ``is_async``: True when calling the tool gives an awaitable;
+    * ``declared``: the declared ``inputSchema`` as parameters, or None.
     """
 
     tool: Tool
@@ -71,13 +97,48 @@ class Prepared(NamedTuple):
     signature: inspect.Signature
     function: Callable[..., Any]
     is_async: bool
+    declared: Declared | None = None
 
 
-def _signature(function: Callable[..., Any]) -> inspect.Signature:
+def _signature(function: Callable[..., Any]) -> inspect.Signature | None:
     try:
         return inspect.signature(function, eval_str=True)
     except Exception:  # noqa: BLE001 (an annotation naming what only a type checker imports)
-        return inspect.signature(function)
+        try:
+            return inspect.signature(function)
+        except (TypeError, ValueError):  # a callable with no signature to read
+            return None
+
+
+def _no_context(parameter: inspect.Parameter) -> bool:
+    return False
+
+
+def _redefined(tool: Tool, result_class: str | None, renamed: bool) -> Tool:
+    """``tool``, defined again with ``result_class`` when it declares no class."""
+    if renamed:
+        raise Refusal(
+            f"refused: {tool.name!r} is a define_tool tool: its name and description are "
+            "its own; give them to define_tool, not to the adapter.",
+            kind=BAD_VALUE,
+        )
+    if result_class is None or result_class == tool.result_class:
+        return tool
+    if tool.result_class is not None:
+        raise Refusal(
+            f"refused: {tool.name!r} is defined with resultClass {tool.result_class!r}; "
+            f"result_class={result_class!r} conflicts with it. Declare the class once, on "
+            "define_tool.",
+            path=("resultClass",),
+            kind=BAD_VALUE,
+        )
+    definition: dict[str, Any] = {"name": tool.name, "execute": tool.execute}
+    if tool.description is not None:
+        definition["description"] = tool.description
+    if tool.input_schema is not None:
+        definition["inputSchema"] = tool.input_schema
+    definition["resultClass"] = result_class
+    return define_tool(cast("ToolDefinition", definition))
 
 
 def prepare(
@@ -86,134 +147,172 @@ def prepare(
     result_class: str | None = None,
     name: str | None = None,
     description: str | None = None,
+    context: Callable[[inspect.Parameter], bool] = _no_context,
+    extra: str = "",
 ) -> Prepared:
-    """One ``define_tool`` tool for ``fn_or_tool``, with its name, description and signature.
+    """One ``define_tool`` tool for ``fn_or_tool``, with its name, description and parameters.
 
     ``result_class`` (None: not given) is checked as ``define_tool`` checks
     ``resultClass``: a class outside ``RESULT_CLASSES`` is refused (``refused:``), and
     so is a class that differs from the one a ``define_tool`` tool already declares.
     A tool given with no class and a ``result_class`` is defined again with it.
     ``name`` and ``description`` override the function's ``__name__`` and docstring
-    (a plain function only: a tool has its own).
+    (a plain function only: a tool has its own). ``context`` tells the parameters the
+    framework fills itself (its context object), which a declared ``inputSchema``
+    leaves out; ``extra`` names the adapter's extra, for the error raised when what a
+    declared schema needs is not installed.
     """
     if isinstance(fn_or_tool, Tool):
-        tool = fn_or_tool
-        if name is not None or description is not None:
-            raise Refusal(
-                f"refused: {tool.name!r} is a define_tool tool: its name and description are "
-                "its own; give them to define_tool, not to the adapter.",
-                kind=BAD_VALUE,
-            )
-        if result_class is not None and result_class != tool.result_class:
-            if tool.result_class is not None:
-                raise Refusal(
-                    f"refused: {tool.name!r} is defined with resultClass "
-                    f"{tool.result_class!r}; result_class={result_class!r} conflicts with it. "
-                    "Declare the class once, on define_tool.",
-                    path=("resultClass",),
-                    kind=BAD_VALUE,
-                )
-            definition: dict[str, Any] = {"name": tool.name, "execute": tool.execute}
-            if tool.description is not None:
-                definition["description"] = tool.description
-            if tool.input_schema is not None:
-                definition["inputSchema"] = tool.input_schema
-            definition["resultClass"] = result_class
-            tool = define_tool(cast("ToolDefinition", definition))
-        function = tool.execute
-        shown = tool.description if tool.description is not None else inspect.getdoc(function)
+        tool = _redefined(fn_or_tool, result_class, name is not None or description is not None)
+        shown = tool.description if tool.description is not None else inspect.getdoc(tool.execute)
     else:
-        function = fn_or_tool
-        shown = description if description is not None else inspect.getdoc(function)
+        shown = description if description is not None else inspect.getdoc(fn_or_tool)
         definition = {
-            "name": name if name is not None else getattr(function, "__name__", None),
-            "execute": function,
+            "name": name if name is not None else getattr(fn_or_tool, "__name__", None),
+            "execute": fn_or_tool,
         }
         if shown is not None:
             definition["description"] = shown
         if result_class is not None:
             definition["resultClass"] = result_class
         tool = define_tool(cast("ToolDefinition", definition))
-    return Prepared(
-        tool, tool.name, shown, _signature(function), function, isinstance(tool, AsyncTool)
-    )
+    function = tool.execute
+    own = _signature(function)
+    schema = None
+    if tool.input_schema is not None:
+        schema = declared(tool.name, tool.input_schema, own, context, extra)
+        kept = [p for p in own.parameters.values() if context(p)] if own is not None else []
+        signature = inspect.Signature([*kept, *schema.parameters])
+    else:
+        signature = own if own is not None else inspect.Signature()
+    is_async = isinstance(tool, AsyncTool)
+    return Prepared(tool, tool.name, shown, signature, function, is_async, schema)
 
 
-def _served(prepared: Prepared, message: ToolMessage) -> ToolMessage:
+def _arguments(prepared: Prepared, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments ``execute`` gets: a property the model left out is dropped,
+    and the declared schema's root constraints are checked (a ``Refusal`` if broken)."""
+    schema = prepared.declared
+    if schema is None:
+        return kwargs
+    given = {key: value for key, value in kwargs.items() if value is not UNSET}
+    schema.check(prepared.name, {k: v for k, v in given.items() if k in schema.names})
+    return given
+
+
+def _settled(prepared: Prepared, value: object) -> Outcome:
+    try:
+        message = tool_message(value)
+    except NotJSON:
+        return Unserved(value)
     record_served(prepared.name, message)
     return message
 
 
-def call_prepared(prepared: Prepared, /, *args: Any, **kwargs: Any) -> ToolMessage:
-    """Call a sync tool: its value or its refusal as a ``ToolMessage``, recorded.
+def _refused(prepared: Prepared, error: Exception) -> ToolMessage | None:
+    message = refusal_message(error)
+    if message is not None:
+        record_served(prepared.name, message)
+    return message
+
+
+def call_prepared(prepared: Prepared, /, *args: Any, **kwargs: Any) -> Outcome:
+    """Call a sync tool: its served value, its refusal, or the value left to the framework.
 
     Any exception that is not a refusal propagates unchanged.
     """
     try:
-        value = prepared.tool(*args, **kwargs)
-    except Exception as exc:
-        refusal = refusal_message(exc)
-        if refusal is None:
+        value = prepared.tool(*args, **_arguments(prepared, kwargs))
+    except Exception as error:
+        refused = _refused(prepared, error)
+        if refused is None:
             raise
-        return _served(prepared, refusal)
-    return _served(prepared, tool_message(value))
+        return refused
+    return _settled(prepared, value)
 
 
-async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) -> ToolMessage:
+async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) -> Outcome:
     """Call a tool and await its value when it is async; otherwise as :func:`call_prepared`."""
     try:
-        value = prepared.tool(*args, **kwargs)
+        value = prepared.tool(*args, **_arguments(prepared, kwargs))
         if prepared.is_async or inspect.isawaitable(value):
             value = await value
-    except Exception as exc:
-        refusal = refusal_message(exc)
-        if refusal is None:
+    except Exception as error:
+        refused = _refused(prepared, error)
+        if refused is None:
             raise
-        return _served(prepared, refusal)
-    return _served(prepared, tool_message(value))
+        return refused
+    return _settled(prepared, value)
 
 
 def served_function(
     prepared: Prepared,
-    finish: Callable[[ToolMessage], R],
+    finish: Callable[[Outcome, Any], R],
     *,
-    returns: Any = inspect.Signature.empty,
+    lead: inspect.Parameter | None = None,
 ) -> Callable[..., Any]:
     """The function a framework registers for ``prepared``.
 
-    It has the tool's ``__name__``, ``__doc__`` (the description), ``__module__``,
-    and the underlying function's parameters as ``__signature__`` and
-    ``__annotations__`` (resolved), with ``returns`` as its return annotation (none by
-    default, so a framework derives no output schema from the function's own). It is a
-    coroutine function exactly when the tool is async; it calls the tool through
-    :func:`call_prepared` / :func:`call_prepared_async` and returns
-    ``finish(message)``. It has no ``__wrapped__``: a framework that unwraps functions
-    must not reach the original's return annotation.
+    It has the tool's ``__name__``, ``__doc__`` (the description), ``__module__``, the
+    parameters of ``prepared.signature`` as ``__signature__`` and
+    ``__annotations__``, and no return annotation (so a framework derives no output
+    schema). It is a coroutine function exactly when the tool is async; it calls the
+    tool through :func:`call_prepared` / :func:`call_prepared_async` and returns
+    ``finish(outcome, lead_argument)``. It has no ``__wrapped__``: a framework that
+    unwraps functions must not reach the original's return annotation.
+
+    ``lead`` is a first parameter the framework fills (the OpenAI Agents SDK's tool
+    context): its argument is handed to ``finish`` (None without a lead), and to the
+    tool as well when the tool's own first parameter has that name.
     """
+    parameters = list(prepared.signature.parameters.values())
+    own_lead = lead is not None and bool(parameters) and parameters[0].name == lead.name
+    if lead is not None and not own_lead:
+        parameters.insert(0, lead)
+    skip = 1 if lead is not None and not own_lead else 0
+    taking = lead is not None
+
     if prepared.is_async:
 
         async def call_async(*args: Any, **kwargs: Any) -> R:
-            return finish(await call_prepared_async(prepared, *args, **kwargs))
+            outcome = await call_prepared_async(prepared, *args[skip:], **kwargs)
+            return finish(outcome, args[0] if taking else None)
 
         function: Callable[..., Any] = call_async
     else:
 
         def call(*args: Any, **kwargs: Any) -> R:
-            return finish(call_prepared(prepared, *args, **kwargs))
+            outcome = call_prepared(prepared, *args[skip:], **kwargs)
+            return finish(outcome, args[0] if taking else None)
 
         function = call
-    signature = prepared.signature.replace(return_annotation=returns)
-    annotations = {
-        p.name: p.annotation
-        for p in signature.parameters.values()
-        if p.annotation is not inspect.Parameter.empty
-    }
-    if returns is not inspect.Signature.empty:
-        annotations["return"] = returns
     function.__name__ = prepared.name
     function.__qualname__ = prepared.name
     function.__doc__ = prepared.description
     function.__module__ = getattr(prepared.function, "__module__", None) or __name__
-    function.__signature__ = signature  # type: ignore[attr-defined]
-    function.__annotations__ = annotations
+    function.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    function.__annotations__ = {
+        p.name: p.annotation for p in parameters if p.annotation is not inspect.Parameter.empty
+    }
     return function
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return wire_text(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is dict:
+        return {wire_text(key): _plain(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain(item) for item in value]
+    return value
+
+
+def record_entry(message: ToolMessage) -> dict[str, Any]:
+    """``{RECORD_KEY: record}``, for a channel beside the text: the message's record
+    (already a plain copy of JSON data, taken when served) as data any JSON writer can
+    write: ``NaN`` and ``±Infinity`` as None (JSON's ``null``, as the text writes them)
+    and a lone surrogate as U+FFFD (the model's text escapes it as ``\\ud800``)."""
+    return {RECORD_KEY: _plain(message.record)}

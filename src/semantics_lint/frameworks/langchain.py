@@ -3,7 +3,10 @@
 ``tool(fn)`` takes a plain function or a ``define_tool`` tool, sync or async, and
 returns a ``langchain_core`` ``StructuredTool`` with the tool's name, docstring and
 parameters (its ``args_schema`` built from the function's signature) and
-``response_format="content_and_artifact"``. Invoked with a tool call
+``response_format="content_and_artifact"``. A ``define_tool`` tool's declared
+``inputSchema`` is its ``args_schema``'s properties, which LangChain validates; a
+parameter LangChain injects (``InjectedToolArg``, ``RunnableConfig``) stays out of
+the schema, as for any tool. Invoked with a tool call
 (``{"type": "tool_call", "id": ..., "name": ..., "args": ...}``) it gives a
 ``ToolMessage``:
 
@@ -12,6 +15,9 @@ parameters (its ``args_schema`` built from the function's signature) and
   value as JSON (a ``str`` as itself);
 * ``artifact`` is the record: the whole envelope, or the value (never sent to the
   model);
+* a value the seam does not write (not JSON data: a pydantic model, a dataclass) is
+  handed to LangChain as the content, which writes it as for any tool (JSON when
+  ``json.dumps`` can, else ``str(value)``), with the value as the artifact;
 * a refusal raised inside the tool gives ``ToolMessage(status="error",
   content=<its refused: text>)``, and the run goes on;
 * any other exception follows LangChain's policy: a ``ToolException`` is handled as
@@ -22,13 +28,23 @@ Each call is recorded into the current ``run_record()`` and seen by the pytest p
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.tools import StructuredTool, ToolException
+from semantics_lint.extras import framework_import
 
-from semantics_lint.frameworks._common import prepare, served_function
-from semantics_lint.runtime.serving import ToolMessage
+with framework_import(__name__, "langchain"):
+    from langchain_core.runnables import RunnableConfig
+    from langchain_core.tools import InjectedToolArg, StructuredTool, ToolException
+
+from semantics_lint.frameworks._common import (
+    Outcome,
+    Unserved,
+    prepare,
+    served_function,
+)
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]
@@ -41,10 +57,25 @@ class _Refused(ToolException):
     """A refusal raised inside the tool, on its way to an error ``ToolMessage``."""
 
 
-def _content_and_artifact(message: ToolMessage) -> tuple[str, Any]:
-    if message.is_error:
-        raise _Refused(message.text)
-    return message.text, message.record
+def _content_and_artifact(outcome: Outcome, _lead: object) -> tuple[Any, Any]:
+    if isinstance(outcome, Unserved):
+        return outcome.value, outcome.value
+    if outcome.is_error:
+        raise _Refused(outcome.text)
+    return outcome.text, outcome.record
+
+
+def _injected(annotation: object) -> bool:
+    return any(
+        isinstance(arg, InjectedToolArg)
+        or (inspect.isclass(arg) and issubclass(arg, InjectedToolArg))
+        for arg in (annotation, *typing.get_args(annotation)[1:])
+    )
+
+
+def _is_context(parameter: inspect.Parameter) -> bool:
+    """A parameter LangChain fills: an injected argument, or the run's config."""
+    return parameter.annotation is RunnableConfig or _injected(parameter.annotation)
 
 
 def _tool_errors(handle_tool_error: ToolErrorHandling) -> Callable[[ToolException], Any]:
@@ -84,7 +115,14 @@ def tool(
     the call's error result. Every other keyword (``parse_docstring``,
     ``return_direct``, ``tags``, ...) goes to ``StructuredTool.from_function``.
     """
-    prepared = prepare(fn_or_tool, result_class=result_class, name=name, description=description)
+    prepared = prepare(
+        fn_or_tool,
+        result_class=result_class,
+        name=name,
+        description=description,
+        context=_is_context,
+        extra="langchain",
+    )
     function = served_function(prepared, _content_and_artifact)
     return StructuredTool.from_function(
         func=None if prepared.is_async else function,

@@ -12,71 +12,119 @@
         return described_result(...)
 
 The registered function keeps the tool's name, docstring and parameters (so the
-server builds the same input schema) and is annotated to return ``CallToolResult``,
-which every one of these servers passes through as it is and from which none derives
-an output schema. Each call returns a ``CallToolResult`` made from
-``tool_message(value)``:
+server builds the same input schema; a ``define_tool`` tool's declared
+``inputSchema`` is served as its properties, advertised and validated by the server)
+and has no return annotation, so no server derives an output schema. Each call
+returns a ``CallToolResult`` made from ``tool_message(value)``:
 
-* one text content item whose ``text`` is what the model reads;
-* ``structuredContent``: the model's view when it is a JSON object (never the
-  envelope: the projection of a described result, an absence or a ledger as
-  written, a plain dict), else none;
-* ``_meta["semantics-lint/record"]``: the record (the whole envelope, or the value);
+* one text content item whose ``text`` is what the model reads, and nothing else by
+  default: no ``structuredContent`` (a tool with no output schema has none to
+  conform to, and the text already says it all);
+* ``_meta["semantics-lint/record"]``: the record (the whole envelope, or the value),
+  only when the tool is served with ``record_in_meta=True``, as JSON data any client
+  can read (``NaN`` as null, a lone surrogate as U+FFFD);
 * ``isError=True`` for a refusal raised inside the tool, whose ``refused:`` text is
   the content; the session goes on. Any other exception is re-raised, and the
   server's own error policy applies.
 
-Every call is recorded into the current ``run_record()`` and, through
-``define_tool``, seen by the pytest plugin.
+A value the seam does not write (not JSON data: a pydantic model, a dataclass, a set)
+is returned to the server as it is, which serializes it as for any tool. Every call
+is recorded into the current ``run_record()`` and, through ``define_tool``, seen by the
+pytest plugin.
 """
 
 from __future__ import annotations
 
-import json
+import inspect
+import sys
+import typing
 from collections.abc import Callable
 from typing import Any, overload
 
-from mcp.types import CallToolResult
+from semantics_lint.extras import framework_import
 
-from semantics_lint.frameworks._common import RECORD_KEY, prepare, served_function
+with framework_import(__name__, "mcp"):
+    from mcp.types import CallToolResult
+
+from semantics_lint.frameworks._common import (
+    RECORD_KEY,
+    Outcome,
+    Unserved,
+    prepare,
+    record_entry,
+    served_function,
+)
 from semantics_lint.runtime.serving import ToolMessage
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "call_tool_result", "served"]
 
 
-def call_tool_result(message: ToolMessage) -> CallToolResult:
+def call_tool_result(message: ToolMessage, *, record_in_meta: bool = False) -> CallToolResult:
     """The ``CallToolResult`` of one served result (see the module docstring)."""
     result: dict[str, Any] = {
         "content": [{"type": "text", "text": message.text}],
         "isError": message.is_error,
-        "_meta": {RECORD_KEY: message.record},
     }
-    if not message.is_error and isinstance(message.model, dict):
-        # The JSON the model reads, as an object: dates already ISO text.
-        result["structuredContent"] = json.loads(message.text)
+    meta = record_entry(message) if record_in_meta else None
+    if meta:
+        result["_meta"] = meta
     return CallToolResult.model_validate(result)
 
 
+def _context_classes() -> tuple[type, ...]:
+    # A parameter annotated with a server's Context class was written by code that
+    # imported that server: only the modules already imported are looked in.
+    found = (
+        getattr(sys.modules.get(module), "Context", None)
+        for module in ("mcp.server.mcpserver", "mcp.server.fastmcp", "fastmcp")
+    )
+    return tuple(c for c in found if inspect.isclass(c))
+
+
+def _is_context(parameter: inspect.Parameter) -> bool:
+    """A parameter the server fills with its ``Context``: annotated with its class."""
+    annotation = parameter.annotation
+    candidates = [annotation, *typing.get_args(annotation)]
+    classes = _context_classes()
+    return any(inspect.isclass(c) and issubclass(c, classes) for c in candidates)
+
+
 @overload
 def served(
-    fn_or_tool: Callable[..., Any] | Tool, /, *, result_class: str | None = None
+    fn_or_tool: Callable[..., Any] | Tool,
+    /,
+    *,
+    result_class: str | None = None,
+    record_in_meta: bool = False,
 ) -> Callable[..., Any]: ...
 @overload
 def served(
-    fn_or_tool: None = None, /, *, result_class: str | None = None
+    fn_or_tool: None = None, /, *, result_class: str | None = None, record_in_meta: bool = False
 ) -> Callable[[Callable[..., Any] | Tool], Callable[..., Any]]: ...
 def served(
-    fn_or_tool: Callable[..., Any] | Tool | None = None, /, *, result_class: str | None = None
+    fn_or_tool: Callable[..., Any] | Tool | None = None,
+    /,
+    *,
+    result_class: str | None = None,
+    record_in_meta: bool = False,
 ) -> Any:
     """The function an MCP server registers for ``fn_or_tool``.
 
     Use it as ``@served``, ``@served(result_class="triage")`` or ``served(fn)``.
     ``result_class`` is checked as ``define_tool``'s ``resultClass`` (a refusal at
     definition time, ``refused: ...``); for a ``define_tool`` tool it must agree with
-    the tool's own class.
+    the tool's own class. ``record_in_meta=True`` puts the record in each result's
+    ``_meta`` (a client then reads the whole envelope; the result is about twice as
+    large on the wire).
     """
     if fn_or_tool is None:
-        return lambda given: served(given, result_class=result_class)
-    prepared = prepare(fn_or_tool, result_class=result_class)
-    return served_function(prepared, call_tool_result, returns=CallToolResult)
+        return lambda given: served(given, result_class=result_class, record_in_meta=record_in_meta)
+    prepared = prepare(fn_or_tool, result_class=result_class, context=_is_context, extra="mcp")
+
+    def finish(outcome: Outcome, _lead: object) -> Any:
+        if isinstance(outcome, Unserved):
+            return outcome.value
+        return call_tool_result(outcome, record_in_meta=record_in_meta)
+
+    return served_function(prepared, finish)

@@ -4,11 +4,17 @@
 ``function_tool(fn)`` takes a plain function or a ``define_tool`` tool, sync or async,
 and returns the SDK's own ``FunctionTool``, built by the SDK's ``function_tool`` from
 the tool's name, docstring and parameters (strict JSON schema by default, as the SDK
-builds it):
+builds it; a ``define_tool`` tool's declared ``inputSchema`` is served as its
+properties). A first parameter annotated ``RunContextWrapper[...]`` or
+``ToolContext[...]`` gets the SDK's context, as with the SDK's own decorator, and is
+not part of the schema.
 
 * the model reads ``tool_message(value).text``: the projection of a described result
   as JSON, an absence or a coverage ledger as written, any other value as JSON (a
   ``str`` as itself), never a Python ``repr``;
+* a value the seam does not write (not JSON data: a pydantic model, a dataclass) is
+  returned to the SDK as it is, which writes it as for any tool (``str(value)``, or
+  its structured output types);
 * the record (the whole envelope, or the value) rides the tool-call output item:
   ``ToolCallOutputItem.custom_data[RECORD_KEY]``, the SDK's channel for data the model
   never reads, as JSON data;
@@ -17,45 +23,52 @@ builds it):
   by default the model reads the SDK's error message; ``None`` fails the run);
 * each call is recorded into the current ``run_record()`` and seen by the pytest
   plugin.
+
+What a call served waits for the SDK's custom data in a weak mapping keyed by the
+call's ``ToolContext``: a run that ends before the SDK asks (a tool output guardrail's
+tripwire, a cancellation) leaves nothing behind once the SDK lets the context go.
 """
 
 from __future__ import annotations
 
-import datetime
 import inspect
-import json
+import typing
+import weakref
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from agents import FunctionTool, FunctionToolCustomDataContext
-from agents import function_tool as _sdk_function_tool
-from agents.tool_context import ToolContext
+from semantics_lint.extras import framework_import
 
-from semantics_lint.frameworks._common import RECORD_KEY, prepare, served_function
-from semantics_lint.runtime.serving import ToolMessage
-from semantics_lint.runtime.tools import Tool
+with framework_import(__name__, "openai-agents"):
+    from agents import FunctionTool, FunctionToolCustomDataContext, RunContextWrapper
+    from agents import function_tool as _sdk_function_tool
+    from agents.tool_context import ToolContext
+
+from semantics_lint.frameworks._common import (
+    RECORD_KEY,
+    Unserved,
+    prepare,
+    record_entry,
+)
+from semantics_lint.frameworks._common import served_function as _served_function
+
+if TYPE_CHECKING:
+    from semantics_lint.frameworks._common import Outcome
+    from semantics_lint.runtime.serving import ToolMessage
+    from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "function_tool"]
 
-# The SDK hands the tool its ToolContext through a first parameter annotated so; the
-# name is the adapter's own, never one of the tool's parameters.
+# The SDK hands a tool its ToolContext through a first parameter annotated so; when
+# the tool takes none, the adapter's own takes it, named as no tool parameter is.
 _CONTEXT: Final = "_semantics_lint_tool_context"
 
 
-def _message(message: ToolMessage) -> ToolMessage:
-    return message
-
-
-def _iso(value: object) -> str:
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    raise TypeError(f"not JSON data: {type(value).__qualname__}")
-
-
-def _json_data(record: object) -> Any:
-    # custom_data must be JSON data; the record is written as the model's text is
-    # (dates as ISO 8601 text), and tool_message already refused anything else.
-    return json.loads(json.dumps(record, ensure_ascii=False, allow_nan=False, default=_iso))
+def _is_context(parameter: inspect.Parameter) -> bool:
+    """A parameter the SDK fills: annotated ``RunContextWrapper[...]`` or ``ToolContext[...]``."""
+    annotation = parameter.annotation
+    origin = typing.get_origin(annotation) or annotation
+    return inspect.isclass(origin) and issubclass(origin, RunContextWrapper)
 
 
 def function_tool(
@@ -82,49 +95,37 @@ def function_tool(
         result_class=result_class,
         name=name_override,
         description=description_override,
+        context=_is_context,
+        extra="openai-agents",
     )
-    inner = served_function(prepared, _message)
-    # What each call served, by its ToolContext, until the SDK asks for the custom data
-    # of that call's output item (in the same invocation, after the tool returns).
-    served: dict[int, tuple[ToolContext[Any], ToolMessage]] = {}
-
-    if prepared.is_async:
-
-        async def invoke_async(context: ToolContext[Any], /, *args: Any, **kw: Any) -> str:
-            message: ToolMessage = await inner(*args, **kw)
-            served[id(context)] = (context, message)
-            return message.text
-
-        invoke: Callable[..., Any] = invoke_async
-    else:
-
-        def invoke_sync(context: ToolContext[Any], /, *args: Any, **kw: Any) -> str:
-            message: ToolMessage = inner(*args, **kw)
-            served[id(context)] = (context, message)
-            return message.text
-
-        invoke = invoke_sync
-
-    signature: inspect.Signature = inner.__signature__  # type: ignore[attr-defined]
-    context = inspect.Parameter(_CONTEXT, inspect.Parameter.POSITIONAL_ONLY, annotation=ToolContext)
-    invoke.__name__ = inner.__name__
-    invoke.__qualname__ = inner.__qualname__
-    invoke.__doc__ = inner.__doc__
-    invoke.__module__ = inner.__module__
-    invoke.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[context, *signature.parameters.values()]
+    first = next(iter(prepared.signature.parameters.values()), None)
+    lead = (
+        first
+        if first is not None and _is_context(first)
+        else inspect.Parameter(_CONTEXT, inspect.Parameter.POSITIONAL_ONLY, annotation=ToolContext)
     )
-    invoke.__annotations__ = {_CONTEXT: ToolContext, **inner.__annotations__}
+    # What each call served, until the SDK asks for the custom data of that call's
+    # output item (in the same invocation, after the tool returns).
+    served: weakref.WeakKeyDictionary[ToolContext[Any], ToolMessage] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def finish(outcome: Outcome, context: ToolContext[Any]) -> Any:
+        if isinstance(outcome, Unserved):
+            return outcome.value
+        served[context] = outcome
+        return outcome.text
 
     async def extract(data: FunctionToolCustomDataContext) -> Mapping[str, Any] | None:
-        entry = served.pop(id(data.tool_context), None)
+        message = served.pop(data.tool_context, None)
         own = None
         if custom_data_extractor is not None:
             own = custom_data_extractor(data)
             if inspect.isawaitable(own):
                 own = await own
-        if entry is None or entry[0] is not data.tool_context:
+        if message is None:
             return own
-        return {**(own or {}), RECORD_KEY: _json_data(entry[1].record)}
+        return {**(own or {}), **record_entry(message)} or own
 
+    invoke = _served_function(prepared, finish, lead=lead)
     return _sdk_function_tool(invoke, custom_data_extractor=extract, **kwargs)

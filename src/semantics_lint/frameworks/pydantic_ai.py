@@ -4,12 +4,16 @@
 ``@served(result_class=...)``) takes a plain function or a ``define_tool`` tool, sync
 or async, and returns the function to register with ``Agent.tool_plain``,
 ``Agent(tools=[...])`` or ``Tool(...)``: the tool's name, docstring and parameters
-(Pydantic AI builds the input schema from them), async exactly when the tool is. Each
-call returns ``ToolReturn(return_value=model, metadata=record)``:
+(Pydantic AI builds the input schema from them; a ``define_tool`` tool's declared
+``inputSchema`` is served as its properties, which Pydantic AI validates), async
+exactly when the tool is; a first parameter annotated ``RunContext[...]`` gets the
+run's context, for ``Agent.tool``. Each call returns
+``ToolReturn(return_value=text, metadata=record)``:
 
-* ``return_value`` is ``tool_message(value).model``, what the model reads (Pydantic
-  AI writes it as JSON): the projection of a described result, an absence or a
-  coverage ledger as written, any other value unchanged;
+* ``return_value`` is ``tool_message(value).text``, a ``str``, which Pydantic AI
+  hands to the model as it is: the text every adapter serves (the projection of a
+  described result as JSON, an absence or a coverage ledger as written, any other
+  value as JSON, a ``str`` as itself), never Pydantic AI's own writing of a dict;
 * ``metadata`` is the record, the whole envelope or the value: it lands on the
   ``ToolReturnPart.metadata`` of the message history, never sent to the model;
 * a refusal raised inside the tool is raised as Pydantic AI's ``ToolFailed`` with its
@@ -17,33 +21,55 @@ call returns ``ToolReturn(return_value=model, metadata=record)``:
   text the model reads, with no retry instruction and no retry budget spent, and the
   run goes on;
 * any other exception propagates, as Pydantic AI's policy says (``ModelRetry`` still
-  asks the model to retry; anything else ends the run).
+  asks the model to retry; anything else ends the run);
+* a value the seam does not write (not JSON data: a pydantic model, a dataclass) is
+  returned to Pydantic AI as it is, which serializes it as for any tool.
 
 Each call is recorded into the current ``run_record()`` and seen by the pytest plugin.
 """
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable
 from typing import Any, overload
 
-from pydantic_ai import ToolFailed, ToolReturn
+from semantics_lint.extras import framework_import
 
-from semantics_lint.frameworks._common import prepare, served_function
-from semantics_lint.runtime.serving import ToolMessage
+with framework_import(__name__, "pydantic-ai"):
+    from pydantic_ai import RunContext, ToolFailed, ToolReturn
+
+from semantics_lint.frameworks._common import (
+    Outcome,
+    Unserved,
+    prepare,
+    served_function,
+)
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["served"]
 
 
-def _tool_return(message: ToolMessage) -> ToolReturn[Any]:
-    if message.is_error:
-        raise ToolFailed(message.text)
-    return ToolReturn(return_value=message.model, metadata=message.record)
+def _tool_return(outcome: Outcome, _lead: object) -> Any:
+    if isinstance(outcome, Unserved):
+        return outcome.value
+    if outcome.is_error:
+        raise ToolFailed(outcome.text)
+    return ToolReturn(return_value=outcome.text, metadata=outcome.record)
+
+
+def _is_context(parameter: inspect.Parameter) -> bool:
+    """A parameter Pydantic AI fills: annotated ``RunContext[...]``."""
+    annotation = parameter.annotation
+    return (typing.get_origin(annotation) or annotation) is RunContext
 
 
 def _serve(fn_or_tool: Callable[..., Any] | Tool, result_class: str | None) -> Callable[..., Any]:
-    return served_function(prepare(fn_or_tool, result_class=result_class), _tool_return)
+    prepared = prepare(
+        fn_or_tool, result_class=result_class, context=_is_context, extra="pydantic-ai"
+    )
+    return served_function(prepared, _tool_return)
 
 
 @overload

@@ -59,21 +59,9 @@ def install_hint() -> str:
     """The pip command that installs the 'lsp' extra's requirements, as the installed
     package declares them (semantics-lint is installed from a checkout, not from a
     package index: ``pip install 'semantics-lint[lsp]'`` would look for it there)."""
-    import shlex
-    from importlib.metadata import PackageNotFoundError, requires
+    from semantics_lint.extras import install_hint as hint
 
-    try:
-        declared = requires("semantics-lint") or []
-    except PackageNotFoundError:
-        declared = []
-    wanted = [
-        requirement.split(";", 1)[0].strip()
-        for requirement in declared
-        if "extra ==" in requirement and requirement.replace("'", '"').endswith('extra == "lsp"')
-    ]
-    if not wanted:  # not installed as a distribution: run from a checkout
-        return "pip install -e '.[lsp]'   (in the checkout)"
-    return "pip install " + " ".join(shlex.quote(requirement) for requirement in wanted)
+    return hint("lsp")
 
 
 def _installed_version(distribution: str) -> str | None:
