@@ -44,6 +44,7 @@ from semantics_lint.runtime.envelope import (
     semantics_for_model,
 )
 from semantics_lint.runtime.tools import is_refusal
+from semantics_lint.runtime.tracing import trace_served
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     COVERAGE_FIELDS,
@@ -187,6 +188,8 @@ class RunRecord:
     """What one run served, collected by :func:`run_record`.
 
     * ``results``: one ``{"tool", "kind", "record"}`` dict per served result, in order;
+      a result written as an OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`)
+      adds its ``"trace_id"`` and ``"span_id"`` (lowercase hex);
     * ``declared``: one dict per coverage declaration (a described result's
       ``coverage``, a ``coverage()`` ledger, an ``absent()``), in order:
       ``{"tool", "kind", "checked", "notChecked", "cannotCover"}`` (``kind`` is
@@ -202,9 +205,15 @@ class RunRecord:
         self.results: list[dict[str, Any]] = []
         self.declared: list[dict[str, Any]] = []
 
-    def add(self, tool: str, message: ToolMessage) -> None:
-        """Record one served result of ``tool`` and the coverage it declares."""
-        self.results.append({"tool": tool, "kind": message.kind, "record": message.record})
+    def add(self, tool: str, message: ToolMessage, span: tuple[str, str] | None = None) -> None:
+        """Record one served result of ``tool`` and the coverage it declares.
+
+        ``span``: the ``(trace_id, span_id)`` of the result's span, when it has one.
+        """
+        entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": message.record}
+        if span is not None:
+            entry["trace_id"], entry["span_id"] = span
+        self.results.append(entry)
         if message.kind not in ("semantics", "absent", "coverage"):
             return
         reading = read_coverage_result(message.record)
@@ -253,10 +262,12 @@ def current_run() -> RunRecord | None:
 
 
 def record_served(tool: str, message: ToolMessage) -> None:
-    """Add a served result to the current run record; nothing outside a run."""
+    """Add a served result to the current run record (nothing outside a run), and write
+    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``)."""
+    span = trace_served(tool, message)
     run = _current.get()
     if run is not None:
-        run.add(tool, message)
+        run.add(tool, message, span)
 
 
 def _same(text: object, item: object) -> tuple[str, object]:
