@@ -30,10 +30,13 @@ from typing import Any, Final
 from agents import FunctionTool, FunctionToolCustomDataContext
 from agents import function_tool as _sdk_function_tool
 from agents.tool_context import ToolContext
+from agents.tracing import SpanError, custom_span, get_current_span
+from agents.tracing.spans import NoOpSpan
 
 from semantics_lint.frameworks._common import RECORD_KEY, prepare, served_function
 from semantics_lint.runtime.serving import ToolMessage
 from semantics_lint.runtime.tools import Tool
+from semantics_lint.runtime.tracing import OUTPUT_VALUE, served_attributes
 
 __all__ = ["RECORD_KEY", "function_tool"]
 
@@ -44,6 +47,30 @@ _CONTEXT: Final = "_semantics_lint_tool_context"
 
 def _message(message: ToolMessage) -> ToolMessage:
     return message
+
+
+def _custom_span(name: str, context: ToolContext[Any], message: ToolMessage) -> None:
+    # The SDK's tracing is its own, not OpenTelemetry's: the served result is also a
+    # custom span under the SDK's function span, holding the attributes of the
+    # OpenTelemetry span and the envelope (capped as output.value is) as data, so the
+    # SDK's trace processors see it. Nothing is built when the SDK's tracing is off;
+    # the envelope is left out when the run config or SEMANTICS_LINT_OTEL_CAPTURE_CONTENT
+    # keeps content out of traces.
+    current = get_current_span()
+    if current is None or isinstance(current, NoOpSpan):
+        return
+    config = context.run_config
+    capture = None if config is None or config.trace_include_sensitive_data else False
+    try:
+        data: dict[str, Any] = served_attributes(name, message, capture=capture)
+    except (TypeError, ValueError):
+        data = {}
+    value = data.pop(OUTPUT_VALUE, None)
+    if value is not None:
+        data["envelope"] = json.loads(value)
+    with custom_span(f"semantics {name}", data) as span:
+        if message.is_error:
+            span.set_error(SpanError(message=message.text, data=None))
 
 
 def _iso(value: object) -> str:
@@ -92,6 +119,7 @@ def function_tool(
 
         async def invoke_async(context: ToolContext[Any], /, *args: Any, **kw: Any) -> str:
             message: ToolMessage = await inner(*args, **kw)
+            _custom_span(prepared.name, context, message)
             served[id(context)] = (context, message)
             return message.text
 
@@ -100,6 +128,7 @@ def function_tool(
 
         def invoke_sync(context: ToolContext[Any], /, *args: Any, **kw: Any) -> str:
             message: ToolMessage = inner(*args, **kw)
+            _custom_span(prepared.name, context, message)
             served[id(context)] = (context, message)
             return message.text
 
