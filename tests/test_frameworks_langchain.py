@@ -56,7 +56,7 @@ def test_content_is_the_model_text_and_the_artifact_the_record() -> None:
     envelope = vm_backup_status("vm-01")
     message = served.invoke(_call("vm-01"))
     assert isinstance(message, ToolMessage)
-    assert message.content == json.dumps(tool_message(envelope).model, ensure_ascii=False)
+    assert message.content == json.dumps(tool_message(envelope).model, ensure_ascii=False, separators=(",", ":"))
     assert message.content == tool_message(envelope).text
     shown = json.loads(message.content)
     assert "af_semantics" not in shown and "render" not in shown and "coverage" not in shown

@@ -102,7 +102,7 @@ def wire(result: Any) -> dict[str, Any]:
 def check_served_envelope(result: dict[str, Any], vm: str) -> None:
     model = semantics_for_model(envelope(vm))
     [content] = result["content"]
-    assert content == {"type": "text", "text": json.dumps(model, ensure_ascii=False)}
+    assert content == {"type": "text", "text": json.dumps(model, ensure_ascii=False, separators=(",", ":"))}
     assert "af_semantics" not in content["text"] and "render" not in content["text"]
     assert result["structuredContent"] == model
     assert result["_meta"][RECORD_KEY] == envelope(vm)
@@ -138,7 +138,7 @@ async def session_checks(client: Any) -> None:
     assert json.loads(found["content"][0]["text"]) == expected
     assert found["structuredContent"] == expected == found["_meta"][RECORD_KEY]
     plain = wire(await client.call_tool("plain", {"n": 2}))
-    assert plain["content"][0]["text"] == '{"n": 2, "twice": 4}'
+    assert plain["content"][0]["text"] == '{"n":2,"twice":4}'
     assert plain["structuredContent"] == {"n": 2, "twice": 4}
 
 

@@ -77,7 +77,7 @@ def test_the_model_reads_the_projection_and_the_record_rides_custom_data() -> No
     )
 
     read = _outputs_read(model)["c1"]
-    assert read == json.dumps(tool_message(envelope).model, ensure_ascii=False)
+    assert read == json.dumps(tool_message(envelope).model, ensure_ascii=False, separators=(",", ":"))
     assert read == tool_message(envelope).text
     assert "Zürich" in read
     shown = json.loads(read)

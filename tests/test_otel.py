@@ -35,7 +35,7 @@ from semantics_lint.runtime import (
     tracing,
 )
 from semantics_lint.runtime.json_text import json_text
-from semantics_lint.runtime.serving import record_served
+from semantics_lint.runtime.record import record_served
 
 ENVIRONMENT = (
     tracing.CAPTURE_CONTENT_ENV,
@@ -365,17 +365,16 @@ def test_without_opentelemetry_serving_works_and_the_import_is_tried_once() -> N
         import sys
         sys.modules["opentelemetry"] = None  # as if it were not installed
         from semantics_lint.runtime import run_record, tool_message, tracing
-        from semantics_lint.runtime.serving import record_served
+        from semantics_lint.runtime.record import record_served
         with run_record() as run:
             record_served("t", tool_message({"rows": 3}))
             record_served("t", tool_message({"rows": 4}))
-        print(run.results, tracing._api)
+        print([sorted(entry) for entry in run.results], [e["record"] for e in run.results], tracing._api)
         """
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == (
-        "[{'tool': 't', 'kind': 'data', 'record': {'rows': 3}}, "
-        "{'tool': 't', 'kind': 'data', 'record': {'rows': 4}}] False"
+        "[['kind', 'record', 'tool'], ['kind', 'record', 'tool']] [{'rows': 3}, {'rows': 4}] False"
     )
 
 
@@ -388,7 +387,7 @@ def test_the_global_provider_is_read_at_each_served_result() -> None:
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
         from semantics_lint.runtime import run_record, tool_message
-        from semantics_lint.runtime.serving import record_served
+        from semantics_lint.runtime.record import record_served
 
         with run_record() as run:
             record_served("before", tool_message({"rows": 1}))

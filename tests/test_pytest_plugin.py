@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.pytest_plugin import sample_json
+from semantics_lint.runtime import tool_message
 
 pytest_plugins = ["pytester"]
 # Each test runs pytest in a subprocess.
@@ -255,32 +256,36 @@ class _Colour(enum.Enum):
 
 
 def test_a_sample_is_written_as_the_json_a_model_reads() -> None:
-    cyclic: list[object] = []
-    cyclic.append(cyclic)
     value = {
         "when": datetime.datetime(2026, 5, 1, 6, 0, tzinfo=datetime.timezone.utc),
         "nan": math.nan,
         "inf": -math.inf,
-        "big": 10**5000,
-        "colour": _Colour.RED,
+        "whole": 100.0,
         "pair": (1, 2),
         1: "int key",
-        "cycle": cyclic,
         "text": "\ud800",
     }
-    decoded = json.loads(sample_json(value))
-    assert decoded == {
-        "when": "2026-05-01T06:00:00+00:00",
-        "nan": None,
-        "inf": None,
-        "big": None,
-        "colour": "red",
-        "pair": [1, 2],
-        "1": "int key",
-        "cycle": ["<cycle: list>"],
-        "text": "\ud800",
-    }
-    sample_json(Path("x"))  # any object: its str()
+    text = sample_json(value)
+    assert text == (
+        '{"1":"int key","when":"2026-05-01T06:00:00+00:00","nan":null,"inf":null,'
+        '"whole":100,"pair":[1,2],"text":"\\ud800"}'
+    )
+    assert text == tool_message(value).text  # the one encoder: what the model reads
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [({"big": 10**5000}, "big is an int"), ({"colour": _Colour.RED}, "colour is a _Colour"), (Path("x"), "Path")],
+)
+def test_a_sample_json_cannot_carry_is_recorded_as_a_text_saying_why(value: object, where: str) -> None:
+    cyclic: list[object] = []
+    cyclic.append(cyclic)
+    said = json.loads(sample_json(cyclic))
+    assert isinstance(said, str) and said.startswith("<not JSON data: ")
+    recorded = json.loads(sample_json(value))
+    # In a dict only the part JSON cannot carry is a text: the rest stays for the gate.
+    for part in recorded.values() if isinstance(recorded, dict) else [recorded]:
+        assert part.startswith("<not JSON data: ") and where in part
 
 
 def test_a_catalog_with_an_age_the_gate_refuses_is_written_as_valid_json(tmp_path: Path) -> None:
@@ -342,9 +347,13 @@ def test_a_value_that_cannot_be_shown_never_fails_the_test_that_produced_it(
     assert "Traceback" not in result.stdout.str()
     catalog = json.loads((pytester.path / "catalog.json").read_text(encoding="utf-8"))
     samples = catalog[0]["results"]
-    assert {"af_semantics": True, "facts": [{"entity": "<Opaque object that cannot be shown>"}]} in samples
+    assert {
+        "af_semantics": True,
+        "facts": "<not JSON data: facts[0].entity is an Opaque; JSON data is a str, int, float, "
+        "bool, None, list, tuple, dict or a date>",
+    } in samples
     assert {"af_semantics": True, "<Opaque object that cannot be shown>": 1} in samples
-    assert "<a value that could not be recorded: RuntimeError>" in samples
+    assert {"af_semantics": True, "facts": "<a value that could not be recorded: RuntimeError>"} in samples
 
 
 # ---------------------------------------------------------------------------

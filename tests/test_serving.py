@@ -21,6 +21,7 @@ from semantics_lint.frameworks._common import (
 )
 from semantics_lint.runtime import (
     SEMANTICS_MARKER,
+    NotJSON,
     Refusal,
     SemanticsWarning,
     ToolMessage,
@@ -34,7 +35,12 @@ from semantics_lint.runtime import (
     semantics_for_model,
     tool_message,
 )
-from semantics_lint.runtime.serving import current_run, record_served
+from semantics_lint.runtime.record import current_run, record_served
+
+
+def _compact(value: object) -> str:
+    """JSON.stringify's text for values whose numbers Python and JavaScript write alike."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def backup(vm: str = "vm1") -> dict[str, Any]:
@@ -57,8 +63,8 @@ def test_an_envelope_is_served_as_its_projection_and_recorded_whole() -> None:
     message = tool_message(envelope)
     assert message.kind == "semantics"
     assert message.model == semantics_for_model(envelope)
-    assert message.text == json.dumps(semantics_for_model(envelope), ensure_ascii=False)
-    assert message.record is envelope
+    assert message.text == _compact(semantics_for_model(envelope))
+    assert message.record == envelope and message.record is not envelope  # a snapshot
     assert message.is_error is False
     assert SEMANTICS_MARKER not in message.text
     assert "render" not in message.text and "sauvegardé" in message.text
@@ -67,19 +73,19 @@ def test_an_envelope_is_served_as_its_projection_and_recorded_whole() -> None:
 def test_an_absence_is_served_as_written() -> None:
     value = absent(what="runs of vm9", checked=["every backup job"])
     message = tool_message(value)
-    assert message == ToolMessage(json.dumps(value, ensure_ascii=False), value, value, False, "absent")
+    assert message == ToolMessage(_compact(value), value, value, False, "absent")
 
 
 def test_a_ledger_is_served_boundary_first() -> None:
     minted = coverage({"verdict": "ok"}, checked=["all 4 arrays"])
     assert tool_message(minted).kind == "coverage"
-    assert tool_message(minted).text == json.dumps(minted, ensure_ascii=False)
+    assert tool_message(minted).text == _compact(minted)
     by_hand = {"result": {"verdict": "ok"}, "af_coverage": {"checked": [{"what": "all"}]}}
     message = tool_message(by_hand)
     assert message.kind == "coverage"
     assert list(message.model) == ["af_coverage", "result"]
-    assert message.text.startswith('{"af_coverage": ')
-    assert message.record is by_hand
+    assert message.text.startswith('{"af_coverage":{')
+    assert message.record == by_hand and message.record is not by_hand
 
 
 def test_a_ledger_around_an_absence_is_a_coverage_message() -> None:
@@ -93,7 +99,7 @@ def test_a_malformed_envelope_is_plain_data_and_warns_its_first_fault() -> None:
         message = tool_message(value)
     assert len(caught) == 1
     assert issubclass(SemanticsWarning, UserWarning)
-    assert message == ToolMessage(json.dumps(value), value, value, False, "malformed")
+    assert message == ToolMessage(_compact(value), value, value, False, "malformed")
 
 
 def test_other_values_are_unchanged_data() -> None:
@@ -104,21 +110,20 @@ def test_other_values_are_unchanged_data() -> None:
         )
         message = tool_message({"b": 1, "a": "é", SEMANTICS_MARKER: False})
     assert message.kind == "data"
-    assert message.text == '{"b": 1, "a": "é", "af_semantics": false}'
-    assert tool_message([1, (2, 3), None]).text == "[1, [2, 3], null]"
+    assert message.text == '{"b":1,"a":"é","af_semantics":false}'
+    assert tool_message([1, (2, 3), None]).text == "[1,[2,3],null]"
     assert tool_message(7).text == "7"
 
 
 def test_dates_are_iso_text_and_other_values_are_not_json() -> None:
     when = datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc)
-    assert tool_message({"at": when}).text == '{"at": "2024-05-01T00:00:00+00:00"}'
+    assert tool_message({"at": when}).text == '{"at":"2024-05-01T00:00:00+00:00"}'
     assert tool_message(datetime.date(2024, 5, 1)).text == '"2024-05-01"'
-    with pytest.raises(TypeError, match="builtins.set"):
+    with pytest.raises(NotJSON, match="^ids is a set"):
         tool_message({"ids": {1, 2}})
     with pytest.raises(TypeError, match="JSON data"):
         tool_message(object())
-    with pytest.raises(ValueError):
-        tool_message(float("nan"))
+    assert tool_message(float("nan")).text == "null"  # as JSON.stringify writes NaN
 
 
 # --- refusal_message -------------------------------------------------------------------
@@ -211,14 +216,16 @@ def test_runs_in_concurrent_tasks_and_threads_are_kept_apart() -> None:
         ["y0", "y1", "y2", "y-thread"],
     ]
     seen: list[object] = []
-    with run_record():
-        # A plain thread starts from an empty context: it is outside the run.
+    with run_record() as run:
+        # A plain thread starts from an empty context; with one run open, its
+        # results belong to that run.
         thread = threading.Thread(target=lambda: seen.append(current_run()))
         thread.start()
         thread.join()
         ctx = contextvars.copy_context()
         seen.append(ctx.run(current_run))
-    assert seen[0] is None and seen[1] is not None
+    assert seen == [run, run]
+    assert current_run() is None
 
 
 # --- the shared adapter core -----------------------------------------------------------
@@ -239,7 +246,7 @@ def test_prepare_keeps_name_doc_and_resolved_signature() -> None:
     assert function.__annotations__ == {"vm": str, "days": int}
     assert not hasattr(function, "__wrapped__")
     with run_record() as run:
-        assert function("vm7") == json.dumps(semantics_for_model(backup("vm7")), ensure_ascii=False)
+        assert function("vm7") == _compact(semantics_for_model(backup("vm7")))
     assert run.results[0]["tool"] == "vm_backup"
 
 
@@ -311,9 +318,19 @@ def _reference_cases() -> list[dict[str, Any]]:
     return cases
 
 
+# The one documented deviation: a line break inside an item is written as a space, so
+# data cannot start a line of its own in the block (the reference writes it raw).
+_ONE_LINE: dict[str, tuple[str, str]] = {"whitespace inside items kept": ("two\nlines", "two lines")}
+
+
 @pytest.mark.parametrize("case", _reference_cases(), ids=lambda case: case["name"])
 def test_compose_answer_agrees_with_the_reference(case: dict[str, Any]) -> None:
-    assert compose_answer_with_coverage(case["answer"], case["declared"]) == case["expected"]
+    expected = case["expected"]
+    if case["name"] in _ONE_LINE:
+        raw, one_line = _ONE_LINE[case["name"]]
+        assert raw in expected
+        expected = expected.replace(raw, one_line)
+    assert compose_answer_with_coverage(case["answer"], case["declared"]) == expected
 
 
 def test_the_reference_cases_cover_what_they_claim() -> None:

@@ -57,9 +57,6 @@ whatever the number of workers.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
-import enum
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -136,17 +133,6 @@ def pytest_configure(config: pytest.Config) -> None:
 # A sample as JSON
 # ---------------------------------------------------------------------------
 
-_LONGEST_INT_BITS: Final = 3300  # about 1,000 digits: json.dumps refuses past 4,300
-
-
-def _key(key: object) -> str:
-    if isinstance(key, str):
-        return key
-    if key is None or isinstance(key, (bool, int, float)):
-        return json.dumps(_plain(key, set()))
-    return _text(key)
-
-
 def _text(value: object) -> str:
     """``str(value)``, or what can be said of a value whose ``str`` and ``repr`` fail:
     recording a sample must never fail the test that produced it."""
@@ -160,55 +146,38 @@ def _text(value: object) -> str:
     return f"<{type(value).__name__} object that cannot be shown>"
 
 
-def _plain(value: Any, path: set[int]) -> Any:
-    """``value`` as JSON data, the way it would travel to a model.
-
-    Floats that JSON cannot hold (NaN, +/-Infinity) and integers too long to write
-    become ``null`` (JavaScript's ``JSON.stringify`` does the same with non-finite
-    numbers); dates become ISO 8601 text, enums their value, sets and tuples lists,
-    dataclasses dicts; anything else its ``str()``. A cycle is written as text.
-    """
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
-        return value if value.bit_length() <= _LONGEST_INT_BITS else None
-    if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else None
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, enum.Enum):
-        return _plain(value.value, path)
-    if id(value) in path:
-        return f"<cycle: {type(value).__name__}>"
-    path.add(id(value))
-    try:
-        if isinstance(value, dict):
-            return {_key(key): _plain(item, path) for key, item in value.items()}
-        if isinstance(value, (list, tuple, set, frozenset)):
-            return [_plain(item, path) for item in value]
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return {
-                f.name: _plain(getattr(value, f.name), path) for f in dataclasses.fields(value)
-            }
-        return _text(value)
-    finally:
-        path.discard(id(value))
-
-
 def sample_json(value: object) -> str:
-    """One recorded sample as compact JSON text (ASCII, so any file can hold it).
+    """One recorded sample as the JSON text a model reads of it (the one encoder's).
 
-    Never raises: the tool's caller is a test, which recording must not fail. A value
-    that cannot be walked (nested too deeply, a container whose iteration raises) is
-    recorded as a text saying so, which the gate then judges as the malformed result
-    it would be on the wire.
+    A value that is not JSON data is recorded as a text saying where and why; in a
+    dict, only the parts that are not JSON data are, so that the gate still sees the
+    markers and judges the result as the malformed one it is. Never raises: the
+    tool's caller is a test, which recording must not fail (a container whose
+    iteration raises is recorded as a text saying so).
     """
+    from semantics_lint.runtime.json_text import json_copy, json_text
+
     try:
-        return json.dumps(_plain(value, set()), separators=(",", ":"))
-    except RecursionError:
-        return json.dumps("<a value nested too deeply to record>")
+        return json_text(value)
     except Exception as error:  # noqa: BLE001 - a user's container may raise anything
-        return json.dumps(f"<a value that could not be recorded: {type(error).__name__}>")
+        if not isinstance(value, dict):
+            return json_text(_why_not(error))
+    parts: dict[str, object] = {}
+    for key, item in list(value.items()):
+        name = key if isinstance(key, str) else _text(key)
+        try:
+            parts[name] = json_copy(item, name)
+        except Exception as error:  # noqa: BLE001 - as above
+            parts[name] = _why_not(error)
+    return json_text(parts)
+
+
+def _why_not(error: Exception) -> str:
+    from semantics_lint.runtime.json_text import NotJSON
+
+    if isinstance(error, NotJSON):
+        return f"<not JSON data: {error}>"
+    return f"<a value that could not be recorded: {type(error).__name__}>"
 
 
 # ---------------------------------------------------------------------------

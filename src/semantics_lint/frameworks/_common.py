@@ -30,12 +30,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
-from semantics_lint.runtime.serving import (
-    ToolMessage,
-    record_served,
-    refusal_message,
-    tool_message,
-)
+from semantics_lint.runtime.record import record_served
+from semantics_lint.runtime.serving import ToolMessage, refusal_message, tool_message
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
 
 if TYPE_CHECKING:

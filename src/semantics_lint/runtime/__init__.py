@@ -19,10 +19,12 @@ faithful Python implementation of the reference framework's rules
 * the gate over a catalog of sample results: :func:`check_semantics`,
   :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
   :func:`run_check_semantics_cli` (``semantics-lint check-semantics``);
-* serving a result to an agent (:mod:`semantics_lint.runtime.serving`, loaded on
-  first use): :func:`tool_message`, :func:`refusal_message`, :class:`ToolMessage`,
-  :class:`SemanticsWarning`, :func:`run_record`, :class:`RunRecord` and
-  :func:`compose_answer_with_coverage`.
+* serving a result to an agent (loaded on first use): the tool message
+  (:mod:`semantics_lint.runtime.serving`: :func:`tool_message`,
+  :func:`refusal_message`, :class:`ToolMessage`, :class:`Kind`,
+  :class:`SemanticsWarning`), the one encoder (:func:`json_text`, :class:`NotJSON`)
+  and the run record (:mod:`semantics_lint.runtime.record`: :func:`run_record`,
+  :class:`RunRecord`, :func:`current_run` and :func:`compose_answer_with_coverage`).
 
 The markers, notes, result classes and counter words are re-exported from
 :mod:`semantics_lint.vocabulary`, the one place they are written.
@@ -35,9 +37,10 @@ here. They are loaded on first use, so code that only calls the mints or the rul
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
-from semantics_lint.runtime.described import describedResult, described_result
+from semantics_lint.runtime.described import described_result, describedResult
 from semantics_lint.runtime.envelope import (
     compose_not_covered,
     explain_semantics,
@@ -56,7 +59,7 @@ from semantics_lint.runtime.gate import (
 )
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
-from semantics_lint.runtime.tools import AsyncTool, Tool, defineTool, define_tool
+from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool, defineTool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -70,13 +73,18 @@ from semantics_lint.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.runtime.serving import (
+    from semantics_lint.runtime.json_text import NotJSON, json_text
+    from semantics_lint.runtime.record import (
         RunRecord,
+        compose_answer_with_coverage,
+        current_run,
+        run_record,
+    )
+    from semantics_lint.runtime.serving import (
+        Kind,
         SemanticsWarning,
         ToolMessage,
-        compose_answer_with_coverage,
         refusal_message,
-        run_record,
         tool_message,
     )
     from semantics_lint.runtime.types import (
@@ -120,12 +128,15 @@ if TYPE_CHECKING:
 __all__ = [
     "ABSENCE_MARKER",
     "ABSENCE_NOTE",
-    "AbsenceDeclaration",
-    "AbsenceFields",
-    "AsyncTool",
     "COUNTER_AGGREGATION_WORDS",
     "COVERAGE_MARKER",
     "COVERAGE_NOTE",
+    "RESULT_CLASSES",
+    "SEMANTICS_MARKER",
+    "SEMANTICS_NOTE",
+    "AbsenceDeclaration",
+    "AbsenceFields",
+    "AsyncTool",
     "CannotCoverItem",
     "Clarify",
     "ClarifyDeclaration",
@@ -142,16 +153,15 @@ __all__ = [
     "FactsDeclaration",
     "Grain",
     "InProgressItem",
+    "Kind",
+    "NotJSON",
     "Period",
     "PeriodOnWire",
     "PeriodSpan",
     "Provenance",
-    "RESULT_CLASSES",
     "Refusal",
     "Render",
     "RunRecord",
-    "SEMANTICS_MARKER",
-    "SEMANTICS_NOTE",
     "SemanticClarify",
     "SemanticCoverage",
     "SemanticGrain",
@@ -175,6 +185,7 @@ __all__ = [
     "compose_answer_with_coverage",
     "compose_not_covered",
     "coverage",
+    "current_run",
     "defineTool",
     "define_tool",
     "describedResult",
@@ -182,36 +193,39 @@ __all__ = [
     "explain_semantics",
     "format_semantics_report",
     "is_counter_looking_aggregation",
+    "json_text",
     "read_coverage_result",
     "read_semantics",
     "refusal_message",
-    "run_record",
     "run_check_semantics_cli",
+    "run_record",
     "semantic_issues",
     "semantics_for_model",
     "tool_message",
 ]
 
-_SERVING = frozenset(
-    {
-        "RunRecord",
-        "SemanticsWarning",
-        "ToolMessage",
-        "compose_answer_with_coverage",
-        "refusal_message",
-        "run_record",
-        "tool_message",
-    }
-)
+_LAZY = {
+    "Kind": "serving",
+    "SemanticsWarning": "serving",
+    "ToolMessage": "serving",
+    "refusal_message": "serving",
+    "tool_message": "serving",
+    "NotJSON": "json_text",
+    "json_text": "json_text",
+    "RunRecord": "record",
+    "compose_answer_with_coverage": "record",
+    "current_run": "record",
+    "run_record": "record",
+}
+"""Where each name served on first use lives."""
 
 
 def __getattr__(name: str) -> object:
     # The serving seam and the types module (and typing_extensions under it) load on
     # first use only.
-    if name in _SERVING:
-        from semantics_lint.runtime import serving
-
-        return getattr(serving, name)
+    if name in _LAZY:
+        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
+        return getattr(module, name)
     if name in __all__:
         from semantics_lint.runtime import types
 

@@ -88,13 +88,14 @@ __all__ = [
     "SemanticIssue",
     "Spelling",
     "compose_not_covered",
+    "declared_coverage",
     "explain_semantics",
     "faults_in",
     "is_counter_looking_aggregation",
     "is_finite_number",
+    "issues_in",
     "js_number",
     "js_number_text",
-    "issues_in",
     "part_faults",
     "provenance_faults",
     "provenance_issues",
@@ -448,18 +449,36 @@ def read_coverage_result(value: object) -> dict[str, Any] | None:
         return {"status": "absent", "declared": [_absence_facts(absence)]}
     envelope = read_semantics(value)
     if envelope is not None:
-        coverage = envelope.get("coverage", _MISSING)
-        if coverage is _MISSING:
-            return None
-        return {"declared": [{"kind": "ledger", "coverage": _three_lists(coverage)}]}
+        declared = declared_coverage(envelope, recognized=True)
+        return {"declared": declared} if declared else None
     ledger = _read_ledger(value)
     if ledger is None:
         return None
-    declared: list[dict[str, Any]] = [
-        {"kind": "ledger", "coverage": _three_lists(ledger[COVERAGE_MARKER])}
-    ]
-    inner = _read_absence(ledger["result"])
-    if inner is None:
+    declared = declared_coverage(ledger, recognized=False)
+    if len(declared) == 1:
         return {"declared": declared}
-    declared.append(_absence_facts(inner))
     return {"status": "absent", "declared": declared}
+
+
+def declared_coverage(value: object, recognized: bool) -> list[dict[str, Any]]:
+    """The coverage ``value`` declares (``read_coverage_result``'s ``declared`` list).
+
+    ``recognized`` says that ``value`` is already known to be a recognized envelope,
+    so it is not judged again; otherwise ``value`` is read as an absence or a ledger
+    (an envelope is never recognized here). Empty when it declares nothing.
+    """
+    if recognized:
+        assert isinstance(value, dict)
+        coverage = value.get("coverage", _MISSING)
+        return [] if coverage is _MISSING else [{"kind": "ledger", "coverage": _three_lists(coverage)}]
+    absence = _read_absence(value)
+    if absence is not None:
+        return [_absence_facts(absence)]
+    ledger = _read_ledger(value)
+    if ledger is None:
+        return []
+    declared = [{"kind": "ledger", "coverage": _three_lists(ledger[COVERAGE_MARKER])}]
+    inner = _read_absence(ledger["result"])
+    if inner is not None:
+        declared.append(_absence_facts(inner))
+    return declared

@@ -40,11 +40,21 @@ import json
 import math
 import re
 import secrets
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.parts import js_number_text
 
-__all__ = ["MAX_DEPTH", "MAX_INT_BITS", "NotJSON", "json_copy", "json_text", "wire_text"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_BITS",
+    "NotJSON",
+    "Plain",
+    "json_copy",
+    "json_text",
+    "plain_json",
+    "wire_text",
+    "write_plain",
+]
 
 MAX_DEPTH: Final = 100
 """The deepest nesting of lists and dicts a served value may have."""
@@ -191,6 +201,20 @@ def json_copy(value: object, path: str = "") -> Any:
     return _Walk().copy(value, path, 0)
 
 
+class Plain(NamedTuple):
+    """A plain copy (:func:`json_copy`) and whether a float in it needs JavaScript's text."""
+
+    value: Any
+    odd_floats: bool
+
+
+def plain_json(value: object, path: str = "") -> Plain:
+    """:func:`json_copy` of ``value``, with what :func:`write_plain` needs to write it fast."""
+    walk = _Walk()
+    copy = walk.copy(value, path, 0)
+    return Plain(copy, walk.odd_floats)
+
+
 def _odd(value: float) -> bool:
     # Python and JavaScript write a finite double alike unless it is integral (100.0
     # against 100) or small enough for an exponent (Python from 1e-4, JavaScript from
@@ -252,13 +276,16 @@ def json_text(value: object, path: str = "") -> str:
     Raises :class:`NotJSON` for a value that is not JSON data, naming the place
     under ``path``.
     """
-    walk = _Walk()
-    plain = walk.copy(value, path, 0)
-    if not walk.odd_floats:
-        return _valid(_dumps(plain))
+    return write_plain(plain_json(value, path))
+
+
+def write_plain(plain: Plain) -> str:
+    """The text of a plain copy, or of any part of one (``Plain(part, copy.odd_floats)``)."""
+    if not plain.odd_floats:
+        return _valid(_dumps(plain.value))
     numbers: list[str] = []
     tag = secrets.token_hex(8)
-    text = _dumps(_wire(plain, numbers, tag))
+    text = _dumps(_wire(plain.value, numbers, tag))
     if numbers:
         text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
     return _valid(text)

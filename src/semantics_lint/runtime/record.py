@@ -1,0 +1,311 @@
+"""The run record: what one agent run served, and the coverage block of its final answer.
+
+``with run_record() as run:`` collects each result an adapter serves during the block
+(:func:`record_served`) on ``run``: ``run.results`` keeps each served result as it was
+when served (the tool message's ``record``, a plain copy taken then), and
+``run.declared`` each coverage declaration. :func:`compose_answer_with_coverage` puts
+the declarations in the final answer, as the reference composes it.
+
+Which run a result belongs to:
+
+* the run of the serving code's context (a :class:`~contextvars.ContextVar`): asyncio
+  tasks created in the block, ``asyncio.to_thread`` and anyio's worker threads carry
+  it; a nested ``run_record()`` collects apart from the outer one until it ends;
+* a thread that starts with an empty context (``threading.Thread``,
+  ``ThreadPoolExecutor``, ``loop.run_in_executor``) has no run of its own: its result
+  goes to the innermost open run when the open runs are one chain (one run, or runs
+  nested in each other), the common case of one run at a time. When unrelated runs are
+  open at once (concurrent requests, each in its own run) the run cannot be known: the
+  result is not recorded and a :class:`SemanticsWarning` says to carry the run into
+  the thread with :meth:`RunRecord.bind` (or ``contextvars.copy_context().run``);
+* a run that has ended never changes: a result served after its block (a task that
+  outlived it) is dropped with a :class:`SemanticsWarning`.
+
+Runs must end in the order they began: leaving an outer block while an inner run of
+the same context is open raises ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar, copy_context
+from typing import Any, Final, ParamSpec, TypeVar
+
+from semantics_lint.runtime.envelope import declared_coverage
+from semantics_lint.runtime.parts import _js_string, js_number
+from semantics_lint.runtime.serving import Kind, SemanticsWarning, ToolMessage
+from semantics_lint.runtime.tracing import trace_served
+from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
+
+__all__ = [
+    "COVERAGE_BLOCK_HEADING",
+    "RunRecord",
+    "compose_answer_with_coverage",
+    "current_run",
+    "record_served",
+    "run_record",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+COVERAGE_BLOCK_HEADING: Final = "Coverage of this answer"
+"""The first words of the block :func:`compose_answer_with_coverage` appends."""
+
+_DECLARING: Final = frozenset({Kind.SEMANTICS, Kind.ABSENT, Kind.COVERAGE})
+
+
+class RunRecord:
+    """What one run served, collected by :func:`run_record`.
+
+    * ``results``: one ``{"tool", "kind", "record"}`` dict per served result, in order,
+      ``record`` being the served value as it was when served; a result written as an
+      OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) adds its
+      ``"trace_id"`` and ``"span_id"`` (lowercase hex);
+    * ``declared``: one dict per coverage declaration (a described result's
+      ``coverage``, a ``coverage()`` ledger, an ``absent()``), in order:
+      ``{"tool", "kind", "checked", "notChecked", "cannotCover"}`` (``kind`` is
+      ``"ledger"`` or ``"absence"``; an absence adds ``"lookedFor"``), each list of
+      ``{"what", "why"?}`` items. A ledger around an absence declares both, outer
+      first. ``compose_answer_with_coverage(answer, run.declared)`` puts them in an
+      answer.
+    * ``closed``: True once the ``with`` block has ended; nothing is added after.
+
+    Results may be added from several threads at once.
+    """
+
+    __slots__ = ("_lock", "_parent", "closed", "declared", "results")
+
+    def __init__(self, parent: RunRecord | None = None) -> None:
+        self.results: list[dict[str, Any]] = []
+        self.declared: list[dict[str, Any]] = []
+        self.closed = False
+        self._parent = parent
+        self._lock = threading.Lock()
+
+    def add(self, tool: str, message: ToolMessage, span: tuple[str, str] | None = None) -> None:
+        """Record one served result of ``tool`` and the coverage it declares.
+
+        ``span``: the ``(trace_id, span_id)`` of the result's span, when it has one.
+        A run that has ended is not changed: the result is dropped with a
+        :class:`SemanticsWarning`.
+        """
+        entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": message.record}
+        if span is not None:
+            entry["trace_id"], entry["span_id"] = span
+        declared = _declared(tool, message)
+        with self._lock:
+            if not self.closed:
+                self.results.append(entry)
+                self.declared.extend(declared)
+                return
+        warnings.warn(
+            f"a result of {tool!r} was served after its run_record() ended; the closed "
+            "run is not changed and the result is not recorded",
+            SemanticsWarning,
+            stacklevel=3,
+        )
+
+    def bind(self, function: Callable[P, R]) -> Callable[P, R]:
+        """``function``, run with this run as the current one wherever it is called.
+
+        For a thread that should record into this run when several runs are open at
+        once: ``pool.submit(run.bind(work), item)``.
+        """
+
+        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
+            context = copy_context()
+            context.run(_current.set, self)
+            return context.run(function, *args, **kwargs)
+
+        return bound
+
+    def __repr__(self) -> str:
+        state = ", closed" if self.closed else ""
+        return f"RunRecord(results={len(self.results)}, declared={len(self.declared)}{state})"
+
+
+def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
+    if message.kind not in _DECLARING:
+        return []
+    entries = []
+    for facts in declared_coverage(message.record, message.kind == Kind.SEMANTICS):
+        entry: dict[str, Any] = {"tool": tool, "kind": facts["kind"]}
+        for key, items in facts["coverage"].items():
+            entry[key] = [{"what": item} if isinstance(item, str) else item for item in items]
+        if "lookedFor" in facts:
+            entry["lookedFor"] = facts["lookedFor"]
+        entries.append(entry)
+    return entries
+
+
+_current: ContextVar[RunRecord | None] = ContextVar("semantics_lint_run", default=None)
+_open: list[RunRecord] = []
+"""Every run whose block has not ended, in the order they began (for threads)."""
+_open_lock = threading.Lock()
+
+
+@contextmanager
+def run_record() -> Iterator[RunRecord]:
+    """Collect what is served during the block: ``with run_record() as run: ...``.
+
+    See the module docstring for which results a run collects.
+    """
+    run = RunRecord(parent=_current.get())
+    token = _current.set(run)
+    with _open_lock:
+        _open.append(run)
+    try:
+        yield run
+    finally:
+        with run._lock:
+            run.closed = True
+        with _open_lock:
+            _open.remove(run)
+        inner = _current.get()
+        _current.reset(token)
+        if inner is not run:
+            raise RuntimeError(
+                "a run_record() ended while a run_record() begun inside it is still open; "
+                "end the inner run first (nest the with blocks)"
+            )
+
+
+def _thread_run() -> RunRecord | None | bool:
+    # The innermost open run when the open runs are one chain; False when they are not.
+    with _open_lock:
+        if not _open:
+            return None
+        for outer, inner in itertools.pairwise(_open):
+            if inner._parent is not outer:
+                return False
+        return _open[-1]
+
+
+def current_run() -> RunRecord | None:
+    """The run a result served here is recorded into, or None.
+
+    The innermost :func:`run_record` of this context; in a thread without one, the
+    innermost open run when the open runs are one chain (see the module docstring).
+    """
+    run = _current.get()
+    if run is not None:
+        return run
+    found = _thread_run()
+    return found if isinstance(found, RunRecord) else None
+
+
+def record_served(tool: str, message: ToolMessage) -> None:
+    """Add a served result to the run it belongs to (nothing outside a run), and write
+    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``)."""
+    span = trace_served(tool, message)
+    run = _current.get()
+    if run is None:
+        found = _thread_run()
+        if found is False:
+            warnings.warn(
+                f"a result of {tool!r} was served in a thread outside any run_record() "
+                "while several unrelated runs are open, so it is not recorded; carry the "
+                "run into the thread with run.bind(function) or contextvars.copy_context()",
+                SemanticsWarning,
+                stacklevel=2,
+            )
+            return
+        if found is None or found is True:
+            return
+        run = found
+    run.add(tool, message, span)
+
+
+# --- the final answer ------------------------------------------------------------------
+
+_MAX_PER_SECTION: Final = 12
+_SECTIONS: Final = tuple(zip(COVERAGE_FIELDS, ("Checked", "Not checked", "Cannot cover")))
+"""Each coverage list and the heading it has in the block."""
+_LINE_BREAKS: Final = dict.fromkeys(
+    [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029], " "
+)
+"""Characters that would start a new line, or hide one, in a block of lines."""
+
+
+_UNDEFINED: Final = object()
+
+
+def _same(value: object) -> tuple[str, object]:
+    # JavaScript's ===: text, numbers (as the double JavaScript holds; NaN equals
+    # nothing), booleans, null and undefined by value; anything else by identity.
+    if isinstance(value, str):
+        return ("text", value)
+    if isinstance(value, bool) or value is None or value is _UNDEFINED:
+        return ("value", value if value is not _UNDEFINED else "undefined")
+    number = js_number(value)
+    if number is not None:
+        return ("NaN", object()) if math.isnan(number) else ("number", number)
+    return ("object", id(value))
+
+
+def _merged(lists: Sequence[object]) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    seen: set[tuple[tuple[str, object], tuple[str, object]]] = set()
+    for items in lists:
+        if not isinstance(items, list):
+            continue
+        for item in items:
+            if not isinstance(item, Mapping):
+                continue
+            why = item.get("why")
+            key = (_same(item.get("what", _UNDEFINED)), _same("" if why is None else why))
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+    return out
+
+
+def _one_line(value: object) -> str:
+    return _js_string(value).translate(_LINE_BREAKS)
+
+
+def _section(label: str, items: list[Mapping[str, Any]]) -> str:
+    lines = [
+        f"- {_one_line(i.get('what'))}" + (f" — {_one_line(i['why'])}" if "why" in i else "")
+        for i in items[:_MAX_PER_SECTION]
+    ]
+    if len(items) > _MAX_PER_SECTION:
+        lines.append(f"- … and {len(items) - _MAX_PER_SECTION} more (in the run record)")
+    return f"{label}:\n" + "\n".join(lines)
+
+
+def compose_answer_with_coverage(answer: str, declared: Sequence[Mapping[str, Any]]) -> str:
+    """``answer`` with the run's declared coverage appended, as the reference composes it.
+
+    ``declared`` is :attr:`RunRecord.declared` (or any list of dicts with
+    ``checked``/``notChecked``/``cannotCover`` lists of ``{"what", "why"?}``). Each
+    list is merged across declarations in order, an item said twice (same ``what``
+    and ``why``) kept once; a section with no item is left out, and a section shows
+    12 items then ``- … and N more (in the run record)``. Each item is one line: a
+    line break or other control character in its ``what`` or ``why`` is written as a
+    space (the reference writes them as they are, so data could write lines of its
+    own into the block). The block starts with :data:`COVERAGE_BLOCK_HEADING` and
+    follows the answer (its trailing whitespace removed) after a ``---`` line. The
+    answer is returned unchanged when nothing was declared.
+    """
+    if not declared:
+        return answer
+    sections = []
+    for key, label in _SECTIONS:
+        items = _merged([d.get(key) for d in declared])
+        if items:
+            sections.append(_section(label, items))
+    if not sections:
+        return answer
+    block = (
+        f"{COVERAGE_BLOCK_HEADING} — declared by the tools that produced it, not by the model:"
+        "\n\n" + "\n\n".join(sections)
+    )
+    body = answer.rstrip(JS_WHITESPACE)
+    return f"{body}\n\n---\n\n{block}" if body else block
