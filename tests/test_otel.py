@@ -235,19 +235,32 @@ def test_a_megabyte_result_is_capped_to_valid_json(spans: Spans) -> None:
     assert entry["record"] == value  # the record keeps the whole result
 
 
-@pytest.mark.parametrize("shift", range(14))
+@pytest.mark.parametrize("shift", range(32))
 def test_the_cut_falls_between_characters_whatever_sits_at_it(
     spans: Spans, monkeypatch: pytest.MonkeyPatch, shift: int
 ) -> None:
-    # Multibyte characters, a lone surrogate (written as \\ud800), quotes and
-    # backslashes around the cut: each shift moves the cut one character on.
+    # Multibyte characters, a lone surrogate (written as \\ud800), quotes, backslashes
+    # and a line break around the cut: each shift moves the cut one byte on, across
+    # a whole group of them.
     monkeypatch.setenv(tracing.MAX_VALUE_BYTES_ENV, "2000")
-    value = {"text": "a" * (1_950 + shift) + ("é😀\ud800\"\\\n€" * 40)}
+    pad = 1_800 - shift
+    value = {"text": "a" * pad + ("é😀\ud800\"\\\n€" * 40)}
     serve(value)
     (span,) = spans.ours()
     full = json_text(value)
     assert "\\ud800" in full
-    _check_capped(span.attributes["output.value"], full, 2000)
+    prefix = _check_capped(span.attributes["output.value"], full, 2000)
+    assert len(prefix) > pad + 20  # the cut is among the odd characters
+
+
+def test_a_float_is_written_as_javascript_writes_it(spans: Spans) -> None:
+    value = envelope()
+    value["facts"][0].update(size=100.0, ratio=1e-7, big=1e21)
+    entry = serve(value)
+    (span,) = spans.ours()
+    assert '"size":100,' in span.attributes["output.value"]
+    assert '"ratio":1e-7,' in span.attributes["output.value"]
+    assert span.attributes["output.value"] == json_text(entry["record"])
 
 
 def test_the_cap_is_read_from_the_environment(spans: Spans, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,11 +37,12 @@ Read at each served result, from the environment:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from semantics_lint.runtime.json_text import json_text
+from semantics_lint.runtime.json_text import Plain, json_text, write_plain
 
 if TYPE_CHECKING:
     from semantics_lint.runtime.serving import ToolMessage
@@ -180,7 +181,7 @@ def served_attributes(
         facts = record.get("facts")
         if isinstance(facts, list):
             attributes[FACT_COUNT] = len(facts)
-    text = json_text(record)
+    text = record_text(message)
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
     limit = max_value_bytes()
@@ -194,6 +195,38 @@ def served_attributes(
             attributes[OUTPUT_VALUE] = value
     attributes[OUTPUT_MIME_TYPE] = JSON_MIME_TYPE
     return attributes
+
+
+def record_text(message: ToolMessage) -> str:
+    """The JSON text of ``message.record``, as ``json_text`` writes it, at the least cost.
+
+    The record is the plain copy ``tool_message`` took: when the model read that same
+    copy, its text is already written (``message.text``); otherwise the copy is
+    written as it stands (no second copy), checked for JavaScript's number text only
+    when it holds a float.
+    """
+    record = message.record
+    if isinstance(record, str):
+        return json_text(record)
+    if record is message.model:
+        return message.text
+    if isinstance(record, (dict, list)):
+        return write_plain(Plain(record, _holds_a_float(record)))
+    return json_text(record)
+
+
+def _holds_a_float(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is float:
+            return True
+        if kind is dict:
+            stack.extend(item.values())  # type: ignore[attr-defined]
+        elif kind is list or kind is tuple:
+            stack.extend(item)  # type: ignore[call-overload]
+    return False
 
 
 def capped_value(text: str, size: int, digest: str, limit: int) -> str | None:
@@ -210,14 +243,22 @@ def capped_value(text: str, size: int, digest: str, limit: int) -> str | None:
     budget = limit - len(shell.encode("utf-8"))
     if budget < 0:
         return None
-    low, high = 0, min(len(text), budget)
-    while low < high:  # the longest prefix whose escaped form fits the budget
-        middle = (low + high + 1) // 2
-        if len(json_text(text[:middle]).encode("utf-8")) - 2 <= budget:
-            low = middle
-        else:
-            high = middle - 1
-    return json_text({"truncated": True, "bytes": size, "sha256": digest, "prefix": text[:low]})
+    # ``text`` is valid UTF-8 (the encoder escaped any lone surrogate), so its pieces
+    # are written as JSON strings by json.dumps as by json_text. The escaped form of
+    # the first ``budget`` characters (at least one byte each, so the answer is no
+    # longer) is cut at ``budget`` bytes, back to a whole character and then to a whole
+    # escape (at most 6 characters), and read back: the longest prefix that fits.
+    escaped = json.dumps(text[:budget], ensure_ascii=False)[1:-1]
+    head = escaped.encode("utf-8")[:budget].decode("utf-8", "ignore")
+    for end in range(len(head), max(len(head) - 6, 0) - 1, -1):
+        try:
+            prefix = json.loads(f'"{head[:end]}"')
+        except ValueError:
+            continue
+        break
+    else:  # pragma: no cover - an escape is at most 6 characters
+        prefix = ""
+    return json_text({"truncated": True, "bytes": size, "sha256": digest, "prefix": prefix})
 
 
 def capture_content() -> bool:
