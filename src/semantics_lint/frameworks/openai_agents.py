@@ -16,7 +16,11 @@ builds it):
   the run goes on; any other exception is left to the SDK (``failure_error_function``:
   by default the model reads the SDK's error message; ``None`` fails the run);
 * each call is recorded into the current ``run_record()`` and seen by the pytest
-  plugin.
+  plugin;
+* when the SDK's own tracing is on, each served result is also a ``custom_span``
+  ``semantics {tool}`` under the SDK's function span, holding the attributes of its
+  OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) and the envelope, so the
+  SDK's trace processors see it.
 """
 
 from __future__ import annotations
