@@ -56,10 +56,10 @@ from semantics_lint.frameworks._common import call_prepared, prepare
 from semantics_lint.runtime import described_result, record, run_record, tool_message, tracing
 
 OUT = Path(__file__).resolve().parent / "out"
-PROVENANCE = {"measuredAt": "2026-05-01T06:00:00Z", "source": "backup export"}
+PROVENANCE: Any = {"measuredAt": "2026-05-01T06:00:00Z", "source": "backup export"}
 
 
-def _facts(count: int) -> dict[str, Any]:
+def _facts(count: int) -> Any:
     return described_result(
         facts=[
             {"entity": f"vm-{i:03}", "backed_up": i % 3 != 0, "days": 7, "site": "Zürich"}
@@ -162,10 +162,14 @@ def measure(rounds: int, calls: int) -> dict[tuple[str, str], float]:
         prepared = prepare(lambda vm, value=value: value, name="vm_backup_status")
         n = calls if size != "1 MB" else max(calls // 40, 5)
         alone = _span_alone(providers, value)
+
+        def serve(prepared: Any = prepared) -> object:
+            return call_prepared(prepared, "vm-01")
+
         for _ in range(rounds):
             for name in MODES:
                 with mode(name, providers):
-                    sample = one_sample(lambda: call_prepared(prepared, "vm-01"), n)
+                    sample = one_sample(serve, n)
                 samples.setdefault((size, name), []).append(sample)
             samples.setdefault((size, ROWS[-1]), []).append(one_sample(alone, n))
             providers.clear()

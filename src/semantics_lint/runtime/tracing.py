@@ -216,16 +216,16 @@ def record_text(message: ToolMessage) -> str:
 
 
 def _holds_a_float(value: object) -> bool:
-    stack = [value]
+    stack: list[Any] = [value]
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind is float:
             return True
         if kind is dict:
-            stack.extend(item.values())  # type: ignore[attr-defined]
+            stack.extend(item.values())
         elif kind is list or kind is tuple:
-            stack.extend(item)  # type: ignore[call-overload]
+            stack.extend(item)
     return False
 
 
