@@ -35,6 +35,7 @@ from semantics_lint.runtime.envelope import (
 from semantics_lint.runtime.items import (
     NOT_PASSED,
     is_list,
+    json_data,
     normalize_coverage_list,
     time_text,
     type_named,
@@ -283,7 +284,9 @@ def described_result(
     faults = faults_in(candidate, DECLARATION_SPELLING)
     if faults:
         raise _refusal(faults[0], candidate)
-    return cast("ToolSemantics", candidate)
+    # What the rule set leaves free (data values, clarify's candidates) must still be
+    # JSON data: served later, anything else would fail far from this call.
+    return cast("ToolSemantics", json_data(candidate))
 
 
 _ABSENT: Final = object()

@@ -18,6 +18,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
+from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
     MISSING,
@@ -26,13 +27,19 @@ from semantics_lint.runtime.refusal import (
     Refusal,
     text_fault,
 )
-from semantics_lint.vocabulary import is_non_empty_string, js_trim
+from semantics_lint.vocabulary import (
+    DATA_FIELDS,
+    is_non_empty_string,
+    js_trim,
+    to_declaration,
+)
 
 __all__ = [
     "NOT_PASSED",
     "CoverageItem",
     "NotPassed",
     "is_list",
+    "json_data",
     "normalize_coverage_list",
     "shown",
     "time_text",
@@ -109,6 +116,36 @@ def time_text(value: object, where: str, path: FieldPath) -> object:
     if isinstance(value, datetime.date):
         return value.isoformat()
     return value
+
+
+def json_data(value: object, declared: FieldPath = ()) -> Any:
+    """``value`` as the plain JSON data served of it (a copy), or a :class:`Refusal`.
+
+    What JSON cannot carry (a ``Decimal``, a ``set``, ``bytes``, a ``UUID``, an
+    ``Enum`` that is not a str or an int, an object, a key that is not text or two
+    keys that are one once written, a cycle, nesting or an int past the limits of
+    :mod:`~semantics_lint.runtime.json_text`) would break serving later, far from
+    the call: it is refused here, naming the path (``facts[0].price is a Decimal``).
+    ``declared`` is the path of ``value`` in the caller's declaration; the parts'
+    own keys below it are named as declared (camelCase). Dates and times anywhere
+    become their ISO 8601 text, one spelling everywhere.
+    """
+    try:
+        return json_copy(value)
+    except NotJSON as error:
+        steps = (*declared, *error.steps)
+        path = tuple(
+            to_declaration(step) if isinstance(step, str) and i <= 1 and steps[0] not in DATA_FIELDS else step
+            for i, step in enumerate(steps)
+        )
+        where = "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in path).lstrip(".")
+        raise Refusal(
+            f"refused: {where or 'the value'} {error.problem}. A result travels as JSON: "
+            "convert it first (a Decimal to float or str, a set to a list, an Enum to its "
+            "value, an object to a dict of its fields).",
+            path=path,
+            kind=WRONG_TYPE,
+        ) from None
 
 
 def normalize_coverage_list(

@@ -69,11 +69,37 @@ _SURROGATE: Final = re.compile(r"[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]"
 
 
 class NotJSON(TypeError):
-    """A value is not JSON data; ``path`` names where (``facts[0].price``)."""
+    """A value is not JSON data.
 
-    def __init__(self, message: str, path: str) -> None:
-        super().__init__(message)
-        self.path = path
+    ``path`` names where as text (``facts[0].price``: the root given to the walk,
+    then the steps), ``steps`` the keys and indexes below the root as data
+    (``(0, "price")``); the message starts with the path.
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.steps: tuple[str | int, ...] = ()
+        self.path = ""
+
+    def _at(self, root: str, inner: list[str | int]) -> NotJSON:
+        # Steps are collected innermost first, as the error rises out of the walk.
+        self.steps = tuple(reversed(inner))
+        self.path = _path_text(root, list(self.steps))
+        self.args = (f"{self.path or 'the value'} {self.problem}",)
+        return self
+
+
+def _path_text(root: str, steps: list[str | int]) -> str:
+    text = root
+    for step in steps:
+        if isinstance(step, int):
+            text += f"[{step}]"
+        elif step.isidentifier():
+            text += f".{step}" if text else step
+        else:
+            text += f"[{step!r}]"
+    return text
 
 
 def _type_name(value: object) -> str:
@@ -82,91 +108,110 @@ def _type_name(value: object) -> str:
     return f"{article} {kind.__name__}"
 
 
-def _step(path: str, key: object) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if isinstance(key, str) and key.isidentifier():
-        return f"{path}.{key}" if path else key
-    return f"{path}[{key!r}]"
-
-
 def _is_array_index(key: str) -> bool:
-    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) <= _ARRAY_INDEX_MAX
+    return (
+        key.isascii()
+        and key.isdigit()
+        and (key == "0" or key[0] != "0")
+        and int(key) <= _ARRAY_INDEX_MAX
+    )
 
 
-def _key_text(key: object, path: str) -> str:
+def _key_text(key: object) -> str:
     if isinstance(key, str):
-        return key if type(key) is str else str.__str__(key)
+        return str.__str__(key)
     if key is None:
         return "null"
     if isinstance(key, bool):
         return "true" if key else "false"
     if isinstance(key, int):
-        _check_int(key, path)
+        _check_int(key)
         return str(int(key))
     if isinstance(key, float):
         return js_number_text(float(key))
-    raise NotJSON(f"{path or 'the value'} has a key that is {_type_name(key)} ({key!r}); "
-                  "a JSON object's keys are text", path)
+    raise NotJSON(f"has a key that is {_type_name(key)} ({key!r}); a JSON object's keys are text")
 
 
-def _check_int(value: int, path: str) -> None:
+def _check_int(value: int) -> None:
     if value.bit_length() > MAX_INT_BITS:
-        raise NotJSON(f"{path or 'the value'} is an int of {value.bit_length()} bits; "
-                      f"JSON numbers here stay under 2**{MAX_INT_BITS}", path)
+        raise NotJSON(
+            f"is an int of {value.bit_length()} bits; JSON numbers here stay under "
+            f"2**{MAX_INT_BITS}"
+        )
 
 
 class _Walk:
-    """One walk over a value: a plain copy, and whether any float needs JavaScript's text."""
+    """One walk over a value: a plain copy, and whether any float needs JavaScript's text.
 
-    __slots__ = ("active", "odd_floats")
+    Nothing is spent on paths while the walk succeeds: a :class:`NotJSON` collects
+    the keys it rises through (``_inner``), and the caller names the place once.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("active", "odd_floats", "whole_floats")
+
+    def __init__(self, whole_floats: bool = False) -> None:
         self.active: set[int] = set()
         self.odd_floats = False
+        self.whole_floats = whole_floats
 
-    def copy(self, value: Any, path: str, depth: int) -> Any:
+    def copy(self, value: Any, depth: int) -> Any:
         kind = type(value)
         if kind is str or value is None or kind is bool:
             return value
         if kind is int:
             if not -_SAFE_INT <= value <= _SAFE_INT:
-                _check_int(value, path)
+                _check_int(value)
             return value
         if kind is float:
-            if not self.odd_floats and _odd(value):
+            if _odd(value):
+                if self.whole_floats and value.is_integer() and -_SAFE_INT < value < _SAFE_INT:
+                    return int(value)
                 self.odd_floats = True
             return value
         if kind is dict or kind is list or kind is tuple:
-            return self._container(value, path, depth)
-        return self._other(value, path, depth)
+            return self._container(value, depth)
+        return self._other(value, depth)
 
-    def _container(self, value: Any, path: str, depth: int) -> Any:
+    def _container(self, value: Any, depth: int) -> Any:
         if depth >= MAX_DEPTH:
-            raise NotJSON(f"{path or 'the value'} is nested deeper than {MAX_DEPTH} lists and "
-                          "dicts", path)
+            raise NotJSON(f"is nested deeper than {MAX_DEPTH} lists and dicts")
         marker = id(value)
         if marker in self.active:
-            raise NotJSON(f"{path or 'the value'} contains itself", path)
+            raise NotJSON("contains itself")
         self.active.add(marker)
         try:
             if isinstance(value, dict):
-                return self._dict(value, path, depth + 1)
-            return [self.copy(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+                return self._dict(value, depth + 1)
+            return self._list(value, depth + 1)
         finally:
             self.active.discard(marker)
 
-    def _dict(self, value: dict[Any, Any], path: str, depth: int) -> dict[str, Any]:
+    def _list(self, value: Any, depth: int) -> list[Any]:
+        out: list[Any] = []
+        append, copy = out.append, self.copy
+        index = 0
+        try:
+            for index, item in enumerate(value):
+                append(copy(item, depth))
+        except NotJSON as error:
+            _inner(error).append(index)
+            raise
+        return out
+
+    def _dict(self, value: dict[Any, Any], depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         indexes = False
         for key, item in value.items():
-            text = key if type(key) is str else _key_text(key, path)
+            text = key if type(key) is str else _key_text(key)
             if text in out or (not isinstance(key, str) and text in value):
-                raise NotJSON(f"{path or 'the value'} has two keys that are both {text!r} "
-                              "once written as text", path)
+                raise NotJSON(f"has two keys that are both {text!r} once written as text")
             if not indexes and text[:1].isdigit() and _is_array_index(text):
                 indexes = True
-            out[text] = self.copy(item, _step(path, text), depth)
+            try:
+                out[text] = self.copy(item, depth)
+            except NotJSON as error:
+                _inner(error).append(text)
+                raise
         if indexes:
             first = sorted((k for k in out if _is_array_index(k)), key=int)
             ordered = {k: out[k] for k in first}
@@ -174,21 +219,31 @@ class _Walk:
             return ordered
         return out
 
-    def _other(self, value: Any, path: str, depth: int) -> Any:
+    def _other(self, value: Any, depth: int) -> Any:
         if isinstance(value, bool):
             return bool(value)
         if isinstance(value, str):
             return str.__str__(value)
         if isinstance(value, int):
-            return self.copy(int(value), path, depth)
+            return self.copy(int(value), depth)
         if isinstance(value, float):
-            return self.copy(float(value), path, depth)
+            return self.copy(float(value), depth)
         if isinstance(value, _DATES):
             return value.isoformat()
         if isinstance(value, (dict, list, tuple)):
-            return self._container(value, path, depth)
-        raise NotJSON(f"{path or 'the value'} is {_type_name(value)}; JSON data is a str, "
-                      "int, float, bool, None, list, tuple, dict or a date", path)
+            return self._container(value, depth)
+        raise NotJSON(
+            f"is {_type_name(value)}; JSON data is a str, int, float, bool, None, list, "
+            "tuple, dict or a date"
+        )
+
+
+def _inner(error: NotJSON) -> list[str | int]:
+    steps: list[str | int] | None = getattr(error, "_inner_steps", None)
+    if steps is None:
+        steps = []
+        error._inner_steps = steps  # type: ignore[attr-defined]
+    return steps
 
 
 def json_copy(value: object, path: str = "") -> Any:
@@ -198,7 +253,7 @@ def json_copy(value: object, path: str = "") -> Any:
     float (NaN and ±Infinity kept), bool, None; dates as ISO text. Raises
     :class:`NotJSON` for anything else, naming the place under ``path``.
     """
-    return _Walk().copy(value, path, 0)
+    return plain_json(value, path).value
 
 
 class Plain(NamedTuple):
@@ -208,10 +263,18 @@ class Plain(NamedTuple):
     odd_floats: bool
 
 
-def plain_json(value: object, path: str = "") -> Plain:
-    """:func:`json_copy` of ``value``, with what :func:`write_plain` needs to write it fast."""
-    walk = _Walk()
-    copy = walk.copy(value, path, 0)
+def plain_json(value: object, path: str = "", *, whole_floats: bool = False) -> Plain:
+    """:func:`json_copy` of ``value``, with what :func:`write_plain` needs to write it fast.
+
+    ``whole_floats``: a float with no fraction within ±2**53 is copied as the int
+    JavaScript writes for it (``100.0`` as ``100``), so that only the rare numbers
+    whose text differs otherwise (NaN, ±Infinity, tiny or huge) need a second pass.
+    """
+    walk = _Walk(whole_floats)
+    try:
+        copy = walk.copy(value, 0)
+    except NotJSON as error:
+        raise error._at(path, _inner(error)) from None
     return Plain(copy, walk.odd_floats)
 
 
@@ -276,7 +339,7 @@ def json_text(value: object, path: str = "") -> str:
     Raises :class:`NotJSON` for a value that is not JSON data, naming the place
     under ``path``.
     """
-    return write_plain(plain_json(value, path))
+    return write_plain(plain_json(value, path, whole_floats=True))
 
 
 def write_plain(plain: Plain) -> str:

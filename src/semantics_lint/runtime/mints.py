@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 from semantics_lint.runtime.items import (
     NOT_PASSED,
     is_list,
+    json_data,
     normalize_coverage_list,
     shown,
     time_text,
@@ -604,4 +605,6 @@ def coverage(
     if in_progress:
         marker[to_wire("inProgress")] = in_progress
     marker["note"] = COVERAGE_NOTE
-    return cast("CoveredResult[_Content]", {COVERAGE_MARKER: marker, "result": content})
+    return cast(
+        "CoveredResult[_Content]", {COVERAGE_MARKER: marker, "result": json_data(content, ("result",))}
+    )

@@ -20,7 +20,8 @@ lone surrogate becomes U+FFFD), anything else the text JavaScript's
 ``JSON.stringify`` writes (:mod:`semantics_lint.runtime.json_text`, the one encoder):
 compact, JavaScript number text, NaN and ±Infinity as ``null``, lone surrogates
 escaped, non-ASCII kept. ``record`` is a plain copy of the value taken when it is
-served (dates as ISO text), so a later change to what the tool returned changes
+served, as JavaScript would hold it (dates as ISO text, a whole float such as
+``100.0`` as the int ``100``), so a later change to what the tool returned changes
 nothing served. The value is judged once, on that copy.
 
 A value that is not JSON data (see ``json_text``) is either
@@ -133,7 +134,7 @@ def tool_message(value: object) -> ToolMessage:
         text = wire_text(str.__str__(value))
         return ToolMessage(text, text, text, False, Kind.DATA)
     try:
-        plain = plain_json(value)
+        plain = plain_json(value, whole_floats=True)
     except NotJSON as error:
         if not _carries_a_marker(value):
             raise
