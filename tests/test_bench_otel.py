@@ -7,11 +7,10 @@ and everything is undone after each row.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
+import runpy
 from pathlib import Path
-from types import ModuleType
+from types import SimpleNamespace
 
 import pytest
 
@@ -22,17 +21,8 @@ from semantics_lint.runtime import record, run_record, tracing  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_bench_otel_serving", BENCH / "otel_serving.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["_bench_otel_serving"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
+# bench/ is a folder of scripts, not a package: the script's namespace, run by path.
+bench = SimpleNamespace(**runpy.run_path(str(BENCH / "otel_serving.py"), run_name="_bench_otel"))
 
 
 def test_each_row_serves_under_its_own_conditions() -> None:
