@@ -22,7 +22,11 @@ not part of the schema.
   the run goes on; any other exception is left to the SDK (``failure_error_function``:
   by default the model reads the SDK's error message; ``None`` fails the run);
 * each call is recorded into the current ``run_record()`` and seen by the pytest
-  plugin.
+  plugin;
+* when the SDK's own tracing is on, each served result is also a ``custom_span``
+  ``semantics {tool}`` under the SDK's function span, holding the attributes of its
+  OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) and the envelope, so the
+  SDK's trace processors see it.
 
 What a call served waits for the SDK's custom data in a weak mapping keyed by the
 call's ``ToolContext``: a run that ends before the SDK asks (a tool output guardrail's
@@ -32,6 +36,7 @@ tripwire, a cancellation) leaves nothing behind once the SDK lets the context go
 from __future__ import annotations
 
 import inspect
+import json
 import typing
 import weakref
 from collections.abc import Callable, Mapping
@@ -43,6 +48,8 @@ with framework_import(__name__, "openai-agents"):
     from agents import FunctionTool, FunctionToolCustomDataContext, RunContextWrapper
     from agents import function_tool as _sdk_function_tool
     from agents.tool_context import ToolContext
+    from agents.tracing import SpanError, custom_span, get_current_span
+    from agents.tracing.spans import NoOpSpan
 
 from semantics_lint.frameworks._common import (
     RECORD_KEY,
@@ -51,6 +58,7 @@ from semantics_lint.frameworks._common import (
     record_entry,
 )
 from semantics_lint.frameworks._common import served_function as _served_function
+from semantics_lint.runtime.tracing import OUTPUT_VALUE, served_attributes
 
 if TYPE_CHECKING:
     from semantics_lint.frameworks._common import Outcome
@@ -69,6 +77,30 @@ def _is_context(parameter: inspect.Parameter) -> bool:
     annotation = parameter.annotation
     origin = typing.get_origin(annotation) or annotation
     return inspect.isclass(origin) and issubclass(origin, RunContextWrapper)
+
+
+def _custom_span(name: str, context: ToolContext[Any], message: ToolMessage) -> None:
+    # The SDK's tracing is its own, not OpenTelemetry's: the served result is also a
+    # custom span under the SDK's function span, holding the attributes of the
+    # OpenTelemetry span and the envelope (capped as output.value is) as data, so the
+    # SDK's trace processors see it. Nothing is built when the SDK's tracing is off;
+    # the envelope is left out when the run config or SEMANTICS_LINT_OTEL_CAPTURE_CONTENT
+    # keeps content out of traces.
+    current = get_current_span()
+    if current is None or isinstance(current, NoOpSpan):
+        return
+    config = getattr(context, "run_config", None)
+    capture = None if config is None or config.trace_include_sensitive_data else False
+    try:
+        data: dict[str, Any] = served_attributes(name, message, capture=capture)
+    except (TypeError, ValueError):
+        data = {}
+    value = data.pop(OUTPUT_VALUE, None)
+    if value is not None:
+        data["envelope"] = json.loads(value)
+    with custom_span(f"semantics {name}", data) as span:
+        if message.is_error:
+            span.set_error(SpanError(message=message.text, data=None))
 
 
 def function_tool(
@@ -113,6 +145,7 @@ def function_tool(
     def finish(outcome: Outcome, context: ToolContext[Any]) -> Any:
         if isinstance(outcome, Unserved):
             return outcome.value
+        _custom_span(prepared.name, context, outcome)
         served[context] = outcome
         return outcome.text
 

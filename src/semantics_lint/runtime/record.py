@@ -39,6 +39,7 @@ from typing import Any, Final, ParamSpec, TypeVar
 from semantics_lint.runtime.envelope import declared_coverage
 from semantics_lint.runtime.parts import _js_string, js_number
 from semantics_lint.runtime.serving import Kind, SemanticsWarning, ToolMessage
+from semantics_lint.runtime.tracing import trace_served
 from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
 
 __all__ = [
@@ -63,7 +64,9 @@ class RunRecord:
     """What one run served, collected by :func:`run_record`.
 
     * ``results``: one ``{"tool", "kind", "record"}`` dict per served result, in order,
-      ``record`` being the served value as it was when served;
+      ``record`` being the served value as it was when served; a result written as an
+      OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) adds its
+      ``"trace_id"`` and ``"span_id"`` (lowercase hex);
     * ``declared``: one dict per coverage declaration (a described result's
       ``coverage``, a ``coverage()`` ledger, an ``absent()``), in order:
       ``{"tool", "kind", "checked", "notChecked", "cannotCover"}`` (``kind`` is
@@ -85,13 +88,16 @@ class RunRecord:
         self._parent = parent
         self._lock = threading.Lock()
 
-    def add(self, tool: str, message: ToolMessage) -> None:
+    def add(self, tool: str, message: ToolMessage, span: tuple[str, str] | None = None) -> None:
         """Record one served result of ``tool`` and the coverage it declares.
 
+        ``span``: the ``(trace_id, span_id)`` of the result's span, when it has one.
         A run that has ended is not changed: the result is dropped with a
         :class:`SemanticsWarning`.
         """
-        entry = {"tool": tool, "kind": message.kind, "record": message.record}
+        entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": message.record}
+        if span is not None:
+            entry["trace_id"], entry["span_id"] = span
         declared = _declared(tool, message)
         with self._lock:
             if not self.closed:
@@ -195,7 +201,9 @@ def current_run() -> RunRecord | None:
 
 
 def record_served(tool: str, message: ToolMessage) -> None:
-    """Add a served result to the run it belongs to; nothing outside a run."""
+    """Add a served result to the run it belongs to (nothing outside a run), and write
+    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``)."""
+    span = trace_served(tool, message)
     run = _current.get()
     if run is None:
         found = _thread_run()
@@ -211,7 +219,7 @@ def record_served(tool: str, message: ToolMessage) -> None:
         if found is None or found is True:
             return
         run = found
-    run.add(tool, message)
+    run.add(tool, message, span)
 
 
 # --- the final answer ------------------------------------------------------------------

@@ -1,0 +1,210 @@
+"""What tracing adds to serving one result: no provider against today, a provider against none.
+
+Serving is what an adapter does with every result: the tool's call through the seam
+(``frameworks/_common.call_prepared``: the ``define_tool`` tool, ``tool_message``, and
+``record_served`` into a ``run_record()``). The tool returns an envelope built once, so
+the tool's own work is not counted. Rows, each timed in this one process:
+
+* ``today``: serving with the span left out (``record_served`` given a ``trace_served``
+  that returns None at once), as before tracing existed;
+* ``not installed``: OpenTelemetry cannot be imported (the cached failed import);
+* ``no provider``: OpenTelemetry installed, no tracer provider set (its own no-op);
+* ``provider``: an SDK ``TracerProvider`` with a ``BatchSpanProcessor`` (as an
+  application runs it: spans exported from its own thread) into an
+  ``InMemorySpanExporter``, content captured; flushed between samples;
+* ``provider, no content``: the same with ``SEMANTICS_LINT_OTEL_CAPTURE_CONTENT=false``;
+* ``provider, simple``: a ``SimpleSpanProcessor`` instead (each span exported in the
+  serving thread as it ends), content captured;
+* ``SDK span alone``: not serving; what the SDK alone costs for one span with the
+  same attributes (built beforehand) under the simple processor, the floor of any
+  span written per result.
+
+Results: ``small`` (one VM's described result, about 900 bytes), ``100 facts`` (about
+13 KB) and ``1 MB`` (a data result of 1,000,000 bytes of JSON, cut to 65,536 in
+``output.value``). Each sample is the median time of one call over a batch; the rows
+are interleaved (round 1 of every row, then round 2...), and the table gives the
+median of ``--rounds`` samples and the ratios, side by side.
+
+The 1 MB rows take 1 call in 40 of the others' per sample.
+
+Run::
+
+    .venv/bin/python bench/otel_serving.py [--rounds 15] [--calls 400]
+
+It prints a Markdown table and writes it to ``bench/out/otel_serving.md``. Targets
+(issue 36): no provider costs what today costs; a provider within 1.5x of none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from semantics_lint.frameworks._common import call_prepared, prepare
+from semantics_lint.runtime import described_result, record, run_record, tool_message, tracing
+
+OUT = Path(__file__).resolve().parent / "out"
+PROVENANCE: Any = {"measuredAt": "2026-05-01T06:00:00Z", "source": "backup export"}
+
+
+def _facts(count: int) -> Any:
+    return described_result(
+        facts=[
+            {"entity": f"vm-{i:03}", "backed_up": i % 3 != 0, "days": 7, "site": "Zürich"}
+            for i in range(count)
+        ],
+        provenance=PROVENANCE,
+        coverage={
+            "checked": ["every backup job in the export of 2026-05-01"],
+            "cannotCover": [{"what": "PPDM", "why": "not collected on this install"}],
+        },
+        render={"default": "table", "columns": ["entity", "backed_up"], "sort": "entity"},
+    )
+
+
+RESULTS: dict[str, Any] = {
+    "small": _facts(1),
+    "100 facts": _facts(100),
+    "1 MB": {"rows": [{"entity": f"vm-{i:05}", "note": "x" * 970} for i in range(1000)]},
+}
+
+
+def _none(tool: str, message: object) -> None:
+    return None
+
+
+class Providers:
+    """The SDK providers of the rows, each exporting into memory."""
+
+    def __init__(self) -> None:
+        self.exporter = InMemorySpanExporter()
+        self.batch = TracerProvider()
+        self.batch_processor = BatchSpanProcessor(self.exporter, max_queue_size=1_000_000)
+        self.batch.add_span_processor(self.batch_processor)
+        self.simple = TracerProvider()
+        self.simple.add_span_processor(SimpleSpanProcessor(self.exporter))
+
+    def clear(self) -> None:
+        self.batch_processor.force_flush()
+        self.exporter.clear()
+
+
+@contextmanager
+def mode(name: str, providers: Providers) -> Iterator[None]:
+    """The conditions of one row, undone after."""
+    saved_trace, saved_api = record.trace_served, tracing._api
+    try:
+        if name == "today":
+            record.trace_served = _none  # type: ignore[assignment]
+        elif name == "not installed":
+            tracing._api = False
+        elif name.startswith("provider"):
+            simple = name == "provider, simple"
+            tracing.use_tracer_provider(providers.simple if simple else providers.batch)
+            if name == "provider, no content":
+                os.environ[tracing.CAPTURE_CONTENT_ENV] = "false"
+        yield
+    finally:
+        record.trace_served = saved_trace  # type: ignore[assignment]
+        tracing._api = saved_api
+        tracing.use_tracer_provider(None)
+        os.environ.pop(tracing.CAPTURE_CONTENT_ENV, None)
+        providers.clear()
+
+
+MODES = ("today", "not installed", "no provider", "provider", "provider, no content", "provider, simple")
+ROWS = (*MODES, "SDK span alone")
+
+
+def one_sample(serve: Callable[[], object], calls: int) -> float:
+    """The median seconds of one call, over ``calls`` calls inside one run."""
+    times = []
+    with run_record() as run:
+        for _ in range(calls):
+            start = time.perf_counter()
+            serve()
+            times.append(time.perf_counter() - start)
+            if len(run.results) > 50:
+                run.results.clear()
+    return statistics.median(times)
+
+
+def _span_alone(providers: Providers, value: object) -> Callable[[], object]:
+    message = tool_message(value)
+    attributes = tracing.served_attributes("vm_backup_status", message)
+    tracer = providers.simple.get_tracer(tracing.TRACER_NAME)
+
+    def span() -> None:
+        one = tracer.start_span("semantics vm_backup_status")
+        one.set_attributes(attributes)
+        one.end()
+
+    return span
+
+
+def measure(rounds: int, calls: int) -> dict[tuple[str, str], float]:
+    providers = Providers()
+    assert isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider), "no global provider"
+    samples: dict[tuple[str, str], list[float]] = {}
+    for size, value in RESULTS.items():
+        prepared = prepare(lambda vm, value=value: value, name="vm_backup_status")
+        n = calls if size != "1 MB" else max(calls // 40, 5)
+        alone = _span_alone(providers, value)
+
+        def serve(prepared: Any = prepared) -> object:
+            return call_prepared(prepared, "vm-01")
+
+        for _ in range(rounds):
+            for name in MODES:
+                with mode(name, providers):
+                    sample = one_sample(serve, n)
+                samples.setdefault((size, name), []).append(sample)
+            samples.setdefault((size, ROWS[-1]), []).append(one_sample(alone, n))
+            providers.clear()
+    return {key: statistics.median(values) for key, values in samples.items()}
+
+
+def table(medians: dict[tuple[str, str], float]) -> str:
+    lines = [
+        "| result | mode | median per result | vs today | vs no provider |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for size in RESULTS:
+        today = medians[(size, "today")]
+        none = medians[(size, "no provider")]
+        for name in ROWS:
+            value = medians[(size, name)]
+            lines.append(
+                f"| {size} | {name} | {value * 1e6:,.1f} µs | {value / today:.2f}x | {value / none:.2f}x |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=400)
+    args = parser.parse_args(argv)
+    load = os.getloadavg()[0]
+    text = table(measure(args.rounds, args.calls))
+    text += f"\n\nload average (1 min) at the start: {load:.2f}; {os.cpu_count()} CPUs\n"
+    print(text)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "otel_serving.md").write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
