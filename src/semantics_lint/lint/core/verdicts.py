@@ -23,6 +23,7 @@ from typing import Final
 from semantics_lint.vocabulary import SEMANTICS_MARKER
 from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
 from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
+from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -61,6 +62,7 @@ __all__ = [
     "closest_field",
     "followable",
     "instant",
+    "json_problem",
     "refusals",
     "wraps_described_result",
 ]
@@ -70,6 +72,16 @@ def closest_field(key: str, fields: Iterable[str]) -> str | None:
     """The field a misspelled ``key`` most likely meant, as the mint's refusal names it
     (the camelCase field of a snake_case spelling, or the one close match), or None."""
     return meant_key(key, fields)
+
+
+def json_problem(value: object, path: str) -> str | None:
+    """What JSON cannot carry in ``value`` (a literal the linter read), as the mint's
+    refusal words it (``facts[0].price is a set; ...``), or None."""
+    try:
+        json_copy(value, path)
+    except NotJSON as error:
+        return str(error)
+    return None
 
 
 def instant(text: str) -> tuple[int, int] | None:

@@ -28,6 +28,7 @@ from semantics_lint.lint.core.verdicts import (
     SAYS_NOTHING,
     VALUE_FAULTS,
     closest_field,
+    json_problem,
 )
 
 
@@ -374,12 +375,15 @@ class UnhonourableRow(Rule):
     Reports a literal data row that cannot be honoured: a fact without a non-empty
     `entity`, a series point without `t`, `entity`, `metric` and `value`, an edge
     without non-empty `from`, `to` and `kind`, or a row that is not a dict at all.
-    Rows built by a comprehension are checked too, by their keys.
+    Rows built by a comprehension are checked too, by their keys. A literal row that
+    JSON cannot carry is reported too: a tuple or bytes key, two keys that are one once
+    written (`1` and `"1"`), a set or bytes value, an int past 1024 bits.
 
     ## Why is this bad?
     Every row says what it is about: a fact or point without an entity, or an edge
     without its ends and kind, cannot be read by the model or drawn by a UI, and
-    the mint refuses the whole result at run time.
+    the mint refuses the whole result at run time. A result travels as JSON: the
+    mint refuses a row JSON cannot carry where it is called.
 
     ## Known problems
     A row that spreads another dict (`{**base, ...}`) is only checked for the values
@@ -456,6 +460,18 @@ class UnhonourableRow(Rule):
             codes=("SEM106", "SEM106"),
             field="kind",
         ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(
+                    facts=[{"entity": "vm-01", "tags": {"prod", "eu"}}],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=15,
+            field="tags",
+        ),
     )
 
     def visit_row(self, check: Check, row: Row) -> None:
@@ -482,6 +498,9 @@ class UnhonourableRow(Rule):
                 problems.append((f"`{key}` is not a non-empty string", found[1]))
             elif key == "t" and not _is_instant(value):
                 problems.append(("`t` is not a time (a string or a number)", found[1]))
+        carried = _json_problem(row)
+        if carried is not None:
+            problems.append(carried)
         if not problems:
             return
         said = "; ".join(text for text, _ in problems)
@@ -492,6 +511,25 @@ class UnhonourableRow(Rule):
             f"`{row.path}` cannot be honoured: {said}",
             help=f"{word} needs {needs}",
         )
+
+
+def _json_problem(row: Row) -> tuple[str, ast.expr | None] | None:
+    """What JSON cannot carry in a literal row (a tuple or bytes key, two keys that are
+    one once written, a set or bytes value, an int past 1024 bits), as the mint says it."""
+    if not isinstance(row.node, ast.Dict):
+        return None
+    probe: dict[object, object] = {}
+    for key_node, value_node in zip(row.node.keys, row.node.values):
+        key = UNKNOWN if key_node is None else _row_value(key_node)
+        if key is UNKNOWN:
+            continue  # a **spread or a computed key: what it holds is not read
+        value = _row_value(value_node)
+        try:
+            probe[key] = None if value is UNKNOWN else value
+        except TypeError:
+            return None  # an unhashable key: Python itself refuses the row
+    problem = json_problem(probe, row.path)
+    return None if problem is None else (problem, None)
 
 
 DATA_RULES: tuple[type[Rule], ...] = (
