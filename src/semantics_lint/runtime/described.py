@@ -372,6 +372,7 @@ def described_part(field: str, value: object) -> None:
     faults = part_faults(field, part, DECLARATION_SPELLING)
     if faults:
         raise _refusal(faults[0], {to_wire(field): part})
+    json_data(part, (to_wire(field),))
 
 
 describedResult = described_result

@@ -118,7 +118,11 @@ def time_text(value: object, where: str, path: FieldPath) -> object:
     return value
 
 
-def json_data(value: object, declared: FieldPath = ()) -> Any:
+_OWN_KEYS: Final = frozenset({"grain", "provenance", "coverage", "clarify", "render"})
+"""The parts whose keys are the declaration's own (written camelCase), not the tool's."""
+
+
+def json_data(value: object, declared: FieldPath = (), argument: int | None = None) -> Any:
     """``value`` as the plain JSON data served of it (a copy), or a :class:`Refusal`.
 
     What JSON cannot carry (a ``Decimal``, a ``set``, ``bytes``, a ``UUID``, an
@@ -126,16 +130,17 @@ def json_data(value: object, declared: FieldPath = ()) -> Any:
     keys that are one once written, a cycle, nesting or an int past the limits of
     :mod:`~semantics_lint.runtime.json_text`) would break serving later, far from
     the call: it is refused here, naming the path (``facts[0].price is a Decimal``).
-    ``declared`` is the path of ``value`` in the caller's declaration; the parts'
-    own keys below it are named as declared (camelCase). Dates and times anywhere
+    ``declared`` is the path of ``value`` in the caller's declaration (``argument``:
+    the positional argument it was given as); the parts' own keys below it are named
+    as declared (camelCase). Dates and times anywhere
     become their ISO 8601 text, one spelling everywhere.
     """
     try:
         return json_copy(value)
     except NotJSON as error:
-        steps = (*declared, *error.steps)
-        path = tuple(
-            to_declaration(step) if isinstance(step, str) and i <= 1 and steps[0] not in DATA_FIELDS else step
+        steps: tuple[str | int, ...] = (*(s for s in declared if isinstance(s, (str, int))), *error.steps)
+        path: tuple[str | int, ...] = tuple(
+            to_declaration(step) if isinstance(step, str) and i == 1 and steps[0] in _OWN_KEYS else step
             for i, step in enumerate(steps)
         )
         where = path_text("", list(path))
@@ -145,6 +150,7 @@ def json_data(value: object, declared: FieldPath = ()) -> Any:
             "value, an object to a dict of its fields).",
             path=path,
             kind=WRONG_TYPE,
+            argument=argument,
         ) from None
 
 

@@ -526,8 +526,9 @@ def mint_in_progress(raw: object) -> list[dict[str, Any]]:
 # coverage()
 # ---------------------------------------------------------------------------
 
-def coverage_content(content: object) -> None:
-    """Refuse what ``coverage()`` must not wrap: nothing at all, or a described result."""
+def coverage_content(content: object) -> object:
+    """What ``coverage()`` wraps, as plain JSON data (``items.json_data``); refused when it
+    is nothing at all, a described result, or what JSON cannot carry."""
     if content is NOT_PASSED:
         raise Refusal(
             "refused: coverage() wraps a result with its boundary, and was given no result: "
@@ -543,6 +544,7 @@ def coverage_content(content: object) -> None:
             kind=WRAPPED,
             argument=0,
         )
+    return json_data(content, ("result",), argument=0)
 
 
 _COVERAGE_SHAPE: Final = (
@@ -568,7 +570,7 @@ def coverage(
     result as ``content``: it carries its own coverage.
     """
     fn = "coverage"
-    coverage_content(content)
+    plain = coverage_content(content)
     declaration = _declaration(fn, decl, fields, _COVERAGE_SHAPE, 1)
     refuse_unknown_keys((), declaration, LEDGER_FIELDS)
     checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
@@ -605,6 +607,4 @@ def coverage(
     if in_progress:
         marker[to_wire("inProgress")] = in_progress
     marker["note"] = COVERAGE_NOTE
-    return cast(
-        "CoveredResult[_Content]", {COVERAGE_MARKER: marker, "result": json_data(content, ("result",))}
-    )
+    return cast("CoveredResult[_Content]", {COVERAGE_MARKER: marker, "result": plain})
