@@ -147,7 +147,7 @@ def test_a_fifo_or_a_device_named_as_a_catalog_is_refused_not_waited_on(tmp_path
     os.mkfifo(fifo)
     for command in (
         [sys.executable, "-m", "semantics_lint", "check-semantics"],
-        [sys.executable, "-c", "from semantics_lint.hooks import check_semantics_main as m; raise SystemExit(m())"],
+        [sys.executable, "-c", "from semantics_lint.cli.hooks import check_semantics_main as m; raise SystemExit(m())"],
     ):
         # A FIFO with no writer would block an open(), /dev/zero never ends: the
         # timeout fails the test if either is read.

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from conformance_data import cases, strict_equal
 
-from semantics_lint.runtime.gate_command import check_semantics_command
+from semantics_lint.cli.check_semantics import check_semantics_command
 from semantics_lint.runtime.gate import (
     ADDED_REPORT_KEYS,
     REFERENCE_REPORT_KEYS,
