@@ -28,7 +28,7 @@ from semantics_lint.lint.run.cache import (
     settings_key,
 )
 from semantics_lint.lint.run.config import ConfigResolver
-from semantics_lint.lint.core.engine import LintSettings
+from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.run.runner import RunOptions
 from semantics_lint.lint.run.selection import codes_for_file, settings_for
 

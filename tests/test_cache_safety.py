@@ -26,7 +26,7 @@ from semantics_lint.lint.run.cache import (
     ResultCache,
     default_cache_dir,
 )
-from semantics_lint.lint.core.engine import LintSettings
+from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.core.model import Finding, Position, Severity
 
 

@@ -27,9 +27,9 @@ from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis.errors import NoSuchExample
 
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules import specific_code
-from semantics_lint.lint.core.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST
+from semantics_lint.lint.calls.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST
 from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
 

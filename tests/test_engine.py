@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint import rules
-from semantics_lint.lint.core.declaration import Field
-from semantics_lint.lint.core.engine import (
+from semantics_lint.lint.calls.declaration import Field
+from semantics_lint.lint.engine import (
     LintSettings,
     lint_file,
     lint_source,
@@ -179,7 +179,7 @@ def test_prefilter_hit_without_a_call_of_ours_has_no_findings() -> None:
 
 def test_importing_the_engine_does_not_import_libcst_or_astroid() -> None:
     code = (
-        "import sys, semantics_lint.lint.core.engine as e\n"
+        "import sys, semantics_lint.lint.engine as e\n"
         "e.lint_source(b'import os\\n', 'x.py')\n"
         "assert 'libcst' not in sys.modules, 'libcst imported'\n"
         "assert 'astroid' not in sys.modules, 'astroid imported'\n"

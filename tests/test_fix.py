@@ -622,7 +622,8 @@ def test_a_run_decodes_and_prefilters_each_file_once(
 ) -> None:
     """The engine, ``# noqa``, the fixpoint loop and the diff all read the one text
     ``source.decode`` gave; the prefilter runs once, when the file is read."""
-    from semantics_lint.lint.core import engine, source
+    from semantics_lint.lint import engine
+    from semantics_lint.lint.core import source
     from semantics_lint.lint.run import jobs, runner
 
     path = tmp_path / "tool.py"

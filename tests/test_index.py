@@ -19,7 +19,7 @@ import pytest
 import symtable
 import sysconfig
 
-from semantics_lint.lint.core.engine import LintSettings, file_context
+from semantics_lint.lint.engine import LintSettings, file_context
 from semantics_lint.lint.core.index import (
     CLASS,
     COMPREHENSION,

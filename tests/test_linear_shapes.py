@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.core.index import build_index
 from semantics_lint.lint.rules import sem6xx_tools
 

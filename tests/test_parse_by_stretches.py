@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from semantics_lint.lint.core import source
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.core.source import parse_module
 
 

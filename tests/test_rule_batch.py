@@ -19,11 +19,11 @@ from types import ModuleType
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core import declaration as declaration_module
-from semantics_lint.lint.core import engine
+from semantics_lint.lint.calls import declaration as declaration_module
+from semantics_lint.lint import engine
 
-from semantics_lint.lint.core.context import FileContext
-from semantics_lint.lint.core.engine import Batch, LintSettings, file_context, lint_source
+from semantics_lint.lint.calls.context import FileContext
+from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
 
 from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
@@ -440,7 +440,7 @@ report = define_tool(name="vm_report", resultClass="report", execute=run)
 def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(monkeypatch: pytest.MonkeyPatch) -> None:
     import weakref
 
-    from semantics_lint.lint.core import tools
+    from semantics_lint.lint.calls import tools
 
     contexts: list[weakref.ref[FileContext]] = []
     real = tools._read_tools

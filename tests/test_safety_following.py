@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.engine import lint_file
+from semantics_lint.lint.engine import lint_file
 
 MARKERS = "markers"
 

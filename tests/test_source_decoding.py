@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.core.source import split_lines
 from semantics_lint.lint.core.model import Finding
 

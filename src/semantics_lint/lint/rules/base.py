@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
-from semantics_lint.lint.core.declaration import (
+from semantics_lint.lint.calls.declaration import (
     FIELD_STATUSES,
     NAMEABLE_PARTS,
     PARTS_OF_CALL,
@@ -67,10 +67,10 @@ from semantics_lint.lint.core.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.core.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
+from semantics_lint.lint.calls.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite, FileContext
+    from semantics_lint.lint.calls.context import CallSite, FileContext
 
 FixKind = Literal["none", "safe", "unsafe"]
 

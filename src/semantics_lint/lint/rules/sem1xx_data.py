@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import Declaration, Field, Row
+from semantics_lint.lint.calls.declaration import Declaration, Field, Row
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -23,7 +23,7 @@ from semantics_lint.lint.rules.base import (
 )
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
 from semantics_lint.lint.rules.emptiness import empty_data
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     EMPTY,
     SAYS_NOTHING,
     VALUE_FAULTS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import NAMEABLE_PARTS, Field
+from semantics_lint.lint.calls.declaration import NAMEABLE_PARTS, Field
 from semantics_lint.lint.rules.base import (
     CALL_KINDS,
     Check,
@@ -20,7 +20,7 @@ from semantics_lint.lint.rules.base import (
     Selector,
     Valid,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     DERIVED_KEY,
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,

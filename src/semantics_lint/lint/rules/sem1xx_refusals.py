@@ -8,7 +8,7 @@ reports the rest.
 from __future__ import annotations
 
 
-from semantics_lint.lint.core.declaration import Declaration
+from semantics_lint.lint.calls.declaration import Declaration
 from semantics_lint.lint.rules.base import (
     CALL_KINDS,
     Check,
@@ -19,7 +19,7 @@ from semantics_lint.lint.rules.base import (
     specific_code,
 )
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     followable,
     refusals,
 )

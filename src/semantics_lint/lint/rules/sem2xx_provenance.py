@@ -26,15 +26,15 @@ from semantics_lint.lint.rules.values import (
     qualified_name,
     text_of,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     MISSING,
     VALUE_FAULTS,
     WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Declaration, Field, Part
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 # -- the rules --------------------------------------------------------------------------
 

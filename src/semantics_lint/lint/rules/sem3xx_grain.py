@@ -21,7 +21,7 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     COUNTER_UNSTATED,
     MISSING,
     VALUE_FAULTS,
@@ -29,7 +29,7 @@ from semantics_lint.lint.core.verdicts import (
 
 if TYPE_CHECKING:
 
-    from semantics_lint.lint.core.declaration import Declaration, Field, Part
+    from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 _GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
 _GRAIN: Final = frozenset({"grain"})

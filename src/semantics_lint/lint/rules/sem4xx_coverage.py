@@ -37,7 +37,7 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     ARGUMENTS,
     BAD_VALUE,
     EMPTY,
@@ -51,8 +51,8 @@ from semantics_lint.lint.core.verdicts import (
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Declaration, Field, Part
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 # The parts whose coverage lists hold coverage items.
 

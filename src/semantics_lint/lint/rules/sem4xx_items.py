@@ -41,15 +41,15 @@ from semantics_lint.lint.rules.values import (
     literal_kind,
     text_of,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     EMPTY,
     MISSING,
     WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Field
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Field
 
 # The parts whose coverage lists hold coverage items.
 

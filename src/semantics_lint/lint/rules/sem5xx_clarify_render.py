@@ -18,7 +18,7 @@ from semantics_lint.lint.rules.values import (
     kind_word,
     literal_kind,
 )
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     EMPTY,
     MISSING,
     VALUE_FAULTS,
@@ -28,7 +28,7 @@ from semantics_lint.lint.core.verdicts import (
 if TYPE_CHECKING:
     import ast
 
-    from semantics_lint.lint.core.declaration import Field, Part
+    from semantics_lint.lint.calls.declaration import Field, Part
 
 # What the mint reads as a list of candidates (a tuple becomes a list; a missing or
 # None list means "none offered").

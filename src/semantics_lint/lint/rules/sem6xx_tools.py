@@ -23,8 +23,8 @@ SEM602–SEM604 are reported in the ``described_result`` call they concern; valu
 read through the resolver, so a class or a part bound to a name counts as written.
 What cannot be proved (an ``execute`` imported from elsewhere, a ``**spread`` of the
 fields, a class that does not resolve) is never a finding. The tools, their classes
-and the results they return are the file's tool model (``lint.core.tools``); calls
-are read as declarations (``lint.core.declaration``), as every family reads them.
+and the results they return are the file's tool model (``lint.calls.tools``); calls
+are read as declarations (``lint.calls.declaration``), as every family reads them.
 """
 
 from __future__ import annotations
@@ -34,16 +34,16 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import declaration_of
+from semantics_lint.lint.calls.declaration import declaration_of
 from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.core.tools import Tool, file_tools
-from semantics_lint.lint.core.verdicts import VALUE_FAULTS
+from semantics_lint.lint.calls.tools import Tool, file_tools
+from semantics_lint.lint.calls.verdicts import VALUE_FAULTS
 from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.emptiness import empty_data
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite, FunctionNode
+    from semantics_lint.lint.calls.context import CallSite, FunctionNode
     from semantics_lint.lint.resolve import Resolved
 
 _CLASSES = ", ".join(repr(name) for name in vocabulary.RESULT_CLASSES)

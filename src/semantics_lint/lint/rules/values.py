@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.context import CallSite, FileContext
-from semantics_lint.lint.core.declaration import Field, Part
+from semantics_lint.lint.calls.context import CallSite, FileContext
+from semantics_lint.lint.calls.declaration import Field, Part
 from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
-from semantics_lint.lint.core.verdicts import closest_field
+from semantics_lint.lint.calls.verdicts import closest_field
 from semantics_lint.lint.core.index import (
     ANNOTATED,
     ASSIGN,

@@ -30,7 +30,7 @@ from semantics_lint.lint.core.model import Applicability, Finding, Fix
 from semantics_lint.lint.core.source import Decoded, decode
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
 
 Linter = Callable[["str | Finding", str, "LintSettings | None"], list[Finding]]
 """What lints one file's decoded text (or the SEM001 of bytes that cannot be decoded):
@@ -374,7 +374,7 @@ def fix_decoded(
     if max_passes < 1:
         raise ValueError("max_passes must be at least 1")
     if lint is None:
-        from semantics_lint.lint.core import engine
+        from semantics_lint.lint import engine
 
         if settings is None:
             settings = engine.LintSettings()

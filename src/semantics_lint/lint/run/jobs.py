@@ -21,7 +21,7 @@ from semantics_lint.lint.core.settings import might_contain_calls
 from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import Linted
+    from semantics_lint.lint.engine import Linted
     from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.core.settings import LintSettings
 
@@ -98,7 +98,7 @@ def _filtered_linter(
     text of ``source`` (as ``source.decode`` gives it) or a fixed text of it: the
     text is decoded once by the caller, and the prefilter has passed it. ``project``
     is the run's cache of other modules, or None for one of the file's own."""
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.core.source import readable_text
     from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
 

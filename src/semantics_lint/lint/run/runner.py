@@ -62,7 +62,7 @@ from semantics_lint.lint.run.selection import check_options, codes_for_file, set
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.cache import ResultCache
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.run.write import FixScope
 
 STDIN_DISPLAY = "-"
@@ -472,7 +472,7 @@ def _lint_stdin(
     complete: bool,
     size: int | None,
 ) -> None:
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
 
     codes = codes_for_file(config, options, path)
     settings = settings_for(config, codes)

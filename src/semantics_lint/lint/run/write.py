@@ -56,7 +56,7 @@ from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run import fix
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
 
 __all__ = [
     "TEMP_SUFFIX",

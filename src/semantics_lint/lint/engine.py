@@ -31,8 +31,8 @@ from semantics_lint.lint.core.settings import DEFAULT_SETTINGS, LintSettings, mi
 from semantics_lint.lint.core.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import FileContext
-    from semantics_lint.lint.core.declaration import Declaration, FieldStatus, Part
+    from semantics_lint.lint.calls.context import FileContext
+    from semantics_lint.lint.calls.declaration import Declaration, FieldStatus, Part
     from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.rules.base import Check, Rule
 
@@ -166,9 +166,9 @@ def file_context(
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
     # Imported here: a run over files the prefilter passes over never needs them.
-    from semantics_lint.lint.core.context import CallSite, FileContext
+    from semantics_lint.lint.calls.context import CallSite, FileContext
     from semantics_lint.lint.core.index import build_index
-    from semantics_lint.lint.core.locate import locate_calls
+    from semantics_lint.lint.calls.locate import locate_calls
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
@@ -260,7 +260,7 @@ def _lint_tree(
             return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
         if not context.calls and not _serves_tools(context):
             return Linted([])
-        from semantics_lint.lint.core.declaration import release_declarations
+        from semantics_lint.lint.calls.declaration import release_declarations
 
         try:
             findings = _run_rules(context)
@@ -276,14 +276,14 @@ def _lint_tree(
 def _serves_tools(context: FileContext) -> bool:
     """Whether a file with no declaration call still serves a tool through an adapter
     (``@served(result_class=...)``), which the tool-level rules judge."""
-    from semantics_lint.lint.core.locate import locate_adapter_calls
+    from semantics_lint.lint.calls.locate import locate_adapter_calls
 
     return bool(locate_adapter_calls(context.index))
 
 
 def _run_rules(context: FileContext) -> list[Finding]:
     # The rules are imported by the first file that passes the prefilter.
-    from semantics_lint.lint.core.declaration import declaration_of
+    from semantics_lint.lint.calls.declaration import declaration_of
     from semantics_lint.lint.rules import rules_for
     from semantics_lint.lint.rules.base import Check
 
@@ -295,7 +295,7 @@ def _run_rules(context: FileContext) -> list[Finding]:
 
     for call in context.calls:
         if not call_rules:
-            continue  # the tool rules read the declarations they need themselves (lint.core.tools)
+            continue  # the tool rules read the declarations they need themselves (lint.calls.tools)
         try:
             declaration = declaration_of(call)
             problem = batch.run(declaration)
