@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.model import Finding, Position
@@ -354,13 +354,14 @@ class Batch:
         """Run every rule on ``declaration``; the first problem met, or None."""
         plan = _plan(self._classes, declaration.kind)
         checks = self.checks
+        rules = self.rules
         self._stopped = set()
         call = declaration.call
         for position in plan.visiting:
             checks[position].call = call
         visit = self._visit
         for position in plan.on_declaration:
-            visit(position, "visit_declaration", checks[position], declaration)
+            visit(position, rules[position].visit_declaration, checks[position], declaration)
         if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
             for part in named:
@@ -368,18 +369,18 @@ class Batch:
         for part in declaration.parts:
             part_kind = part.kind
             for position in plan.on_part(part_kind):
-                visit(position, "visit_part", checks[position], part)
+                visit(position, rules[position].visit_part, checks[position], part)
             for item in part.fields:
                 for position in plan.on_key(part_kind, item.status, item.name):
-                    visit(position, "visit_field", checks[position], item)
+                    visit(position, rules[position].visit_field, checks[position], item)
             for item in part.replaced:
                 for position in plan.on_key(part_kind, item.status, item.name, spelling=True):
-                    visit(position, "visit_field", checks[position], item)
+                    visit(position, rules[position].visit_field, checks[position], item)
         if declaration.rows:
             for position in plan.on_row:
                 check = checks[position]
                 for row in declaration.rows:
-                    visit(position, "visit_row", check, row)
+                    visit(position, rules[position].visit_row, check, row)
         return "it is nested too deeply" if self._stopped else None
 
     def _visit_named_part(self, plan: _Plan, part: Part) -> None:
@@ -388,24 +389,25 @@ class Batch:
         if part.anchor is None:
             return
         checks = self.checks
+        rules = self.rules
         named = {position: checks[position].at_name(part) for position in plan.on_named(part.kind)}
         visit = self._visit
         for position in plan.on_part(part.kind, named=True):
-            visit(position, "visit_part", named[position], part)
+            visit(position, rules[position].visit_part, named[position], part)
         for item in part.fields:
             for position in plan.on_key(part.kind, item.status, item.name, named=True):
-                visit(position, "visit_field", named[position], item)
+                visit(position, rules[position].visit_field, named[position], item)
         for item in part.replaced:
             for position in plan.on_key(part.kind, item.status, item.name, named=True, spelling=True):
-                visit(position, "visit_field", named[position], item)
+                visit(position, rules[position].visit_field, named[position], item)
 
-    def _visit(self, position: int, hook: str, check: Check, argument: object) -> None:
-        """Call one rule's hook, unless the rule already stopped on this call."""
+    def _visit(self, position: int, hook: Callable[[Check, Any], None], check: Check, argument: object) -> None:
+        """Call one rule's hook (a bound method), unless the rule already stopped on this call."""
         stopped = self._stopped
         if stopped and position in stopped:
             return
         try:
-            getattr(self.rules[position], hook)(check, argument)
+            hook(check, argument)
         except RecursionError:
             stopped.add(position)
 
