@@ -8,12 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run.cache import (
-    ResultCache,
-    build_fingerprint,
-    settings_key,
-)
-from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -21,6 +15,12 @@ from semantics_lint.lint.core.model import (
     Fix,
     Position,
     Severity,
+)
+from semantics_lint.lint.engine import LintSettings
+from semantics_lint.lint.run.cache import (
+    ResultCache,
+    build_fingerprint,
+    settings_key,
 )
 
 SOURCE = b"from semantics_lint.runtime import described_result\n"

@@ -21,12 +21,11 @@ from hypothesis import strategies as st
 from semantics_lint.runtime import coverage
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 
 CATALOGS = Path(__file__).resolve().parent.parent / "testdata" / "catalogs"
 GOOD = CATALOGS / "semantics-catalog.json"

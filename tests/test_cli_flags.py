@@ -16,10 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_cli import EMPTY_FACTS, SNAKE_KEY
 
 from semantics_lint import vocabulary
-
-from test_cli import EMPTY_FACTS, SNAKE_KEY
 
 CLEAN = "import os\n\n\ndef helper(path):\n    return os.path.join(path, 'x')\n"
 

@@ -22,11 +22,10 @@ from semantics_lint.runtime.gate import (
     ADDED_REPORT_KEYS,
     REFERENCE_REPORT_KEYS,
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 
 
 def _without_messages(report: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-
 import codecs
 import subprocess
 import sys
@@ -14,13 +13,13 @@ import pytest
 
 from semantics_lint.lint import rules
 from semantics_lint.lint.calls.declaration import Field
+from semantics_lint.lint.core.model import Finding, Position
 from semantics_lint.lint.engine import (
     LintSettings,
     lint_file,
     lint_source,
     might_contain_calls,
 )
-from semantics_lint.lint.core.model import Finding, Position
 from semantics_lint.lint.rules import Invalid, Rule, Valid
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later

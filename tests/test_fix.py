@@ -17,12 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run.fix import (
-    FixError,
-    FixResult,
-    apply_fixes,
-    fix_source,
-)
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -30,6 +24,12 @@ from semantics_lint.lint.core.model import (
     Fix,
     Position,
     Severity,
+)
+from semantics_lint.lint.run.fix import (
+    FixError,
+    FixResult,
+    apply_fixes,
+    fix_source,
 )
 from semantics_lint.lint.run.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.engine import lint_file
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.engine import lint_file
 from semantics_lint.lint.rules import ALL_RULES
 
 PROJECT = Path(__file__).resolve().parent.parent / "testdata" / "project"

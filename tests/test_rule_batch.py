@@ -19,13 +19,11 @@ from types import ModuleType
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.calls import declaration as declaration_module
 from semantics_lint.lint import engine
-
+from semantics_lint.lint.calls import declaration as declaration_module
 from semantics_lint.lint.calls.context import FileContext
-from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
-
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
 from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
 from semantics_lint.lint.rules import sem4xx_items as coverage_rules
 from semantics_lint.lint.rules.base import _ALL_HOOKS, Check, Selector
@@ -405,10 +403,9 @@ def _expressions() -> Iterator[ast.expr]:
 
 
 def test_row_values_are_the_literal_values() -> None:
-    from semantics_lint.lint.rules.sem1xx_data import _row_value
-
     from semantics_lint.lint.core.syntax import UNKNOWN as unknown
     from semantics_lint.lint.core.syntax import literal_value
+    from semantics_lint.lint.rules.sem1xx_data import _row_value
     compared = 0
     for node in _expressions():
         fast = _row_value(node)

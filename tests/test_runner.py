@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run import jobs
-from semantics_lint.lint.run import pool
-from semantics_lint.lint.run import runner
-from semantics_lint.lint.run import selection
-from semantics_lint.lint.run.config import Config, ConfigError, known_codes
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.run import jobs, pool, runner, selection
+from semantics_lint.lint.run.config import Config, ConfigError, known_codes
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"

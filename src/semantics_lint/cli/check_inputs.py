@@ -7,8 +7,20 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.cli.console import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckError, Console
-from semantics_lint.cli.report import exit_code, lint_paths, print_findings, source_reader, summary_wanted
+from semantics_lint.cli.console import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    CheckError,
+    Console,
+)
+from semantics_lint.cli.report import (
+    exit_code,
+    lint_paths,
+    print_findings,
+    source_reader,
+    summary_wanted,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import argparse
@@ -102,10 +114,10 @@ def add_noqa_comments(
     namespace: argparse.Namespace, options: RunOptions, console: Console, paths: Sequence[str]
 ) -> int:
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
-    from semantics_lint.lint.run import write as writing
     from semantics_lint.lint.output.overview import plural
-    from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
+    from semantics_lint.lint.run import write as writing
     from semantics_lint.lint.run.suppress import add_noqa
+    from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
     lint_options = options._replace(fix=False, diff=False, cache_dir=None)
     result, sources = lint_paths(paths, lint_options)

@@ -51,8 +51,8 @@ def source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) -> 
     paths = {source.display: source.path for source in sources}
 
     def read(display: str) -> str | None:
-        from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
         from semantics_lint.lint.core.source import text_of
+        from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
         if stdin is not None:
             return text_of(stdin)

@@ -27,8 +27,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.model import Finding, Position
-from semantics_lint.lint.core.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
-from semantics_lint.lint.core.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
+from semantics_lint.lint.core.settings import (
+    DEFAULT_SETTINGS,
+    LintSettings,
+    might_contain_calls,
+)
+from semantics_lint.lint.core.source import (
+    SYNTAX_CODE,
+    decode_source,
+    parse_module,
+    split_lines,
+    syntax_finding,
+)
 
 if TYPE_CHECKING:
     from semantics_lint.lint.calls.context import FileContext
@@ -167,8 +177,8 @@ def file_context(
     """
     # Imported here: a run over files the prefilter passes over never needs them.
     from semantics_lint.lint.calls.context import CallSite, FileContext
-    from semantics_lint.lint.core.index import build_index
     from semantics_lint.lint.calls.locate import locate_calls
+    from semantics_lint.lint.core.index import build_index
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from semantics_lint.runtime.described import describedResult, described_result
+from semantics_lint.runtime.described import described_result, describedResult
 from semantics_lint.runtime.envelope import (
     compose_not_covered,
     explain_semantics,
@@ -48,15 +48,14 @@ from semantics_lint.runtime.envelope import (
 )
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
-from semantics_lint.runtime.tools import AsyncTool, Tool, defineTool, define_tool
+from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool, defineTool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,

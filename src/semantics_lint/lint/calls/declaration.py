@@ -42,7 +42,12 @@ from typing import TYPE_CHECKING, Literal, get_args
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.context import CallSite, FileContext
 from semantics_lint.lint.core.model import Position
-from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
+from semantics_lint.lint.core.syntax import (
+    is_dict_form,
+    iter_dict_items,
+    last_wins,
+    literal_value,
+)
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved

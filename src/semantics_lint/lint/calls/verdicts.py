@@ -20,9 +20,19 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
-from semantics_lint.vocabulary import SEMANTICS_MARKER
-from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
-from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
+from semantics_lint.lint.core.syntax import (
+    UNKNOWN,
+    is_dict_form,
+    iter_dict_items,
+    last_wins,
+    literal_of,
+)
+from semantics_lint.runtime.judge import (
+    DOOR_PARTS,
+    definition_refusal,
+    part_refusal,
+    refusal_of,
+)
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -31,16 +41,17 @@ from semantics_lint.runtime.refusal import (
     DERIVED_KEY,
     EMPTY,
     MISSING,
+    REFUSAL_KINDS,
     SAYS_NOTHING,
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,
-    WRAPPED,
-    REFUSAL_KINDS,
     UNSPECIFIED,
+    WRAPPED,
     WRONG_TYPE,
     Refusal,
     meant_key,
 )
+from semantics_lint.vocabulary import SEMANTICS_MARKER
 
 __all__ = [
     "ARGUMENTS",

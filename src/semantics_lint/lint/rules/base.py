@@ -59,6 +59,7 @@ from semantics_lint.lint.calls.declaration import (
     Row,
     fields_of_part,
 )
+from semantics_lint.lint.calls.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -67,7 +68,6 @@ from semantics_lint.lint.core.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.calls.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 
 if TYPE_CHECKING:
     from semantics_lint.lint.calls.context import CallSite, FileContext

@@ -14,22 +14,30 @@ import ast
 import math
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.calls.verdicts import (
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
+)
+from semantics_lint.lint.rules.base import (
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
     is_blank_text,
     keys_in_doubt,
-    missing_in_doubt,
     kind_word,
     literal_kind,
+    missing_in_doubt,
     qualified_name,
     text_of,
-)
-from semantics_lint.lint.calls.verdicts import (
-    MISSING,
-    VALUE_FAULTS,
-    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:

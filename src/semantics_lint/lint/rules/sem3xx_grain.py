@@ -11,20 +11,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import ANY, DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.rules.values import (
-    follow,
-    is_blank_text,
-    keys_in_doubt,
-    missing_in_doubt,
-    kind_word,
-    literal_kind,
-    text_of,
-)
 from semantics_lint.lint.calls.verdicts import (
     COUNTER_UNSTATED,
     MISSING,
     VALUE_FAULTS,
+)
+from semantics_lint.lint.rules.base import (
+    ANY,
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.rules.values import (
+    follow,
+    is_blank_text,
+    keys_in_doubt,
+    kind_word,
+    literal_kind,
+    missing_in_doubt,
+    text_of,
 )
 
 if TYPE_CHECKING:

@@ -13,30 +13,6 @@ import ast
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import (
-    ANY,
-    DATA_KEYS,
-    CALL_KINDS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
-from semantics_lint.lint.rules.values import (
-    string_keys,
-    nothing_said,
-    says_nothing,
-    Value,
-    data_field,
-    follow,
-    is_empty_sequence,
-    keys_in_doubt,
-    kind_word,
-    literal_kind,
-    text_of,
-)
 from semantics_lint.lint.calls.verdicts import (
     ARGUMENTS,
     BAD_VALUE,
@@ -48,6 +24,30 @@ from semantics_lint.lint.calls.verdicts import (
     WRONG_TYPE,
     instant,
     wraps_described_result,
+)
+from semantics_lint.lint.rules.base import (
+    ANY,
+    CALL_KINDS,
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.rules.values import (
+    Value,
+    data_field,
+    follow,
+    is_empty_sequence,
+    keys_in_doubt,
+    kind_word,
+    literal_kind,
+    nothing_said,
+    says_nothing,
+    string_keys,
+    text_of,
 )
 
 if TYPE_CHECKING:

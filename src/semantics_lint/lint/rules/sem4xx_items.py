@@ -19,6 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.calls.verdicts import (
+    EMPTY,
+    MISSING,
+    WRONG_TYPE,
+)
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -32,19 +37,14 @@ from semantics_lint.lint.rules.base import (
     Valid,
 )
 from semantics_lint.lint.rules.values import (
-    string_keys,
-    nothing_said,
-    says_nothing,
     follow,
     is_blank_text,
     kind_word,
     literal_kind,
+    nothing_said,
+    says_nothing,
+    string_keys,
     text_of,
-)
-from semantics_lint.lint.calls.verdicts import (
-    EMPTY,
-    MISSING,
-    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:

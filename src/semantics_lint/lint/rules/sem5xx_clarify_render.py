@@ -9,7 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.calls.verdicts import (
+    EMPTY,
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
+)
+from semantics_lint.lint.rules.base import (
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
 from semantics_lint.lint.rules.values import (
     follow,
     is_blank_text,
@@ -17,12 +31,6 @@ from semantics_lint.lint.rules.values import (
     keys_in_doubt,
     kind_word,
     literal_kind,
-)
-from semantics_lint.lint.calls.verdicts import (
-    EMPTY,
-    MISSING,
-    VALUE_FAULTS,
-    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:

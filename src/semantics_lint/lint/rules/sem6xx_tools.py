@@ -35,11 +35,19 @@ from typing import TYPE_CHECKING
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import declaration_of
-from semantics_lint.lint.core.model import Severity
-from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
 from semantics_lint.lint.calls.tools import Tool, file_tools
 from semantics_lint.lint.calls.verdicts import VALUE_FAULTS
-from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.core.model import Severity
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
+from semantics_lint.lint.rules.base import (
+    DEFINE_TOOL,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
 from semantics_lint.lint.rules.emptiness import empty_data
 
 if TYPE_CHECKING:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Final
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.context import CallSite, FileContext
 from semantics_lint.lint.calls.declaration import Field, Part
-from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
 from semantics_lint.lint.calls.verdicts import closest_field
 from semantics_lint.lint.core.index import (
     ANNOTATED,
@@ -31,6 +30,7 @@ from semantics_lint.lint.core.index import (
     STORE,
     WALRUS,
 )
+from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved

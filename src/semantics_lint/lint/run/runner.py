@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.run.discovery import (
     PathProblem,
@@ -49,7 +50,6 @@ from semantics_lint.lint.run.jobs import (
     unreadable_finding,
     unused_noqa_only,
 )
-from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.pool import (
     MIN_FILES_FOR_POOL,
     Progress,
@@ -57,12 +57,16 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
+from semantics_lint.lint.run.selection import (
+    check_options,
+    codes_for_file,
+    settings_for,
+)
 from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
-from semantics_lint.lint.run.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.run.cache import ResultCache
     from semantics_lint.lint.engine import LintSettings
+    from semantics_lint.lint.run.cache import ResultCache
     from semantics_lint.lint.run.write import FixScope
 
 STDIN_DISPLAY = "-"
