@@ -310,6 +310,20 @@ def run_sources(
         index: (source, job, outcome)
         for (index, source), job, outcome in zip(targets, jobs, outcomes)
     }
+    _gather(result, not_linted, linted, cached, cache, scope)
+    result.findings.sort(key=_order)
+    return result
+
+
+def _gather(
+    result: RunResult,
+    not_linted: dict[int, FileOutcome],
+    linted: dict[int, tuple[SourceFile, Job, FileOutcome]],
+    cached: list[list[Finding]],
+    cache: ResultCache | None,
+    scope: FixScope | None,
+) -> None:
+    """Add every file's outcome to ``result`` and store the new ones in the cache."""
     # In the order of the sources, whoever read each file, so that messages come in
     # the same order whatever --jobs is.
     for index in sorted((*not_linted, *linted)):
@@ -328,8 +342,6 @@ def run_sources(
         result.findings.extend(findings)
     if cache is not None:
         cache.save()
-    result.findings.sort(key=_order)
-    return result
 
 
 def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
