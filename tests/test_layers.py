@@ -65,6 +65,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem3xx_grain",
         "semantics_lint.lint.rules.sem4xx_coverage",
         "semantics_lint.lint.rules.sem4xx_items",
+        "semantics_lint.lint.rules.sem4xx_period",
         "semantics_lint.lint.rules.sem5xx_clarify_render",
         "semantics_lint.lint.rules.sem6xx_tools",
     ),

@@ -261,6 +261,14 @@ def shown(node: ast.expr) -> str:
 # -- parts ---------------------------------------------------------------------------------
 
 
+def holds_no_ground(call: CallSite, field: Field) -> bool:
+    """True when a ground field of a coverage provably holds no ground: an empty list, or None."""
+    value = follow(call, field.value_ast)
+    if value is None:
+        return False
+    return is_empty_sequence(value.node) or literal_kind(value.node) == "none"
+
+
 def keys_in_doubt(part: Part) -> bool:
     """True when a part may hold a field the model cannot see by its name.
 
