@@ -26,6 +26,7 @@ from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
 from semantics_lint.lint.rules.sem4xx_items import ITEM_RULES
 from semantics_lint.lint.rules.sem4xx_period import PERIOD_RULES
 from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
+from semantics_lint.lint.rules.sem6xx_data_variable import DATA_VARIABLE_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             *PERIOD_RULES,
             *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
+            *DATA_VARIABLE_RULES,
         ),
         key=lambda rule: rule.code,
     )
