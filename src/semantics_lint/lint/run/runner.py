@@ -286,10 +286,7 @@ def run_sources(
             job = loaded
             if caching:
                 if cache is None:
-                    cache = _open_cache(options, mode)
-                    assert cache is not None
-                    if cache.problem is not None:
-                        result.messages.append(f"warning: {cache.problem}")
+                    cache = _open_cache_telling(result, options, mode)
                 assert job.source is not None
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
@@ -342,6 +339,15 @@ def _gather(
         result.findings.extend(findings)
     if cache is not None:
         cache.save()
+
+
+def _open_cache_telling(result: RunResult, options: RunOptions, mode: Mode) -> ResultCache:
+    """The results cache, opened; a problem with it is a warning of ``result``."""
+    cache = _open_cache(options, mode)
+    assert cache is not None
+    if cache.problem is not None:
+        result.messages.append(f"warning: {cache.problem}")
+    return cache
 
 
 def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
