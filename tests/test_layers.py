@@ -33,6 +33,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "semantics_lint"
 
 CORE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("semantics_lint.vocabulary_codes",),
     ("semantics_lint.vocabulary", "semantics_lint.reading"),
     (
         "semantics_lint.lint.core.model",
@@ -74,7 +75,8 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.engine",),
 )
 FOLDER_ORDER: tuple[tuple[str, ...], ...] = (
-    ("semantics_lint", "semantics_lint.vocabulary", "semantics_lint.reading"),
+    ("semantics_lint", "semantics_lint.vocabulary_codes"),
+    ("semantics_lint.vocabulary", "semantics_lint.reading"),
     ("semantics_lint.runtime",),
     ("semantics_lint.frameworks", "semantics_lint.pytest_findings"),
     ("semantics_lint.pytest_plugin",),
