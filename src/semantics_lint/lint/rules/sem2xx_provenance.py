@@ -31,6 +31,7 @@ from semantics_lint.lint.rules.base import (
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
+    followed_literal,
     is_blank_text,
     keys_in_doubt,
     kind_word,
@@ -332,17 +333,16 @@ class IncompleteProvenance(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            if value is None:
-                return
-            kind = literal_kind(value.node)
-            if kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`provenance` is {kind_word(kind)}",
-                    help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
-                    f"the result carries no series or facts{value.bound}",
-                )
+            found = followed_literal(check.call, field.value_ast)
+            if found is not None:
+                value, kind = found
+                if kind != "dict":
+                    check.report(
+                        field.value_ast,
+                        f"`provenance` is {kind_word(kind)}",
+                        help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
+                        f"the result carries no series or facts{value.bound}",
+                    )
             return
         # A blank source is too rare a mistake to read another module for.
         value = follow(check.call, field.value_ast, imports=field.name != "source")

@@ -28,10 +28,10 @@ from semantics_lint.lint.rules.base import (
 )
 from semantics_lint.lint.rules.values import (
     follow,
+    followed_literal,
     is_blank_text,
     keys_in_doubt,
     kind_word,
-    literal_kind,
     missing_in_doubt,
     text_of,
 )
@@ -419,22 +419,21 @@ class GrainSaysNothing(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`grain` is {kind_word(kind)}, which says nothing",
-                    help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
-                    f"grain out{value.bound}",
-                )
+            found = followed_literal(check.call, field.value_ast)
+            if found is not None:
+                value, kind = found
+                if kind != "dict":
+                    check.report(
+                        field.value_ast,
+                        f"`grain` is {kind_word(kind)}, which says nothing",
+                        help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
+                        f"grain out{value.bound}",
+                    )
             return
-        value = follow(check.call, field.value_ast)
-        if value is None:
+        found = followed_literal(check.call, field.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         where = f"`{field.path}`"
         if field.name == "isCounter":
             if kind != "bool":

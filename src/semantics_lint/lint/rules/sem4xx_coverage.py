@@ -33,6 +33,7 @@ from semantics_lint.lint.rules.base import (
 from semantics_lint.lint.rules.values import (
     data_field,
     follow,
+    followed_literal,
     holds_no_ground,
     is_empty_sequence,
     keys_in_doubt,
@@ -443,12 +444,10 @@ class AbsentWithoutWhatOrChecked(Rule):
                     "if the tool could not look, raise an error instead",
                 )
             return
-        value = follow(check.call, checked.value_ast)
-        if value is None:
+        found = followed_literal(check.call, checked.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         if kind in ("list", "tuple"):
             if not is_empty_sequence(value.node):
                 return

@@ -28,6 +28,7 @@ from semantics_lint.lint.rules.values import (
     Value,
     data_field,
     follow,
+    followed_literal,
     holds_no_ground,
     keys_in_doubt,
     kind_word,
@@ -45,12 +46,10 @@ _PERIOD: Final = frozenset({"period"})
 
 def _instant_problem(call: CallSite, node: ast.expr) -> tuple[str, Value] | None:
     """Why an instant is provably not ISO 8601 with a zone, or None."""
-    value = follow(call, node)
-    if value is None:
+    found = followed_literal(call, node)
+    if found is None:
         return None
-    kind = literal_kind(value.node)
-    if kind is None:
-        return None
+    value, kind = found
     text = text_of(value.node)
     if text is None:
         if kind == "str":
@@ -221,12 +220,10 @@ class BadPeriodOrInProgress(Rule):
 
     def _span(self, check: Check, field: Field) -> None:
         where = f"`{field.path}`"
-        value = follow(check.call, field.value_ast)
-        if value is None:
+        found = followed_literal(check.call, field.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         if field.name == "held" and kind == "str":
             if text_of(value.node) != vocabulary.PERIOD_HELD_UNKNOWN:
                 check.report(

@@ -26,6 +26,7 @@ from semantics_lint.lint.rules.base import (
 )
 from semantics_lint.lint.rules.values import (
     follow,
+    followed_literal,
     is_blank_text,
     is_empty_sequence,
     keys_in_doubt,
@@ -144,22 +145,21 @@ class ClarifyWithoutQuestion(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind not in ("dict", "none"):
-                check.report(
-                    field.value_ast,
-                    f"`{field.path}` is {kind_word(kind)}",
-                    help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
-                    f"ambiguous{value.bound}",
-                )
+            found = followed_literal(check.call, field.value_ast)
+            if found is not None:
+                value, kind = found
+                if kind not in ("dict", "none"):
+                    check.report(
+                        field.value_ast,
+                        f"`{field.path}` is {kind_word(kind)}",
+                        help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
+                        f"ambiguous{value.bound}",
+                    )
             return
-        value = follow(check.call, field.value_ast)
-        if value is None:
+        found = followed_literal(check.call, field.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         where = f"`{field.path}`"
         if field.name == "question":
             if kind != "str":
@@ -342,15 +342,16 @@ class RenderWithoutDefault(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`{field.path}` is {kind_word(kind)}",
-                    help="give {'default': 'table', 'columns': [...]}, or leave render out"
-                    + value.bound,
-                )
+            found = followed_literal(check.call, field.value_ast)
+            if found is not None:
+                value, kind = found
+                if kind != "dict":
+                    check.report(
+                        field.value_ast,
+                        f"`{field.path}` is {kind_word(kind)}",
+                        help="give {'default': 'table', 'columns': [...]}, or leave render out"
+                        + value.bound,
+                    )
             return
         value = follow(check.call, field.value_ast)
         if value is None:

@@ -185,6 +185,19 @@ _KIND_WORDS: Final = {
 }
 
 
+def followed_literal(
+    call: CallSite, node: ast.expr, *, imports: bool = True
+) -> tuple[Value, LiteralKind] | None:
+    """What ``node`` provably holds (:func:`follow`) and its literal kind: the opening a
+    rule shares before it judges a value. None when the value or its kind is unknown,
+    which is never a finding."""
+    value = follow(call, node, imports=imports)
+    if value is None:
+        return None
+    kind = literal_kind(value.node)
+    return None if kind is None else (value, kind)
+
+
 def kind_word(kind: LiteralKind) -> str:
     """``a string``, ``None``...: how a message names a literal's type."""
     return _KIND_WORDS.get(kind, kind)
