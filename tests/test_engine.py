@@ -418,3 +418,14 @@ def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(monkeypat
     # SEM102 judges the keys of every part, those given as a name too.
     assert [f.code for f in lint(source, LintSettings(enabled=frozenset({"SEM102"})))] == ["SEM102"]
     assert asked
+
+
+def test_the_engine_runs_the_rules_its_caller_hands_it() -> None:
+    # Rules are data: the engine runs what it is given, whatever the settings enable.
+    source = b'from semantics_lint.runtime import described_result\n\ndescribed_result(facts=[], provenance={"measured_at": "x", "source": "s", "bogus": 1})\n'
+    every = {finding.code for finding in lint_source(source, "t.py", LintSettings())}
+    assert {"SEM101", "SEM102"} <= every
+    only_keys = rules.get_rule("SEM102")()
+    given = lint_source(source, "t.py", LintSettings(), rules=lambda settings: ([only_keys], []))
+    assert {finding.code for finding in given} == {"SEM102"}
+    assert lint_source(source, "t.py", LintSettings(), rules=lambda settings: ([], [])) == []
