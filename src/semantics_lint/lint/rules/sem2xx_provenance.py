@@ -31,13 +31,13 @@ from semantics_lint.lint.rules.base import (
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
-    followed_literal,
     is_blank_text,
     keys_in_doubt,
     kind_word,
     literal_kind,
     missing_in_doubt,
     qualified_name,
+    report_wrong_kind,
     text_of,
 )
 
@@ -333,16 +333,11 @@ class IncompleteProvenance(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            found = followed_literal(check.call, field.value_ast)
-            if found is not None:
-                value, kind = found
-                if kind != "dict":
-                    check.report(
-                        field.value_ast,
-                        f"`provenance` is {kind_word(kind)}",
-                        help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
-                        f"the result carries no series or facts{value.bound}",
-                    )
+            report_wrong_kind(
+                check, field, "provenance", ("dict",),
+                help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
+                "the result carries no series or facts",
+            )
             return
         # A blank source is too rare a mistake to read another module for.
         value = follow(check.call, field.value_ast, imports=field.name != "source")

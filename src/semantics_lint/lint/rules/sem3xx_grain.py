@@ -33,6 +33,7 @@ from semantics_lint.lint.rules.values import (
     keys_in_doubt,
     kind_word,
     missing_in_doubt,
+    report_wrong_kind,
     text_of,
 )
 
@@ -419,16 +420,12 @@ class GrainSaysNothing(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            found = followed_literal(check.call, field.value_ast)
-            if found is not None:
-                value, kind = found
-                if kind != "dict":
-                    check.report(
-                        field.value_ast,
-                        f"`grain` is {kind_word(kind)}, which says nothing",
-                        help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
-                        f"grain out{value.bound}",
-                    )
+            report_wrong_kind(
+                check, field, "grain", ("dict",),
+                suffix=", which says nothing",
+                help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
+                "grain out",
+            )
             return
         found = followed_literal(check.call, field.value_ast)
         if found is None:

@@ -32,6 +32,7 @@ from semantics_lint.lint.rules.values import (
     keys_in_doubt,
     kind_word,
     literal_kind,
+    report_wrong_kind,
 )
 
 if TYPE_CHECKING:
@@ -145,16 +146,11 @@ class ClarifyWithoutQuestion(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            found = followed_literal(check.call, field.value_ast)
-            if found is not None:
-                value, kind = found
-                if kind not in ("dict", "none"):
-                    check.report(
-                        field.value_ast,
-                        f"`{field.path}` is {kind_word(kind)}",
-                        help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
-                        f"ambiguous{value.bound}",
-                    )
+            report_wrong_kind(
+                check, field, field.path, ("dict", "none"),
+                help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
+                "ambiguous",
+            )
             return
         found = followed_literal(check.call, field.value_ast)
         if found is None:
@@ -342,16 +338,10 @@ class RenderWithoutDefault(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            found = followed_literal(check.call, field.value_ast)
-            if found is not None:
-                value, kind = found
-                if kind != "dict":
-                    check.report(
-                        field.value_ast,
-                        f"`{field.path}` is {kind_word(kind)}",
-                        help="give {'default': 'table', 'columns': [...]}, or leave render out"
-                        + value.bound,
-                    )
+            report_wrong_kind(
+                check, field, field.path, ("dict",),
+                help="give {'default': 'table', 'columns': [...]}, or leave render out",
+            )
             return
         value = follow(check.call, field.value_ast)
         if value is None:

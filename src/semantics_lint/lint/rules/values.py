@@ -34,6 +34,7 @@ from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
+    from semantics_lint.lint.rules.base import Check
 
 __all__ = [
     "LiteralKind",
@@ -196,6 +197,25 @@ def followed_literal(
         return None
     kind = literal_kind(value.node)
     return None if kind is None else (value, kind)
+
+
+def report_wrong_kind(
+    check: Check,
+    field: Field,
+    name: str,
+    allowed: tuple[LiteralKind, ...],
+    *,
+    help: str,
+    suffix: str = "",
+) -> None:
+    """Report ``field`` when it provably holds a literal of a kind not ``allowed``
+    (``"`grain` is a string, which says nothing"``): the message names the field as
+    ``name`` and the kind, then ``suffix``; the help says where the value was bound."""
+    found = followed_literal(check.call, field.value_ast)
+    if found is None or found[1] in allowed:
+        return
+    value, kind = found
+    check.report(field.value_ast, f"`{name}` is {kind_word(kind)}{suffix}", help=help + value.bound)
 
 
 def kind_word(kind: LiteralKind) -> str:
