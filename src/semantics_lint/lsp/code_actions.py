@@ -42,6 +42,9 @@ class CodeActions:
     def _range(self, index: LineIndex, start: Point, end: Point) -> types.Range:
         raise NotImplementedError
 
+    def diagnostic(self, found: Located, index: LineIndex) -> types.Diagnostic:
+        raise NotImplementedError
+
     def _current_snapshot(self, uri: str) -> tuple[Buffer, Snapshot] | None:
         """The buffer and its last lint, if that lint is of the buffer's current text.
 
