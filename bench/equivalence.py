@@ -118,7 +118,7 @@ def _sources(corpus: str, variant: str) -> Iterator[tuple[str, bytes]]:
 
 def run_one(corpus: str, variant: str, out: Path) -> None:
     """Lint one corpus with one variant in this process; write its JSON lines."""
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
 
     settings = engine.LintSettings()
     if variant.startswith("rule-"):

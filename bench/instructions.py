@@ -31,7 +31,7 @@ BENCH = Path(__file__).resolve().parent
 _SCRIPT = r"""
 import ast, gc, sys
 from pathlib import Path
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 
 root, every, what = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 files = sorted(p for p in root.rglob("*.py") if p.is_file())[::every]

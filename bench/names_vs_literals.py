@@ -126,7 +126,7 @@ def write_corpus(root: Path, modules: int, names: bool) -> list[Path]:
 
 
 def lint_all(paths: list[Path]) -> tuple[float, Counter[str]]:
-    from semantics_lint.lint.core.engine import lint_file
+    from semantics_lint.lint.engine import lint_file
 
     start = time.perf_counter()
     codes: Counter[str] = Counter()

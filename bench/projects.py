@@ -25,7 +25,7 @@ BENCH = Path(__file__).resolve().parent
 
 
 def _lint(projects: list[list[Path]]) -> tuple[float, int, int]:
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.resolve import ProjectCache
 
     findings = built = 0

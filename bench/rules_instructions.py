@@ -28,7 +28,7 @@ _SCRIPT = r"""
 import sys
 from pathlib import Path
 from semantics_lint import vocabulary
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 
 root, every, left_out = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 files = sorted(p for p in root.rglob("*.py") if p.is_file())[::every]

@@ -32,7 +32,7 @@ BENCH = Path(__file__).resolve().parent
 _ONE_RUN = r"""
 import ast, gc, json, sys, time
 from pathlib import Path
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 
 
 root = Path(sys.argv[1])
@@ -69,7 +69,7 @@ def clocked(key, function):
 
 def clocks_on():
     # The breakdown's clocks, put around the engine's functions in this process.
-    from semantics_lint.lint.core import declaration
+    from semantics_lint.lint.calls import declaration
     from semantics_lint.lint.rules import ALL_RULES
 
     engine.file_context = clocked("locate", engine.file_context)

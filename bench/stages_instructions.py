@@ -18,11 +18,11 @@ _SCRIPT = r"""
 import gc, sys
 from pathlib import Path
 from semantics_lint import vocabulary
-from semantics_lint.lint.core import engine
-from semantics_lint.lint.core.context import CallSite, FileContext
-from semantics_lint.lint.core.declaration import build_declaration
+from semantics_lint.lint import engine
+from semantics_lint.lint.calls.context import CallSite, FileContext
+from semantics_lint.lint.calls.declaration import build_declaration
 from semantics_lint.lint.core.index import build_index
-from semantics_lint.lint.core.locate import locate_calls
+from semantics_lint.lint.calls.locate import locate_calls
 from semantics_lint.lint.rules.base import Check
 from semantics_lint.lint.rules import rules_for
 from semantics_lint.lint.core.source import decode_source, parse_module

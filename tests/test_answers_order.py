@@ -35,7 +35,7 @@ SCRIPT = textwrap.dedent(
     '''
     import json, sys
     from semantics_lint import vocabulary
-    from semantics_lint.lint.core.engine import LintSettings, lint_file
+    from semantics_lint.lint.engine import LintSettings, lint_file
 
     extended = LintSettings(call_names=(*vocabulary.DESCRIBED_RESULT_NAMES, "make_result"))
     chosen = {"default": LintSettings(), "extended": extended}

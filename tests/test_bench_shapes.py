@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 

@@ -314,7 +314,7 @@ def test_the_projects_corpus_reaches_across_modules_through_astroid(tmp_path: Pa
     assert int(counts[1]) > 0 and int(counts[2]) > 0, done.stdout
     # Every part of every call in a tools.py is a name imported from another module:
     # dates written in those modules are found across the import.
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.resolve import ProjectCache
 
     across = 0

@@ -8,12 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run.cache import (
-    ResultCache,
-    build_fingerprint,
-    settings_key,
-)
-from semantics_lint.lint.core.engine import LintSettings
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -21,6 +15,12 @@ from semantics_lint.lint.core.model import (
     Fix,
     Position,
     Severity,
+)
+from semantics_lint.lint.engine import LintSettings
+from semantics_lint.lint.run.cache import (
+    ResultCache,
+    build_fingerprint,
+    settings_key,
 )
 
 SOURCE = b"from semantics_lint.runtime import described_result\n"
@@ -206,7 +206,7 @@ def test_the_fingerprint_follows_the_package_files(tmp_path: Path) -> None:
 
 
 def test_a_lint_says_whether_it_asked_about_other_modules(tmp_path: Path) -> None:
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
 
     (tmp_path / "consts.py").write_text('WHEN = "2024-05-01"\n', encoding="utf-8")
     local = tmp_path / "local.py"

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from checkout import SNAKE, run_check
 
+from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.run import user_key
 from semantics_lint.lint.run.cache import (
     CACHE_FOLDER,
@@ -28,7 +29,6 @@ from semantics_lint.lint.run.cache import (
     settings_key,
 )
 from semantics_lint.lint.run.config import ConfigResolver
-from semantics_lint.lint.core.engine import LintSettings
 from semantics_lint.lint.run.runner import RunOptions
 from semantics_lint.lint.run.selection import codes_for_file, settings_for
 

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from semantics_lint.cli import main
-from semantics_lint.lint.core import engine
-from semantics_lint.lint.run import runner
+from semantics_lint.lint import engine
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.run import runner
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
 

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from checkout import SNAKE, run_check, unprivileged
 
+from semantics_lint.lint.core.model import Finding, Position, Severity
+from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.run.cache import (
     CACHE_FOLDER,
     MAX_CACHE_BYTES,
     ResultCache,
     default_cache_dir,
 )
-from semantics_lint.lint.core.engine import LintSettings
-from semantics_lint.lint.core.model import Finding, Position, Severity
 
 
 def _check(*args: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:

@@ -21,12 +21,11 @@ from hypothesis import strategies as st
 from semantics_lint.runtime import coverage
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 
 CATALOGS = Path(__file__).resolve().parent.parent / "testdata" / "catalogs"
 GOOD = CATALOGS / "semantics-catalog.json"
@@ -147,7 +146,7 @@ def test_a_fifo_or_a_device_named_as_a_catalog_is_refused_not_waited_on(tmp_path
     os.mkfifo(fifo)
     for command in (
         [sys.executable, "-m", "semantics_lint", "check-semantics"],
-        [sys.executable, "-c", "from semantics_lint.hooks import check_semantics_main as m; raise SystemExit(m())"],
+        [sys.executable, "-c", "from semantics_lint.cli.hooks import check_semantics_main as m; raise SystemExit(m())"],
     ):
         # A FIFO with no writer would block an open(), /dev/zero never ends: the
         # timeout fails the test if either is read.

@@ -675,7 +675,7 @@ def test_stderr_is_flushed_as_it_is_written(project: Path, monkeypatch: pytest.M
     # read before exit) still holds the messages once the run returns.
     import io
 
-    from semantics_lint.lint.run.command_line import main as lint_main
+    from semantics_lint.cli.check import main as lint_main
 
     buffer = io.BytesIO()
     stderr = io.TextIOWrapper(buffer, encoding="utf-8", write_through=False)

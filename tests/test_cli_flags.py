@@ -16,10 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_cli import EMPTY_FACTS, SNAKE_KEY
 
 from semantics_lint import vocabulary
-
-from test_cli import EMPTY_FACTS, SNAKE_KEY
 
 CLEAN = "import os\n\n\ndef helper(path):\n    return os.path.join(path, 'x')\n"
 
@@ -434,7 +433,7 @@ heavy = (
     "json", "hashlib", "tempfile", "shutil",
     # The engine and what only linting or a noqa comment needs; dataclasses (with
     # inspect) alone cost such a run about a fifth of its time.
-    "semantics_lint.lint.core.engine", "semantics_lint.lint.run.suppress", "dataclasses", "inspect",
+    "semantics_lint.lint.engine", "semantics_lint.lint.run.suppress", "dataclasses", "inspect",
     "ast", "tokenize",
 )
 print(code, sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in heavy))

@@ -17,16 +17,15 @@ import pytest
 from click.testing import CliRunner
 from conformance_data import cases, strict_equal
 
-from semantics_lint.runtime.gate_command import check_semantics_command
+from semantics_lint.cli.check_semantics import check_semantics_command
 from semantics_lint.runtime.gate import (
     ADDED_REPORT_KEYS,
     REFERENCE_REPORT_KEYS,
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 
 
 def _without_messages(report: dict[str, Any]) -> dict[str, Any]:

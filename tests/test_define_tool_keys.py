@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from semantics_lint.lint.core.engine import lint_file, lint_source
+from semantics_lint.lint.engine import lint_file, lint_source
 from semantics_lint.runtime.judge import definition_refusal
 from semantics_lint.runtime.tools import Tool, observe_tools
 

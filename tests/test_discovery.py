@@ -10,11 +10,11 @@ import pytest
 from semantics_lint.lint.run.config import ConfigResolver
 from semantics_lint.lint.run.discovery import (
     DiscoveryError,
-    compile_globs,
     discover,
     is_gitignored,
     parse_gitignore,
 )
+from semantics_lint.lint.run.globs import compile_globs
 
 
 def touch(path: Path, text: str = "x = 1\n") -> Path:

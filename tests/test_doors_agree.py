@@ -22,17 +22,25 @@ from pathlib import Path
 
 import pytest
 from doors.disguise import DISGUISES
-from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, disguised_calls, sample, valid_calls
+from doors.gen import (
+    MUTATIONS,
+    Call,
+    NotLiteral,
+    call_arguments,
+    calls,
+    disguised_calls,
+    sample,
+    valid_calls,
+)
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis.errors import NoSuchExample
 
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.calls.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules import specific_code
-from semantics_lint.lint.core.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST
 from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
-
 
 # A generated example may hold a 4,000-digit number or a value nested 150 deep.
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")

@@ -8,8 +8,13 @@ import ast
 
 import pytest
 
-from semantics_lint.lint.core.engine import lint_source
-from semantics_lint.lint.core.syntax import UNKNOWN, iter_dict_items, last_wins, literal_of
+from semantics_lint.lint.core.syntax import (
+    UNKNOWN,
+    iter_dict_items,
+    last_wins,
+    literal_of,
+)
+from semantics_lint.lint.engine import lint_source
 
 
 def codes(source: str) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-
 import codecs
 import subprocess
 import sys
@@ -13,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint import rules
-from semantics_lint.lint.core.declaration import Field
-from semantics_lint.lint.core.engine import (
+from semantics_lint.lint.calls.declaration import Field
+from semantics_lint.lint.core.model import Finding, Position
+from semantics_lint.lint.engine import (
     LintSettings,
     lint_file,
     lint_source,
     might_contain_calls,
 )
-from semantics_lint.lint.core.model import Finding, Position
 from semantics_lint.lint.rules import Invalid, Rule, Valid
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later
@@ -179,7 +178,7 @@ def test_prefilter_hit_without_a_call_of_ours_has_no_findings() -> None:
 
 def test_importing_the_engine_does_not_import_libcst_or_astroid() -> None:
     code = (
-        "import sys, semantics_lint.lint.core.engine as e\n"
+        "import sys, semantics_lint.lint.engine as e\n"
         "e.lint_source(b'import os\\n', 'x.py')\n"
         "assert 'libcst' not in sys.modules, 'libcst imported'\n"
         "assert 'astroid' not in sys.modules, 'astroid imported'\n"
@@ -419,3 +418,14 @@ def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(monkeypat
     # SEM102 judges the keys of every part, those given as a name too.
     assert [f.code for f in lint(source, LintSettings(enabled=frozenset({"SEM102"})))] == ["SEM102"]
     assert asked
+
+
+def test_the_engine_runs_the_rules_its_caller_hands_it() -> None:
+    # Rules are data: the engine runs what it is given, whatever the settings enable.
+    source = b'from semantics_lint.runtime import described_result\n\ndescribed_result(facts=[], provenance={"measured_at": "x", "source": "s", "bogus": 1})\n'
+    every = {finding.code for finding in lint_source(source, "t.py", LintSettings())}
+    assert {"SEM101", "SEM102"} <= every
+    only_keys = rules.get_rule("SEM102")()
+    given = lint_source(source, "t.py", LintSettings(), rules=lambda settings: ([only_keys], []))
+    assert {finding.code for finding in given} == {"SEM102"}
+    assert lint_source(source, "t.py", LintSettings(), rules=lambda settings: ([], [])) == []

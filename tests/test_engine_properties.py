@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.source import split_lines
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 
 _PREFIXES = [
     b"",

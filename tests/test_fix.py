@@ -17,12 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run.fix import (
-    FixError,
-    FixResult,
-    apply_fixes,
-    fix_source,
-)
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -30,6 +24,12 @@ from semantics_lint.lint.core.model import (
     Fix,
     Position,
     Severity,
+)
+from semantics_lint.lint.run.fix import (
+    FixError,
+    FixResult,
+    apply_fixes,
+    fix_source,
 )
 from semantics_lint.lint.run.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
@@ -622,7 +622,8 @@ def test_a_run_decodes_and_prefilters_each_file_once(
 ) -> None:
     """The engine, ``# noqa``, the fixpoint loop and the diff all read the one text
     ``source.decode`` gave; the prefilter runs once, when the file is read."""
-    from semantics_lint.lint.core import engine, source
+    from semantics_lint.lint import engine
+    from semantics_lint.lint.core import source
     from semantics_lint.lint.run import jobs, runner
 
     path = tmp_path / "tool.py"

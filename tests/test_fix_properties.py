@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.engine import LintSettings, lint_source
+from semantics_lint.lint.engine import LintSettings, lint_source
 from semantics_lint.lint.run.fix import fix_source
 
 # A piece of generated source: the same text before and after fixing, or a pair

@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 from semantics_lint.flake8_plugin import SemanticsLintPlugin, _source_bytes
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.flake8_plugin import SemanticsLintPlugin
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.run.config import ConfigResolver
 from semantics_lint.lint.run.discovery import discover
 

@@ -18,13 +18,12 @@ from semantics_lint.runtime.gate import (
     SHOWN_IN_ALL,
     SHOWN_PER_CODE,
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
     judge_catalog,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 
 FACT = {
     "af_semantics": True,

@@ -1,4 +1,4 @@
-"""Tests for ``semantics_lint.hooks``: the check-semantics hook entry, called as ``main(argv)``.
+"""Tests for ``semantics_lint.cli.hooks``: the check-semantics hook entry, called as ``main(argv)``.
 
 pre-commit passes every matching catalog at once; the entry hands them all to one run
 of the gate, which judges them into one report naming each catalog. Catalogs come
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conformance_data import CONFORMANCE_DIR
 
-from semantics_lint.hooks import check_semantics_main
+from semantics_lint.cli.hooks import check_semantics_main
 
 
 def _catalog(case_id: str) -> Any:

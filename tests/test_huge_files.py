@@ -185,8 +185,8 @@ def test_the_flake8_plugin_refuses_a_huge_file_without_copying_it(tmp_path: Path
 
 
 def test_lint_file_refuses_a_huge_file_and_a_fifo_without_reading(tmp_path: Path) -> None:
-    from semantics_lint.lint.core.engine import lint_file
     from semantics_lint.lint.core.model import Finding
+    from semantics_lint.lint.engine import lint_file
 
     os.mkfifo(tmp_path / "pipe.py")  # opening it for reading would wait for a writer
     answers: list[list[Finding]] = []

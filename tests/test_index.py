@@ -12,14 +12,12 @@ this repository and on a sample of the standard library.
 from __future__ import annotations
 
 import ast
+import symtable
+import sysconfig
 from pathlib import Path
 
 import pytest
 
-import symtable
-import sysconfig
-
-from semantics_lint.lint.core.engine import LintSettings, file_context
 from semantics_lint.lint.core.index import (
     CLASS,
     COMPREHENSION,
@@ -33,6 +31,7 @@ from semantics_lint.lint.core.index import (
     build_index,
     dotted_name,
 )
+from semantics_lint.lint.engine import LintSettings, file_context
 from semantics_lint.lint.rules.values import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,6 +5,8 @@ is written: at the top of a module, inside a function (a lazy import is still a
 dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.md):
 
 * no import cycle anywhere in the package;
+* folders are layers (``FOLDER_ORDER``): a folder (or a module at the package's top)
+  imports only from folders below it, so there is no cycle between folders either;
 * the linter's core is ordered: vocabulary -> model, reading, settings, syntax, scopes ->
   source, index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
   (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> ``rules.emptiness`` -> the rule families -> the
@@ -31,6 +33,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "semantics_lint"
 
 CORE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("semantics_lint.vocabulary_codes",),
     ("semantics_lint.vocabulary", "semantics_lint.reading"),
     (
         "semantics_lint.lint.core.model",
@@ -45,10 +48,10 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.resolve.astroid_bridge",),
     ("semantics_lint.lint.resolve.project",),
     ("semantics_lint.lint.resolve",),
-    ("semantics_lint.lint.core.locate", "semantics_lint.lint.core.context"),
-    ("semantics_lint.lint.core.declaration",),
-    ("semantics_lint.lint.core.tools",),
-    ("semantics_lint.lint.core.verdicts",),
+    ("semantics_lint.lint.calls", "semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.context"),
+    ("semantics_lint.lint.calls.declaration",),
+    ("semantics_lint.lint.calls.tools",),
+    ("semantics_lint.lint.calls.verdicts",),
     ("semantics_lint.lint.rules.base",),
     ("semantics_lint.lint.rules.values",),
     ("semantics_lint.lint.rules.emptiness",),
@@ -63,14 +66,35 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem3xx_grain",
         "semantics_lint.lint.rules.sem4xx_coverage",
         "semantics_lint.lint.rules.sem4xx_items",
+        "semantics_lint.lint.rules.sem4xx_period",
         "semantics_lint.lint.rules.sem5xx_clarify_render",
         "semantics_lint.lint.rules.sem6xx_tools",
+        "semantics_lint.lint.rules.sem6xx_data_variable",
     ),
     ("semantics_lint.lint.rules",),
-    ("semantics_lint.lint.core.engine",),
+    ("semantics_lint.lint.engine",),
 )
+FOLDER_ORDER: tuple[tuple[str, ...], ...] = (
+    ("semantics_lint", "semantics_lint.vocabulary_codes"),
+    ("semantics_lint.vocabulary", "semantics_lint.reading"),
+    ("semantics_lint.runtime",),
+    ("semantics_lint.frameworks", "semantics_lint.pytest_findings"),
+    ("semantics_lint.pytest_plugin",),
+    ("semantics_lint.lint.core",),
+    ("semantics_lint.lint.resolve",),
+    ("semantics_lint.lint.calls",),
+    ("semantics_lint.lint.rules",),
+    ("semantics_lint.lint",),
+    ("semantics_lint.lint.output",),
+    ("semantics_lint.lint.run",),
+    ("semantics_lint.lsp", "semantics_lint.flake8_plugin", "semantics_lint.gen"),
+    ("semantics_lint.cli",),
+    ("semantics_lint.__main__",),
+)
+"""The folders bottom to top (a module at the package's top is its own folder)."""
+FOLDER_RANK = {folder: rank for rank, layer in enumerate(FOLDER_ORDER) for folder in layer}
 RANK = {module: rank for rank, layer in enumerate(CORE_ORDER) for module in layer}
-THE_RUNTIME_DOOR = "semantics_lint.lint.core.verdicts"
+THE_RUNTIME_DOOR = "semantics_lint.lint.calls.verdicts"
 
 
 @dataclass(frozen=True)
@@ -146,11 +170,54 @@ def _graph() -> dict[str, set[str]]:
     return graph
 
 
+def _folder(module: str) -> str:
+    """The folder a module lies in; a module at the package's top is its own folder."""
+    path, is_package = MODULES[module]
+    if is_package or module.count(".") == 1:
+        return module
+    return module.rpartition(".")[0]
+
+
+def upward_folder_imports(imports: list[Import]) -> list[str]:
+    """Each import from a folder to one at its own rank or above (another folder)."""
+    wrong = []
+    for item in imports:
+        importer, imported = _folder(item.importer), _folder(item.imported)
+        if importer != imported and FOLDER_RANK[imported] >= FOLDER_RANK[importer]:
+            wrong.append(f"{item.importer} line {item.line}: {item.imported} ({importer} -> {imported})")
+    return wrong
+
+
+def test_every_folder_has_a_layer() -> None:
+    assert {_folder(module) for module in MODULES} == set(FOLDER_RANK)
+
+
+def test_folders_import_only_from_folders_below() -> None:
+    assert upward_folder_imports(OURS) == []
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("semantics_lint.lint.core.index", "semantics_lint.lint.resolve"),  # upward
+        ("semantics_lint.lint.resolve.project", "semantics_lint.lint.calls.context"),  # upward
+        ("semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.locate"),  # same folder: fine
+        ("semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.tools"),  # same folder: fine
+        ("semantics_lint.lint.rules.base", "semantics_lint.lint.calls.tools"),  # downward: fine
+    ],
+)
+def test_the_folder_check_sees_an_upward_import(importer: str, imported: str) -> None:
+    # Whether the check above can fail: one import added to the real ones.
+    extra = Import(importer, imported, True, 1)
+    upward = FOLDER_RANK[_folder(imported)] > FOLDER_RANK[_folder(importer)]
+    assert bool(upward_folder_imports([*OURS, extra])) == upward
+
+
 def test_every_module_is_seen_with_its_lazy_and_typing_imports() -> None:
     # The walk counts what a top-level-only reading would miss.
     assert len(MODULES) > 60
     assert any(item.lazy for item in OURS)
-    engine = {item.imported for item in OURS if item.importer == "semantics_lint.lint.core.engine"}
+    engine = {item.imported for item in OURS if item.importer == "semantics_lint.lint.engine"}
     assert "semantics_lint.lint.rules" in engine  # imported inside a function
 
 
@@ -210,7 +277,9 @@ def test_every_core_module_has_a_layer() -> None:
     core = {
         module
         for module in MODULES
-        if module.startswith(("semantics_lint.lint.rules", "semantics_lint.lint.resolve"))
+        if module.startswith(
+            ("semantics_lint.lint.rules", "semantics_lint.lint.resolve", "semantics_lint.lint.calls")
+        )
     }
     assert core <= set(RANK)
 
@@ -261,4 +330,4 @@ def test_rule_families_are_imported_by_the_registry_only() -> None:
     core_users = {
         item.importer for item in OURS if item.imported == "semantics_lint.lint.rules" and item.importer in RANK
     }
-    assert core_users <= {"semantics_lint.lint.core.engine"}
+    assert core_users <= {"semantics_lint.lint.engine"}

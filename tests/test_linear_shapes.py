@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.core.index import build_index
-from semantics_lint.lint.rules import sem6xx_tools
+from semantics_lint.lint.rules import sem6xx_data_variable
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 PACKAGE = str(Path(engine.__file__).resolve().parent.parent)
@@ -178,4 +178,4 @@ def test_absent_in_a_function_answers_as_a_scan_of_every_call(number: int) -> No
         starts = sorted((node.lineno, node.col_offset) for node in chosen)
         for function in functions:
             expected = any(_scan_within(node, function) for node in chosen)
-            assert sem6xx_tools._starts_within(starts, function) is expected
+            assert sem6xx_data_variable._starts_within(starts, function) is expected

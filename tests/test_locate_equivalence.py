@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.calls.locate import LocatedCall, locate_calls
 from semantics_lint.lint.core.index import build_index
-from semantics_lint.lint.core.locate import LocatedCall, locate_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 

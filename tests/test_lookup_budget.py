@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 
 CONSTANTS = 'FIRST_DAY = "2024-05-01"\nSECOND_DAY = "2024-06-01"\nOTHER_DAY = "2024-07-01"\n'

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from types import FrameType
 
-from semantics_lint.lint.core.engine import lint_file
+from semantics_lint.lint.engine import lint_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "testdata" / "corpus").glob("*.py")) + sorted(

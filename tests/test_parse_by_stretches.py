@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from semantics_lint.lint.core import source
-from semantics_lint.lint.core.engine import lint_source
 from semantics_lint.lint.core.source import parse_module
+from semantics_lint.lint.engine import lint_source
 
 
 def _outcome(parse: object, text: str) -> str:

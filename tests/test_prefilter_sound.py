@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.engine import LintSettings, file_context, might_contain_calls
-from semantics_lint.lint.core.locate import locate_adapter_calls
+from semantics_lint.lint.calls.locate import locate_adapter_calls
+from semantics_lint.lint.engine import LintSettings, file_context, might_contain_calls
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))

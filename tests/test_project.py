@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.engine import lint_file
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.engine import lint_file
 from semantics_lint.lint.rules import ALL_RULES
 
 PROJECT = Path(__file__).resolve().parent.parent / "testdata" / "project"
@@ -120,7 +120,7 @@ def test_findings_are_reported_at_the_use_in_the_call(findings: list[Finding]) -
 
 _PROBE = """\
 import sys
-from semantics_lint.lint.core.engine import lint_file
+from semantics_lint.lint.engine import lint_file
 for path in sys.argv[1:]:
     lint_file(path)
 print("astroid" in sys.modules)

@@ -50,7 +50,7 @@ if sys.argv[2] == "flake8":
     from flake8.main.cli import main
 
     sys.exit(main(sys.argv[3:]))
-from semantics_lint.lint.run.command_line import main
+from semantics_lint.cli.check import main
 
 main(["check", *sys.argv[3:]])
 '''

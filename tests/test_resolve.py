@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.context import CallSite
-from semantics_lint.lint.core.engine import LintSettings, file_context, lint_file
+from semantics_lint.lint.calls.context import CallSite
+from semantics_lint.lint.engine import LintSettings, file_context, lint_file
 from semantics_lint.lint.resolve import ProjectCache, Resolved, project_modules
 from semantics_lint.lint.resolve import astroid_bridge as resolve_astroid
 from semantics_lint.lint.resolve import project as resolve_project
@@ -1290,7 +1290,7 @@ def test_a_file_that_is_not_on_disk_follows_no_import(project: Path) -> None:
 
 _PROBE = """\
 import sys
-from semantics_lint.lint.core.engine import lint_file
+from semantics_lint.lint.engine import lint_file
 lint_file(sys.argv[1])
 print("astroid" in sys.modules)
 """
@@ -1438,7 +1438,7 @@ def test_no_linted_file_outlives_its_lint(tmp_path: Path) -> None:
     """Per-file caches (the resolver's, the rules') must not keep a file's state alive."""
     import gc
 
-    from semantics_lint.lint.core.context import FileContext
+    from semantics_lint.lint.calls.context import FileContext
 
     source = textwrap.dedent(
         """
@@ -1577,7 +1577,7 @@ def test_following_never_imports_libcst(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import sys
-        from semantics_lint.lint.core.engine import lint_file
+        from semantics_lint.lint.engine import lint_file
         codes = sorted(f.code for f in lint_file({str(tool)!r}))
         print(codes, "libcst" in sys.modules)
         """

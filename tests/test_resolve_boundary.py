@@ -24,7 +24,7 @@ from astroid.context import InferenceContext
 from astroid.exceptions import AstroidImportError
 from astroid.manager import AstroidManager
 
-from semantics_lint.lint.core import engine
+from semantics_lint.lint import engine
 from semantics_lint.lint.resolve import ProjectCache, astroid_boundary
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,13 +19,11 @@ from types import ModuleType
 import pytest
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core import declaration as declaration_module
-from semantics_lint.lint.core import engine
-
-from semantics_lint.lint.core.context import FileContext
-from semantics_lint.lint.core.engine import Batch, LintSettings, file_context, lint_source
-
+from semantics_lint.lint import engine
+from semantics_lint.lint.calls import declaration as declaration_module
+from semantics_lint.lint.calls.context import FileContext
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.engine import Batch, LintSettings, file_context, lint_source
 from semantics_lint.lint.rules import ALL_RULES, Rule, rules_for
 from semantics_lint.lint.rules import sem4xx_items as coverage_rules
 from semantics_lint.lint.rules.base import _ALL_HOOKS, Check, Selector
@@ -405,10 +403,9 @@ def _expressions() -> Iterator[ast.expr]:
 
 
 def test_row_values_are_the_literal_values() -> None:
-    from semantics_lint.lint.rules.sem1xx_data import _row_value
-
     from semantics_lint.lint.core.syntax import UNKNOWN as unknown
     from semantics_lint.lint.core.syntax import literal_value
+    from semantics_lint.lint.rules.sem1xx_data import _row_value
     compared = 0
     for node in _expressions():
         fast = _row_value(node)
@@ -440,7 +437,7 @@ report = define_tool(name="vm_report", resultClass="report", execute=run)
 def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(monkeypatch: pytest.MonkeyPatch) -> None:
     import weakref
 
-    from semantics_lint.lint.core import tools
+    from semantics_lint.lint.calls import tools
 
     contexts: list[weakref.ref[FileContext]] = []
     real = tools._read_tools

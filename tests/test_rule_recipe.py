@@ -105,7 +105,7 @@ def test_the_new_rule_runs_under_check_when_selected(scratch: Path, tmp_path: Pa
         tmp_path,
         "-c",
         "from semantics_lint.lint.rules import get_rule\n"
-        "from semantics_lint.lint.core.engine import lint_source\n"
+        "from semantics_lint.lint.engine import lint_source\n"
         "rule = get_rule('SEM299')\n"
         "print([f.start for f in lint_source(rule.INVALID[0].source.encode(), 'x.py') if f.code == 'SEM299'])\n",
     )

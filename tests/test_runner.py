@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run import jobs
-from semantics_lint.lint.run import pool
-from semantics_lint.lint.run import runner
-from semantics_lint.lint.run import selection
-from semantics_lint.lint.run.config import Config, ConfigError, known_codes
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.run import jobs, pool, runner, selection
+from semantics_lint.lint.run.config import Config, ConfigError, known_codes
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"
@@ -228,7 +225,8 @@ def test_files_without_calls_never_import_libcst(tmp_path: Path) -> None:
         (tmp_path / f"plain{i}.py").write_text(PLAIN, encoding="utf-8")
     script = (
         "import sys\n"
-        "from semantics_lint.lint.run import command_line, runner\n"
+        "from semantics_lint.cli import check\n"
+        "from semantics_lint.lint.run import runner\n"
         "assert 'libcst' not in sys.modules, 'importing the CLI imported libcst'\n"
         f"result = runner.run([{str(tmp_path)!r}], runner.RunOptions(jobs=1))\n"
         "assert result.files == 3 and result.linted == 0 and not result.findings\n"

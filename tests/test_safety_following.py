@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.engine import lint_file
+from semantics_lint.lint.engine import lint_file
 
 MARKERS = "markers"
 
@@ -293,8 +293,8 @@ def test_locate_keeps_nothing_about_a_folder_changed_just_now(tmp_path: Path) ->
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_is_neither_located_nor_waited_on(tmp_path: Path) -> None:
-    from semantics_lint.lint.resolve.project_modules import locate, read_source
     from semantics_lint.lint.resolve.module_reading import read_module
+    from semantics_lint.lint.resolve.project_modules import locate, read_source
 
     os.mkfifo(tmp_path / "consts.py")  # opening it to read would wait for a writer
     assert locate(str(tmp_path), "consts") is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 
 OURS = ("SEM2", "SEM3", "SEM4", "SEM5")
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from semantics_lint import runtime
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.runtime.refusal import Refusal
 
 PROVED_AT_RUN_TIME = frozenset(

@@ -10,7 +10,7 @@ import ast
 
 import pytest
 
-from semantics_lint.lint.core.engine import lint_source
+from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules.sem2xx_clock import looks_like_date
 from semantics_lint.lint.rules.values import (
     is_blank_text,

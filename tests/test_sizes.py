@@ -1,5 +1,5 @@
-"""The package holds itself to small parts: no module of ``src/`` over 900 lines, no
-function over 100 lines (a ``def`` from its first line to its last, decorators not
+"""The package holds itself to small parts: no module of ``src/`` over 600 lines, no
+function over 80 lines (a ``def`` from its first line to its last, decorators not
 counted), the rule modules included."""
 
 from __future__ import annotations
@@ -11,9 +11,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "semantics_lint"
 MODULES = sorted(PACKAGE.rglob("*.py"))
-MAX_MODULE_LINES = 900
-MAX_FUNCTION_LINES = 100
-
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+WAITING: dict[str, int] = {
+    # Being reworked (serving in one pass): held to their present size until then.
+    "runtime/mints.py": 607,
+    "runtime/described.py:described_result": 82,
+    "runtime/envelope.py:faults_in": 97,
+}
+"""Parts over the limits, each at most its present size."""
 
 def _name(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
@@ -37,14 +43,20 @@ def test_the_package_is_found() -> None:
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_name)
-def test_no_module_is_over_900_lines(path: Path) -> None:
+def test_no_module_is_over_600_lines(path: Path) -> None:
     lines = path.read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_MODULE_LINES, f"{_name(path)} has {lines} lines"
+    limit = WAITING.get(_name(path), MAX_MODULE_LINES)
+    assert lines <= limit, f"{_name(path)} has {lines} lines"
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_name)
-def test_no_function_is_over_100_lines(path: Path) -> None:
-    assert _long_functions(path.read_text(encoding="utf-8")) == []
+def test_no_function_is_over_80_lines(path: Path) -> None:
+    long = [
+        (name, line, length)
+        for name, line, length in _long_functions(path.read_text(encoding="utf-8"))
+        if length > WAITING.get(f"{_name(path)}:{name}", MAX_FUNCTION_LINES)
+    ]
+    assert long == []
 
 
 def test_a_long_function_is_seen() -> None:

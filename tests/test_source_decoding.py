@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.lint.core import engine
-from semantics_lint.lint.core.source import split_lines
+from semantics_lint.lint import engine
 from semantics_lint.lint.core.model import Finding
+from semantics_lint.lint.core.source import split_lines
 
 
 def _reference_decode(source: bytes) -> str | tuple[str, int, int]:

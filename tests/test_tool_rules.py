@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.engine import LintSettings, lint_file, lint_source
+from semantics_lint.lint.engine import LintSettings, lint_file, lint_source
 
 TOOL_CODES = frozenset({"SEM601", "SEM602", "SEM603", "SEM604"})
 ONLY_TOOLS = LintSettings(enabled=TOOL_CODES)

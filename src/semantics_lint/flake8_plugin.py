@@ -1,6 +1,6 @@
 """The flake8 adapter: ``flake8 --select SEM`` reports the codes ``semantics-lint check`` does.
 
-A thin shell over ``semantics_lint.lint.core.engine``. flake8 hands us the physical lines of
+A thin shell over ``semantics_lint.lint.engine``. flake8 hands us the physical lines of
 the file (``lines``), its name, and the ``ast`` tree it parsed from the joined lines
 (``tree``). The lines are written back to bytes (in the encoding their cookie names)
 for the engine. When reading those bytes gives this very text, as it usually does, the
@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from semantics_lint import vocabulary
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
 
 try:
     _VERSION = version("semantics-lint")
@@ -135,14 +135,14 @@ class SemanticsLintPlugin:
     @classmethod
     def _get_settings(cls) -> LintSettings:
         if cls._settings is None:
-            from semantics_lint.lint.core.engine import LintSettings
+            from semantics_lint.lint.engine import LintSettings
 
             cls._settings = LintSettings(api_modules=cls._api_modules, call_names=cls._call_names)
         return cls._settings
 
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
-        from semantics_lint.lint.core import engine
+        from semantics_lint.lint import engine
         from semantics_lint.lint.output.printable import printable
         from semantics_lint.reading import MAX_SOURCE_BYTES
 

@@ -22,6 +22,8 @@ import re
 from types import MappingProxyType
 from typing import Final, Mapping
 
+from semantics_lint.vocabulary_codes import RULE_CODES as RULE_CODES
+
 # ---------------------------------------------------------------------------
 # Markers and notes (published as data in canonical-notes.json)
 # ---------------------------------------------------------------------------
@@ -290,45 +292,10 @@ ADAPTER_CLASS_KEYWORD: Final = "result_class"
 # Static rule codes
 # ---------------------------------------------------------------------------
 
-# Written by ``python -m semantics_lint.gen`` from the rule registry (``lint.rules``):
-# selection and ``# noqa`` read the codes here without importing the rules.
-# begin rule codes
-RULE_CODES: Final = (
-    "SEM001",
-    "SEM002",
-    "SEM100",
-    "SEM101",
-    "SEM102",
-    "SEM103",
-    "SEM104",
-    "SEM105",
-    "SEM106",
-    "SEM201",
-    "SEM202",
-    "SEM203",
-    "SEM204",
-    "SEM205",
-    "SEM301",
-    "SEM302",
-    "SEM303",
-    "SEM401",
-    "SEM402",
-    "SEM403",
-    "SEM404",
-    "SEM405",
-    "SEM406",
-    "SEM501",
-    "SEM502",
-    "SEM601",
-    "SEM602",
-    "SEM603",
-    "SEM604",
-)
-# end rule codes
-"""Every static rule code, stable, as ``python -m semantics_lint.gen`` last wrote them
-from the rule registry (docs/rules.md documents each). Selection (``--select``,
-``ignore``) and ``# noqa`` resolve against this list without importing the rule
-modules; a code it does not hold is asked of the registry (``config.registered_codes``)."""
+# ``RULE_CODES``, every static rule code in code order, is generated from the rule
+# registry into ``vocabulary_codes.py`` (``python -m semantics_lint.gen``) and imported
+# at the top: selection and ``# noqa`` read the codes without importing the rules; a
+# code it does not hold is asked of the registry (``config.registered_codes``).
 
 # ---------------------------------------------------------------------------
 # Strings: JavaScript's notion of "empty"
@@ -356,10 +323,10 @@ def canonical_notes() -> dict[str, object]:
     """The content of ``canonical-notes.json``: notes and markers, for other languages."""
     return {
         "$comment": (
-            "Generated from semantics_lint.vocabulary; do not edit by hand. These are the "
-            "strings a tool written in another language must reproduce byte for byte: the "
-            "static note each result shape carries and the reserved marker keys that make "
-            "those shapes recognizable."
+            "Generated from semantics_lint.vocabulary by `python -m semantics_lint.gen`; "
+            "do not edit by hand. These are the strings a tool written in another language "
+            "must reproduce byte for byte: the static note each result shape carries and the "
+            "reserved marker keys that make those shapes recognizable."
         ),
         "notes": dict(NOTES),
         "markers": dict(MARKERS),

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from doors.gen import Call, NotLiteral, call_arguments
-
-from semantics_lint.lint.core.engine import lint_source
-from semantics_lint.lint.rules import specific_code
 from semantics_lint.lint.core.model import Finding, Severity
+from semantics_lint.lint.engine import lint_source
+from semantics_lint.lint.rules import specific_code
 from semantics_lint.runtime import absent, coverage, described_result
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,

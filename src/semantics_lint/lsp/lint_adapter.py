@@ -139,7 +139,7 @@ def lint_text(text: str, path: str) -> Linted:
     Exactly what ``semantics-lint check - --stdin-filename PATH`` reports for it, once
     the configuration's excludes have been applied as ``--force-exclude`` does.
     """
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.run import runner
     from semantics_lint.lint.run.config import ConfigError
 

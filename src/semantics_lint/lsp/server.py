@@ -52,8 +52,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -67,22 +66,22 @@ from pygls.uris import to_fs_path
 
 from semantics_lint.lint.core.model import Severity
 from semantics_lint.lsp import lint_adapter
-from semantics_lint.lsp.lint_adapter import FixFailed, Linted, Located
-from semantics_lint.lsp.positions import LineIndex, Point, Replacement, Units
+from semantics_lint.lsp.code_actions import CodeActions
+from semantics_lint.lsp.lint_adapter import Located
+from semantics_lint.lsp.positions import LineIndex, Point, Units
+from semantics_lint.lsp.state import (
+    FIX_ALL_KIND,
+    NAME,
+    PYTHON_SUFFIXES,
+    SOURCE,
+    Buffer,
+    Options,
+    Snapshot,
+)
 from semantics_lint.lsp.workers import Pool, WorkerCrashed, WorkerFailed
 
 logger = logging.getLogger(__name__)
 
-NAME = "semantics-lint"
-SOURCE = "semantics-lint"
-FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{NAME}"
-PYTHON_SUFFIXES = (".py", ".pyi")
-DEFAULT_LINT_DELAY = 0.15
-"""Seconds a buffer must stay unchanged before it is linted (typing pauses)."""
-DEFAULT_LINT_ON_CHANGE_MAX_BYTES = 4_000_000
-"""A buffer larger than this (UTF-8 bytes) is linted on open and save only: at about
-0.8 s a megabyte on one core, a lint of 4 MB takes some 3 s, the most that still
-follows typing."""
 KILL_ABOVE = 500_000
 """Characters above which a running lint that a newer version supersedes is stopped
 (its worker killed) rather than left to finish: a lint of 500,000 characters takes
@@ -94,67 +93,6 @@ FIX_WORKERS = 2
 def lint_workers() -> int:
     """Worker processes for lints: one a core, at least 2, at most 8."""
     return max(2, min(os.cpu_count() or 2, 8))
-
-
-@dataclass(slots=True)
-class Options:
-    """What the client set in ``initializationOptions``."""
-
-    unsafe_fixes: bool = False
-    lint_delay: float = DEFAULT_LINT_DELAY
-    lint_on_change_max_bytes: int = DEFAULT_LINT_ON_CHANGE_MAX_BYTES
-
-    @classmethod
-    def read(cls, raw: Any) -> Options:
-        options = cls()
-        if not isinstance(raw, dict):
-            return options
-        # Some clients nest the options under the server's name.
-        nested = raw.get(NAME)
-        if isinstance(nested, dict):
-            raw = {**raw, **nested}
-        unsafe = raw.get("unsafeFixes")
-        if isinstance(unsafe, bool):
-            options.unsafe_fixes = unsafe
-        delay = raw.get("lintDelay")
-        if isinstance(delay, (int, float)) and not isinstance(delay, bool) and 0 <= delay <= 10:
-            options.lint_delay = float(delay)
-        limit = raw.get("lintOnChangeMaxBytes")
-        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
-            options.lint_on_change_max_bytes = limit
-        return options
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """One lint of one version of a buffer."""
-
-    version: int | None
-    text: str
-    linted: Linted
-    fix_all: list[tuple[Replacement, ...]] = field(default_factory=list)
-    """The replacements of fix-all, once computed (one entry at most)."""
-
-
-@dataclass(slots=True)
-class Buffer:
-    """What the server keeps about one open document."""
-
-    uri: str
-    path: str
-    generation: int = 0
-    """Bumped by every lint that is scheduled; a lint whose generation is no longer
-    the buffer's has been superseded and is dropped."""
-    task: asyncio.Task[None] | None = None
-    """The newest lint: waiting for its pause, for a worker, or running."""
-    in_flight: asyncio.Task[None] | None = None
-    """The lint whose job is on a worker (the newest or an older one), if any."""
-    in_flight_size: int = 0
-    snapshot: Snapshot | None = None
-    published: int | None = None
-    """The version of the diagnostics published last."""
-    errors_shown: set[str] = field(default_factory=set)
-    told_too_big: bool = False
 
 
 _ANSWERED = object()
@@ -214,7 +152,7 @@ class _LanguageServer(LanguageServer):
         logger.error("%s: %s", getattr(source, "__name__", source), error)
 
 
-class SemanticsLintServer:
+class SemanticsLintServer(CodeActions):
     """The server's state and handlers, over one pygls ``LanguageServer``."""
 
     def __init__(self) -> None:
@@ -474,150 +412,6 @@ class SemanticsLintServer:
             code_description=types.CodeDescription(href=url) if url else None,
             source=SOURCE,
         )
-
-    # -- code actions -------------------------------------------------------------
-
-    def _current_snapshot(self, uri: str) -> tuple[Buffer, Snapshot] | None:
-        """The buffer and its last lint, if that lint is of the buffer's current text.
-
-        Never a lint on demand: while the buffer has changed since its last lint, the
-        next one is on its way, and its findings are what code actions must use.
-        """
-        buffer = self.buffers.get(uri)
-        if buffer is None or buffer.snapshot is None:
-            return None
-        snapshot = buffer.snapshot
-        if snapshot.text != self.ls.workspace.get_text_document(uri).source:
-            return None
-        return buffer, snapshot
-
-    def _wanted(self, only: list[str] | None, kind: str) -> bool:
-        if only is None:
-            return True
-        return any(kind == wanted or kind.startswith(f"{wanted}.") for wanted in only)
-
-    async def code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        uri = params.text_document.uri
-        if uri not in self.buffers:
-            return None
-        current = self._current_snapshot(uri)
-        if current is None:
-            return []
-        buffer, snapshot = current
-        only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()] or None
-        index = LineIndex(snapshot.text)
-        units = self._units()
-        start = index.from_client(params.range.start.line, params.range.start.character, units)
-        end = index.from_client(params.range.end.line, params.range.end.character, units)
-        actions: list[types.CodeAction] = []
-
-        if self._wanted(only, types.CodeActionKind.QuickFix.value):
-            under = tuple(
-                found
-                for found in snapshot.linted.findings
-                if found.fixable
-                and (self.options.unsafe_fixes or not found.unsafe)
-                and (found.start.line, found.start.character) <= (end.line, end.character)
-                and (found.end.line, found.end.character) >= (start.line, start.character)
-            )
-            if under:
-                actions.extend(await self._quickfixes(buffer, snapshot, under, index))
-
-        safe_fixes = any(found.fixable and not found.unsafe for found in snapshot.linted.findings)
-        if safe_fixes and self._wanted(only, FIX_ALL_KIND):
-            action = types.CodeAction(
-                title=f"{NAME}: fix all safe fixes",
-                kind=FIX_ALL_KIND,
-                data={"uri": uri, "version": snapshot.version},
-            )
-            if not self._client_resolves_edits():
-                action = await self.resolve_code_action(action)
-            actions.append(action)
-        return actions
-
-    async def _quickfixes(
-        self, buffer: Buffer, snapshot: Snapshot, under: tuple[Located, ...], index: LineIndex
-    ) -> list[types.CodeAction]:
-        try:
-            fixes = await self.fixes.run("quick_fixes", snapshot.text, buffer.path, under)
-        except (WorkerCrashed, WorkerFailed) as error:
-            logger.error("%s: no quick fixes: %s", buffer.uri, error)
-            return []
-        actions: list[types.CodeAction] = []
-        for found, changes in zip(under, fixes):
-            fix = found.finding.fix
-            assert fix is not None
-            if isinstance(changes, str):
-                logger.warning("%s: no quick fix for %s: %s", buffer.uri, found.finding.code, changes)
-                continue
-            if not changes:
-                continue
-            title = f"{fix.message} ({found.finding.code})"
-            if found.unsafe:
-                title += " [unsafe fix]"
-            actions.append(
-                types.CodeAction(
-                    title=title,
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[self.diagnostic(found, index)],
-                    is_preferred=not found.unsafe,
-                    edit=self._workspace_edit(buffer.uri, snapshot.version, index, changes),
-                )
-            )
-        return actions
-
-    async def resolve_code_action(self, action: types.CodeAction) -> types.CodeAction:
-        """Fill in the edit of ``source.fixAll.semantics-lint``: computed only when chosen,
-        and only for the text it was offered on (otherwise the action is left without
-        an edit: applying it does nothing)."""
-        data = action.data if isinstance(action.data, dict) else {}
-        uri = data.get("uri")
-        if action.kind != FIX_ALL_KIND or not isinstance(uri, str) or action.edit is not None:
-            return action
-        current = self._current_snapshot(uri)
-        if current is None or current[1].version != data.get("version"):
-            return action
-        buffer, snapshot = current
-        if not snapshot.fix_all:
-            try:
-                changes = await self.fixes.run("fix_all", snapshot.text, buffer.path)
-            except FixFailed as error:
-                self.ls.window_show_message(
-                    types.ShowMessageParams(types.MessageType.Error, f"{NAME}: {error}")
-                )
-                return action
-            except (WorkerCrashed, WorkerFailed) as error:
-                logger.error("%s: no fix-all: %s", uri, error)
-                return action
-            if not snapshot.fix_all:
-                snapshot.fix_all.append(changes)
-        if snapshot.fix_all[0]:
-            index = LineIndex(snapshot.text)
-            action.edit = self._workspace_edit(uri, snapshot.version, index, snapshot.fix_all[0])
-        return action
-
-    def _client_resolves_edits(self) -> bool:
-        document = self.ls.client_capabilities.text_document
-        code_action = document.code_action if document is not None else None
-        resolve = code_action.resolve_support if code_action is not None else None
-        return resolve is not None and "edit" in resolve.properties
-
-    def _workspace_edit(
-        self, uri: str, version: int | None, index: LineIndex, changes: Sequence[Replacement]
-    ) -> types.WorkspaceEdit:
-        edits = [
-            types.TextEdit(range=self._range(index, change.start, change.end), new_text=change.text)
-            for change in changes
-        ]
-        workspace = self.ls.client_capabilities.workspace
-        workspace_edit = workspace.workspace_edit if workspace is not None else None
-        if workspace_edit is not None and workspace_edit.document_changes:
-            # Versioned: the client refuses the edit if the buffer changed meanwhile.
-            identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-            return types.WorkspaceEdit(
-                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
-            )
-        return types.WorkspaceEdit(changes={uri: edits})
 
 
 def _utf8_size(text: str) -> int:

@@ -85,7 +85,7 @@ def serve_jobs(connection: Connection) -> None:
     ``("fix-failed", message)`` or ``("error", traceback)``.
     """
     # Paid once, before the first job: the imports of a first lint.
-    from semantics_lint.lint.core import engine  # noqa: F401
+    from semantics_lint.lint import engine  # noqa: F401
     from semantics_lint.lint.run import fix, runner
 
     while True:

@@ -51,12 +51,11 @@ from semantics_lint.runtime.envelope import (
 )
 from semantics_lint.runtime.gate import (
     SemanticsCatalogError,
-    SemanticsCliIO,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
-    run_check_semantics_cli,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool, defineTool

@@ -154,6 +154,61 @@ def json_data(value: object, declared: FieldPath = (), argument: int | None = No
         ) from None
 
 
+def _normalized_item(
+    fn: str, section: str, path: FieldPath, index: int, raw: object, require_why: bool
+) -> CoverageItem:
+    """One item of a coverage list, normalized, or raise :class:`Refusal` (see
+    :func:`normalize_coverage_list`)."""
+    at_item = f"{section}[{index}]"
+    item_path = (*path, index)
+    if is_non_empty_string(raw):
+        assert isinstance(raw, str)
+        if require_why:
+            raise Refusal(
+                f"refused: {fn}: {at_item} is {shown(raw)} with no reason. Every "
+                "`cannotCover` item needs a `why`: a blind spot this tool can never see "
+                "is a claim a reader cannot act on without one. Write "
+                f'{{"what": {shown(raw)}, "why": "..."}}, or move it to `notChecked` '
+                "if a wider call could reach it.",
+                path=(*item_path, "why"),
+                kind=MISSING,
+            )
+        return {"what": js_trim(raw)}
+    if not isinstance(raw, Mapping) or not is_non_empty_string(raw.get("what")):
+        if isinstance(raw, Mapping):
+            where = (*item_path, "what")
+            kind = text_fault(raw.get("what"), present="what" in raw)
+        else:
+            where, kind = item_path, text_fault(raw)
+        raise Refusal(
+            f"refused: {fn}: {at_item} names no ground. Each item is a non-empty string or "
+            '{"what": ..., "why": ...} whose `what` says which source, window or '
+            "population it is about.",
+            path=where,
+            kind=kind,
+        )
+    what = js_trim(raw["what"])
+    if "why" in raw:
+        why = raw["why"]
+        if not is_non_empty_string(why):
+            raise Refusal(
+                f"refused: {fn}: {at_item} ({shown(what)}) has a `why` that says nothing "
+                f"({shown(why)}). Give a reason or leave `why` out.",
+                path=(*item_path, "why"),
+                kind=text_fault(why),
+            )
+        return {"what": what, "why": js_trim(why)}
+    if require_why:
+        raise Refusal(
+            f"refused: {fn}: {at_item} ({shown(what)}) has no `why`. Every `cannotCover` "
+            "item needs one: say what makes this blind spot permanent, or move it to "
+            "`notChecked` if a wider call could reach it.",
+            path=(*item_path, "why"),
+            kind=MISSING,
+        )
+    return {"what": what}
+
+
 def normalize_coverage_list(
     fn: str,
     section: str,
@@ -191,56 +246,4 @@ def normalize_coverage_list(
             kind=WRONG_TYPE,
         )
     assert isinstance(items, (list, tuple))
-    normalized: list[CoverageItem] = []
-    for index, raw in enumerate(items):
-        at_item = f"{section}[{index}]"
-        item_path = (*path, index)
-        if is_non_empty_string(raw):
-            assert isinstance(raw, str)
-            if require_why:
-                raise Refusal(
-                    f"refused: {fn}: {at_item} is {shown(raw)} with no reason. Every "
-                    "`cannotCover` item needs a `why`: a blind spot this tool can never see "
-                    "is a claim a reader cannot act on without one. Write "
-                    f'{{"what": {shown(raw)}, "why": "..."}}, or move it to `notChecked` '
-                    "if a wider call could reach it.",
-                    path=(*item_path, "why"),
-                    kind=MISSING,
-                )
-            normalized.append({"what": js_trim(raw)})
-            continue
-        if not isinstance(raw, Mapping) or not is_non_empty_string(raw.get("what")):
-            if isinstance(raw, Mapping):
-                where = (*item_path, "what")
-                kind = text_fault(raw.get("what"), present="what" in raw)
-            else:
-                where, kind = item_path, text_fault(raw)
-            raise Refusal(
-                f"refused: {fn}: {at_item} names no ground. Each item is a non-empty string or "
-                '{"what": ..., "why": ...} whose `what` says which source, window or '
-                "population it is about.",
-                path=where,
-                kind=kind,
-            )
-        what = js_trim(raw["what"])
-        if "why" in raw:
-            why = raw["why"]
-            if not is_non_empty_string(why):
-                raise Refusal(
-                    f"refused: {fn}: {at_item} ({shown(what)}) has a `why` that says nothing "
-                    f"({shown(why)}). Give a reason or leave `why` out.",
-                    path=(*item_path, "why"),
-                    kind=text_fault(why),
-                )
-            normalized.append({"what": what, "why": js_trim(why)})
-            continue
-        if require_why:
-            raise Refusal(
-                f"refused: {fn}: {at_item} ({shown(what)}) has no `why`. Every `cannotCover` "
-                "item needs one: say what makes this blind spot permanent, or move it to "
-                "`notChecked` if a wider call could reach it.",
-                path=(*item_path, "why"),
-                kind=MISSING,
-            )
-        normalized.append({"what": what})
-    return normalized
+    return [_normalized_item(fn, section, path, index, raw, require_why) for index, raw in enumerate(items)]

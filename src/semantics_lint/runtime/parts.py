@@ -8,19 +8,44 @@ what is wrong with it as :class:`Fault` records, and names the fields in the
 and adds the rules between parts; :func:`part_faults` runs one alone, for the
 ``described_result`` mint and the linter's door.
 
-What the rules share is here too: the :class:`Fault` record, the spellings, the
-issue codes, and the number rule (a number is the double JavaScript would hold,
-:func:`js_number`; :func:`js_number_text` and ``_js_string`` print values as a
-JavaScript template literal would).
+What the rules share (the :class:`Fault` record, the spellings, the issue codes, the
+number rule) is :mod:`semantics_lint.runtime.faults`, the rules of the lists of data
+:mod:`semantics_lint.runtime.data_parts`; both are importable from here as before.
 """
-
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple, TypedDict
+from typing import Any, Final
 
+# What the part rules share, and the rules of the lists of data, are importable from
+# here as they were before they had modules of their own (``X as X``: a re-export).
+from semantics_lint.runtime.data_parts import (  # noqa: I001
+    _check_item_list as _check_item_list,
+    _edges_faults as _edges_faults,
+    _facts_faults as _facts_faults,
+    _series_faults as _series_faults,
+)
+from semantics_lint.runtime.faults import (
+    _MISSING as _MISSING,
+    COUNTER_UNSTATED as COUNTER_UNSTATED,
+    DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE,
+    DECLARATION_SPELLING as DECLARATION_SPELLING,
+    MALFORMED as MALFORMED,
+    SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN,
+    WIRE_SPELLING as WIRE_SPELLING,
+    Fault as Fault,
+    SemanticIssue as SemanticIssue,
+    Spelling as Spelling,
+    _fault as _fault,
+    _is_number as _is_number,
+    _is_plain_object as _is_plain_object,
+    _js_string as _js_string,
+    _text_kind as _text_kind,
+    is_finite_number as is_finite_number,
+    js_number as js_number,
+    js_number_text as js_number_text,
+)
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
     EMPTY,
@@ -42,7 +67,6 @@ from semantics_lint.vocabulary import (
     is_counter_looking_aggregation,
     is_non_empty_string,
     js_trim,
-    to_declaration,
 )
 
 __all__ = [
@@ -60,34 +84,6 @@ __all__ = [
     "provenance_issues",
 ]
 
-
-class SemanticIssue(TypedDict):
-    """One fault of an envelope: its code, the dot-pathed field, and what to do."""
-
-    code: str
-    field: str
-    message: str
-
-
-Spelling = Callable[[str], str]
-"""How a door names a wire field: takes the wire key, returns the key as its author spells it."""
-
-
-def _wire_spelling(key: str) -> str:
-    return key
-
-
-WIRE_SPELLING: Final[Spelling] = _wire_spelling
-"""The wire's own words: what recognition and the gate report (``grain.is_counter``)."""
-
-DECLARATION_SPELLING: Final[Spelling] = to_declaration
-"""The declaration's camelCase words: what the ``described_result`` mint reports."""
-
-MALFORMED: Final = "malformed-semantics"
-SERIES_WITHOUT_GRAIN: Final = "series-without-grain"
-COUNTER_UNSTATED: Final = "counter-aggregation-unstated"
-DATA_WITHOUT_PROVENANCE: Final = "data-without-provenance"
-
 _GRAIN_KEYS: Final = frozenset(GRAIN_WIRE_KEYS)
 _PROVENANCE_KEYS: Final = frozenset(PROVENANCE_WIRE_KEYS)
 _COVERAGE_KEYS: Final = frozenset(COVERAGE_WIRE_KEYS)
@@ -98,299 +94,6 @@ _RENDER_KEYS: Final = frozenset(RENDER_WIRE_KEYS)
 _GRAIN_STRING_KEYS: Final = ("interval", "aggregation", "collapsed")
 # The optional string hints of a render part, in the order they are judged.
 _RENDER_STRING_KEYS: Final = ("sort", "filter_note", "chart_hint")
-
-_MISSING: Final = object()
-"""A key that is not there (JavaScript's ``undefined``); ``None`` is JSON ``null``."""
-
-
-def _is_plain_object(value: object) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_number(value: object) -> bool:
-    # ``typeof v === 'number'``: a bool is not a number, whatever Python says.
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def js_number(value: object) -> float | None:
-    """The double JavaScript holds for a Python number, or None for anything else.
-
-    Total over ints and floats: an int too large for a double is +/-Infinity, as the
-    reference's ``JSON.parse`` reads a number literal of 400 digits; any other int is
-    the nearest double (Python rounds as JavaScript does). A bool is not a number.
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if isinstance(value, float):
-        return value
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
-
-
-def is_finite_number(value: object) -> bool:
-    """``Number.isFinite`` of the value as JavaScript would hold it (a bool is not a number)."""
-    number = js_number(value)
-    return number is not None and math.isfinite(number)
-
-
-def js_number_text(value: float) -> str:
-    """A double as JavaScript's ``String(number)`` writes it (``1e-7``, ``1e+21``, ``0.5``)."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    # repr gives the shortest digits that read back as the same double, which is
-    # what ECMAScript's Number::toString asks for; only the layout differs.
-    mantissa, _, exponent = repr(abs(value)).partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = (whole + fraction).lstrip("0")
-    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(digits))
-    digits = digits.rstrip("0")
-    k, n = len(digits), point
-    if k <= n <= 21:
-        text = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        text = f"{digits[:n]}.{digits[n:]}"
-    elif -6 < n <= 0:
-        text = f"0.{'0' * -n}{digits}"
-    else:
-        e = n - 1
-        head = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
-        text = f"{head}e{'+' if e >= 0 else '-'}{abs(e)}"
-    return sign + text
-
-
-def _js_string(value: object) -> str:
-    """``value`` as a JavaScript template literal would print it (JSON values only)."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    number = js_number(value)
-    if number is not None:
-        return js_number_text(number)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return "[object Object]"
-
-
-class Fault(NamedTuple):
-    """One issue with what the runtime's refusals carry beside it: its kind and path.
-
-    ``path`` names the field in the judging spelling, list indexes as ``int``
-    (``("coverage", "cannotCover", 0, "why")``); ``kind`` is one of
-    :data:`semantics_lint.runtime.refusal.REFUSAL_KINDS`.
-    """
-
-    issue: SemanticIssue
-    kind: str
-    path: FieldPath
-
-
-def _fault(
-    faults: list[Fault],
-    field: str,
-    message: str,
-    kind: str,
-    path: FieldPath,
-    code: str = MALFORMED,
-) -> None:
-    faults.append(Fault({"code": code, "field": field, "message": message}, kind, path))
-
-
-def _text_kind(part: dict[Any, Any], key: str) -> str:
-    """The kind of fault of ``part[key]``, which should have been a non-empty string."""
-    return text_fault(part.get(key), present=key in part)
-
-
-
-def _check_item_list(
-    faults: list[Fault], field: str, path: FieldPath, listed: object, require_why: bool
-) -> list[dict[str, Any]]:
-    """Judge one rendered coverage list; return its well-formed items (untrimmed)."""
-    if listed is _MISSING:
-        return []
-    if not isinstance(listed, list):
-        _fault(
-            faults,
-            field,
-            f"`{field}` must be a list of {{what, why?}} items, or left out.",
-            WRONG_TYPE,
-            path,
-        )
-        return []
-    items: list[dict[str, Any]] = []
-    for i, raw in enumerate(listed):
-        at = f"{field}[{i}]"
-        if not _is_plain_object(raw) or not is_non_empty_string(raw.get("what", _MISSING)):
-            if _is_plain_object(raw):
-                kind, where = _text_kind(raw, "what"), (*path, i, "what")
-            else:
-                kind, where = WRONG_TYPE, (*path, i)
-            _fault(
-                faults,
-                at,
-                f"`{at}` names no ground: a rendered coverage item is "
-                "{what, why?} with a non-empty `what`.",
-                kind,
-                where,
-            )
-            continue
-        why = raw.get("why", _MISSING)
-        if why is not _MISSING and not is_non_empty_string(why):
-            _fault(
-                faults,
-                f"{at}.why",
-                f"`{at}.why` says nothing: give a reason or leave it out.",
-                text_fault(why),
-                (*path, i, "why"),
-            )
-            continue
-        if require_why and why is _MISSING:
-            _fault(
-                faults,
-                f"{at}.why",
-                f"`{at}` ('{js_trim(raw['what'])}') has no `why`: a permanent blind spot "
-                "must say what makes it permanent.",
-                MISSING,
-                (*path, i, "why"),
-            )
-            continue
-        item: dict[str, Any] = {"what": raw["what"]}
-        if why is not _MISSING:
-            item["why"] = why
-        items.append(item)
-    return items
-
-
-def _data_list_faults(
-    faults: list[Fault], field: str, listed: object, row_faults: Callable[[int, Any], None]
-) -> None:
-    """The shared shape rule of ``series``/``facts``/``edges``: a non-empty list."""
-    if isinstance(listed, list) and not listed:
-        _fault(
-            faults,
-            field,
-            f"`{field}` is empty: if nothing matched, return "
-            "absent(what=..., checked=...) instead.",
-            EMPTY,
-            (field,),
-        )
-    elif not isinstance(listed, list):
-        _fault(
-            faults,
-            field,
-            f"`{field}` must be a non-empty list of rows, or left out.",
-            WRONG_TYPE,
-            (field,),
-        )
-    else:
-        for i, row in enumerate(listed):
-            row_faults(i, row)
-
-
-def _series_faults(faults: list[Fault], series: object, spell: Spelling) -> None:
-    def point_faults(i: int, point: Any) -> None:
-        at = f"series[{i}]"
-        if not _is_plain_object(point):
-            _fault(
-                faults,
-                at,
-                f"`{at}` is not a point dict {{t, entity, metric, value}}.",
-                WRONG_TYPE,
-                ("series", i),
-            )
-            return
-        t = point.get("t", _MISSING)
-        if not (isinstance(t, str) or _is_number(t)):
-            _fault(
-                faults,
-                f"{at}.t",
-                f"`{at}.t` must be the measurement time (an ISO string or an epoch number).",
-                MISSING if t is _MISSING else WRONG_TYPE,
-                ("series", i, "t"),
-            )
-        if not is_non_empty_string(point.get("entity", _MISSING)):
-            _fault(
-                faults,
-                f"{at}.entity",
-                f"`{at}.entity` must name what was measured.",
-                _text_kind(point, "entity"),
-                ("series", i, "entity"),
-            )
-        if not is_non_empty_string(point.get("metric", _MISSING)):
-            _fault(
-                faults,
-                f"{at}.metric",
-                f"`{at}.metric` must name the measurement.",
-                _text_kind(point, "metric"),
-                ("series", i, "metric"),
-            )
-        if "value" not in point:
-            _fault(
-                faults,
-                f"{at}.value",
-                f"`{at}` has no `value`: a point with no reading.",
-                MISSING,
-                ("series", i, "value"),
-            )
-
-    _data_list_faults(faults, "series", series, point_faults)
-
-
-def _facts_faults(faults: list[Fault], facts: object, spell: Spelling) -> None:
-    def row_faults(i: int, row: Any) -> None:
-        if not _is_plain_object(row) or not is_non_empty_string(row.get("entity", _MISSING)):
-            where: FieldPath
-            if _is_plain_object(row):
-                kind, where = _text_kind(row, "entity"), ("facts", i, "entity")
-            else:
-                kind, where = WRONG_TYPE, ("facts", i)
-            _fault(
-                faults,
-                f"facts[{i}].entity",
-                f"`facts[{i}]` must say what it is about: every row needs a non-empty `entity`.",
-                kind,
-                where,
-            )
-
-    _data_list_faults(faults, "facts", facts, row_faults)
-
-
-def _edges_faults(faults: list[Fault], edges: object, spell: Spelling) -> None:
-    def edge_faults(i: int, link: Any) -> None:
-        where: FieldPath
-        if _is_plain_object(link):
-            bad = next(
-                (
-                    k
-                    for k in ("from", "to", "kind")
-                    if not is_non_empty_string(link.get(k, _MISSING))
-                ),
-                None,
-            )
-            if bad is None:
-                return
-            kind, where = _text_kind(link, bad), ("edges", i, bad)
-        else:
-            kind, where = WRONG_TYPE, ("edges", i)
-        _fault(
-            faults,
-            f"edges[{i}]",
-            f"`edges[{i}]` must carry non-empty `from`, `to` and `kind`.",
-            kind,
-            where,
-        )
-
-    _data_list_faults(faults, "edges", edges, edge_faults)
-
 
 def _grain_faults(faults: list[Fault], grain: object, spell: Spelling) -> None:
     """The grain rule over one present ``grain``; ``faults`` holds those found before it."""

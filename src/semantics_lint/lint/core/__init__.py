@@ -1,7 +1,7 @@
-"""The engine's core: one file's bytes in, its findings out (``core.engine``).
+"""The linter's floor: findings, settings, decoding, parsing and the one walk that indexes a file.
 
-Decoding and parsing (``source``), the one walk that indexes a file (``index``), our
-calls (``locate``), what a rule reads (``context``, ``declaration``), the runtime's
-checks (``verdicts``, the core's one door into ``runtime/``) and the batched pass of
-the rules (``engine``).
+The finding model (``model``), the settings and the prefilter (``settings``), ``ast``
+helpers (``syntax``), scopes and bindings (``scopes``), decoding and lines
+(``source``) and the index (``index``). It imports only the vocabulary; the resolver,
+our calls, the rules and the engine (``semantics_lint.lint.engine``) stand on it.
 """

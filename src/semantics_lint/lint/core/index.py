@@ -247,36 +247,46 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:
             elif type(base) is not Constant:
                 push(base)
         elif kind is Call:
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) is Name:
-                calls[func.id].append((node, scope))  # type: ignore[arg-type]
-                if func.id in declaration_names:
-                    _mark_read(index, node)  # type: ignore[arg-type]
-                scope_of_name[id(func)] = scope
-                uses[func.id].append(func)
-            else:
-                if type(func) is Attribute:
-                    calls[func.attr].append((node, scope))  # type: ignore[arg-type]
-                    if func.attr in declaration_names:
-                        _mark_read(index, node)  # type: ignore[arg-type]
-                push(func)
-            for keyword in reversed(node.keywords):  # type: ignore[attr-defined]
-                value = keyword.value
-                if type(value) is Name:
-                    scope_of_name[id(value)] = scope
-                    uses[value.id].append(value)
-                elif type(value) is not Constant:
-                    push(value)
-            for value in reversed(node.args):  # type: ignore[attr-defined]
-                if type(value) is Name:
-                    scope_of_name[id(value)] = scope
-                    uses[value.id].append(value)
-                elif type(value) is not Constant:
-                    push(value)
+            _call(walk, node, scope, declaration_names)  # type: ignore[arg-type]
         elif kind is not Constant:
             scope = handler(walk, node, scope)
     index.uses = dict(uses)
     index.calls = dict(calls)
+
+
+def _call(walk: _Walk, node: ast.Call, scope: Scope, declaration_names: frozenset[str]) -> None:
+    """A call in the walk: recorded under its name (our calls marked as read), its
+    function and arguments read or pushed."""
+    index = walk.index
+    scope_of_name = index.scope_of_name
+    uses, calls, push = walk.uses, walk.calls, walk.stack.append
+    Name, Constant, Attribute = ast.Name, ast.Constant, ast.Attribute
+    func = node.func  # type: ignore[attr-defined]
+    if type(func) is Name:
+        calls[func.id].append((node, scope))  # type: ignore[arg-type]
+        if func.id in declaration_names:
+            _mark_read(index, node)  # type: ignore[arg-type]
+        scope_of_name[id(func)] = scope
+        uses[func.id].append(func)
+    else:
+        if type(func) is Attribute:
+            calls[func.attr].append((node, scope))  # type: ignore[arg-type]
+            if func.attr in declaration_names:
+                _mark_read(index, node)  # type: ignore[arg-type]
+        push(func)
+    for keyword in reversed(node.keywords):  # type: ignore[attr-defined]
+        value = keyword.value
+        if type(value) is Name:
+            scope_of_name[id(value)] = scope
+            uses[value.id].append(value)
+        elif type(value) is not Constant:
+            push(value)
+    for value in reversed(node.args):  # type: ignore[attr-defined]
+        if type(value) is Name:
+            scope_of_name[id(value)] = scope
+            uses[value.id].append(value)
+        elif type(value) is not Constant:
+            push(value)
 
 
 class _Walk:

@@ -19,8 +19,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from semantics_lint.lint.core.model import Finding, Severity
-from semantics_lint.lint.output.rule_metadata import all_rule_infos, information_uri, project_urls, rule_info
+from semantics_lint.lint.core.model import Finding, Fix, Severity
+from semantics_lint.lint.output.rule_metadata import (
+    RuleInfo,
+    all_rule_infos,
+    information_uri,
+    project_urls,
+    rule_info,
+)
 
 TOOL_NAME = "semantics-lint"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -58,6 +64,46 @@ def _level(severity: Severity) -> str:
     return "warning" if severity is Severity.WARNING else "error"
 
 
+def _rule_descriptor(code: str, info: RuleInfo, rules_page: str | None) -> dict[str, Any]:
+    """A rule as a SARIF ``reportingDescriptor`` (``rules_page``: the rules' documentation)."""
+    rule: dict[str, Any] = {
+        "id": code,
+        "name": info.name,
+        "shortDescription": {"text": info.summary},
+        "fullDescription": {"text": info.help},
+        "help": {"text": info.help, "markdown": info.help},
+        "defaultConfiguration": {"level": _level(info.severity)},
+        "properties": {"fix": info.fix},
+    }
+    if rules_page is not None:
+        rule["helpUri"] = f"{rules_page.split('#', 1)[0]}#{code.lower()}-{info.name}"
+    return rule
+
+
+def _fix_object(fix: Fix, location: dict[str, Any]) -> dict[str, Any]:
+    """A finding's fix as a SARIF ``fix``: its edits as replacements in one artifact."""
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [
+            {
+                "artifactLocation": location,
+                "replacements": [
+                    {
+                        "deletedRegion": {
+                            "startLine": edit.start.line,
+                            "startColumn": edit.start.column + 1,
+                            "endLine": edit.end.line,
+                            "endColumn": edit.end.column + 1,
+                        },
+                        "insertedContent": {"text": edit.content},
+                    }
+                    for edit in fix.edits
+                ],
+            }
+        ],
+    }
+
+
 def sarif_log(
     findings: Sequence[Finding],
     *,
@@ -75,21 +121,7 @@ def sarif_log(
     codes = sorted(infos)
     index = {code: i for i, code in enumerate(codes)}
     rules_page = project_urls().get("rules")
-    rules = []
-    for code in codes:
-        info = infos[code]
-        rule: dict[str, Any] = {
-            "id": code,
-            "name": info.name,
-            "shortDescription": {"text": info.summary},
-            "fullDescription": {"text": info.help},
-            "help": {"text": info.help, "markdown": info.help},
-            "defaultConfiguration": {"level": _level(info.severity)},
-            "properties": {"fix": info.fix},
-        }
-        if rules_page is not None:
-            rule["helpUri"] = f"{rules_page.split('#', 1)[0]}#{code.lower()}-{info.name}"
-        rules.append(rule)
+    rules = [_rule_descriptor(code, infos[code], rules_page) for code in codes]
     results = []
     relative = False
     for f in findings:
@@ -115,28 +147,7 @@ def sarif_log(
             ],
         }
         if f.fix is not None:
-            result["fixes"] = [
-                {
-                    "description": {"text": f.fix.message},
-                    "artifactChanges": [
-                        {
-                            "artifactLocation": location,
-                            "replacements": [
-                                {
-                                    "deletedRegion": {
-                                        "startLine": edit.start.line,
-                                        "startColumn": edit.start.column + 1,
-                                        "endLine": edit.end.line,
-                                        "endColumn": edit.end.column + 1,
-                                    },
-                                    "insertedContent": {"text": edit.content},
-                                }
-                                for edit in f.fix.edits
-                            ],
-                        }
-                    ],
-                }
-            ]
+            result["fixes"] = [_fix_object(f.fix, location)]
         results.append(result)
     import semantics_lint
 

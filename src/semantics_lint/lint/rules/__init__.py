@@ -24,7 +24,9 @@ from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
 from semantics_lint.lint.rules.sem4xx_coverage import COVERAGE_RULES
 from semantics_lint.lint.rules.sem4xx_items import ITEM_RULES
+from semantics_lint.lint.rules.sem4xx_period import PERIOD_RULES
 from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
+from semantics_lint.lint.rules.sem6xx_data_variable import DATA_VARIABLE_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
 
 if TYPE_CHECKING:
@@ -45,8 +47,10 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             *GRAIN_RULES,
             *COVERAGE_RULES,
             *ITEM_RULES,
+            *PERIOD_RULES,
             *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
+            *DATA_VARIABLE_RULES,
         ),
         key=lambda rule: rule.code,
     )

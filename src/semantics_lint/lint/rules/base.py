@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
-from semantics_lint.lint.core.declaration import (
+from semantics_lint.lint.calls.declaration import (
     FIELD_STATUSES,
     NAMEABLE_PARTS,
     PARTS_OF_CALL,
@@ -59,6 +59,7 @@ from semantics_lint.lint.core.declaration import (
     Row,
     fields_of_part,
 )
+from semantics_lint.lint.calls.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -67,10 +68,9 @@ from semantics_lint.lint.core.model import (
     Position,
     Severity,
 )
-from semantics_lint.lint.core.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite, FileContext
+    from semantics_lint.lint.calls.context import CallSite, FileContext
 
 FixKind = Literal["none", "safe", "unsafe"]
 

@@ -41,7 +41,7 @@ from semantics_lint.lint.core.index import COMPREHENSION, MODULE, FileIndex, Sco
 from semantics_lint.lint.rules.values import is_empty_sequence, shown
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
+    from semantics_lint.lint.calls.context import CallSite
 
 __all__ = ["Empty", "branch_test", "empty_data"]
 

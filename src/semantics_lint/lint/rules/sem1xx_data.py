@@ -10,7 +10,15 @@ from __future__ import annotations
 import ast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import Declaration, Field, Row
+from semantics_lint.lint.calls.declaration import Declaration, Field, Row
+from semantics_lint.lint.calls.verdicts import (
+    EMPTY,
+    SAYS_NOTHING,
+    VALUE_FAULTS,
+    closest_field,
+    json_problem,
+)
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -21,16 +29,7 @@ from semantics_lint.lint.rules.base import (
     Selector,
     Valid,
 )
-from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
 from semantics_lint.lint.rules.emptiness import empty_data
-from semantics_lint.lint.core.verdicts import (
-    EMPTY,
-    SAYS_NOTHING,
-    VALUE_FAULTS,
-    closest_field,
-    json_problem,
-)
-
 
 # Which nested part holds a field that was written one level too high.
 

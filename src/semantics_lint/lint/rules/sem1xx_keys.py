@@ -8,9 +8,14 @@ means.
 
 from __future__ import annotations
 
-
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import NAMEABLE_PARTS, Field
+from semantics_lint.lint.calls.declaration import NAMEABLE_PARTS, Field
+from semantics_lint.lint.calls.verdicts import (
+    DERIVED_KEY,
+    SNAKE_CASE_KEY,
+    UNKNOWN_KEY,
+    closest_field,
+)
 from semantics_lint.lint.rules.base import (
     CALL_KINDS,
     Check,
@@ -20,13 +25,6 @@ from semantics_lint.lint.rules.base import (
     Selector,
     Valid,
 )
-from semantics_lint.lint.core.verdicts import (
-    DERIVED_KEY,
-    SNAKE_CASE_KEY,
-    UNKNOWN_KEY,
-    closest_field,
-)
-
 
 # Which nested part holds a field that was written one level too high.
 

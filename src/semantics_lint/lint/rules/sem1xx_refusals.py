@@ -7,8 +7,12 @@ reports the rest.
 
 from __future__ import annotations
 
-
-from semantics_lint.lint.core.declaration import Declaration
+from semantics_lint.lint.calls.declaration import Declaration
+from semantics_lint.lint.calls.verdicts import (
+    followable,
+    refusals,
+)
+from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
 from semantics_lint.lint.rules.base import (
     CALL_KINDS,
     Check,
@@ -18,12 +22,6 @@ from semantics_lint.lint.rules.base import (
     Valid,
     specific_code,
 )
-from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.core.verdicts import (
-    followable,
-    refusals,
-)
-
 
 # Which nested part holds a field that was written one level too high.
 

@@ -14,12 +14,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.core.model import Severity
-from semantics_lint.lint.rules.base import DATA_KEYS, Check, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.rules.values import follow, imports_of, literal_kind, qualified_name, shown, text_of
+from semantics_lint.lint.rules.base import (
+    DATA_KEYS,
+    Check,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.rules.values import (
+    follow,
+    imports_of,
+    literal_kind,
+    qualified_name,
+    shown,
+    text_of,
+)
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Field
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Field
 
 _PROVENANCE: Final = frozenset({"provenance"})
 

@@ -14,27 +14,36 @@ import ast
 import math
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.calls.verdicts import (
+    MISSING,
+    VALUE_FAULTS,
+    WRONG_TYPE,
+)
+from semantics_lint.lint.rules.base import (
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
     is_blank_text,
     keys_in_doubt,
-    missing_in_doubt,
     kind_word,
     literal_kind,
+    missing_in_doubt,
     qualified_name,
+    report_wrong_kind,
     text_of,
-)
-from semantics_lint.lint.core.verdicts import (
-    MISSING,
-    VALUE_FAULTS,
-    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Declaration, Field, Part
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 # -- the rules --------------------------------------------------------------------------
 
@@ -324,17 +333,11 @@ class IncompleteProvenance(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            if value is None:
-                return
-            kind = literal_kind(value.node)
-            if kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`provenance` is {kind_word(kind)}",
-                    help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
-                    f"the result carries no series or facts{value.bound}",
-                )
+            report_wrong_kind(
+                check, field, "provenance", ("dict",),
+                help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
+                "the result carries no series or facts",
+            )
             return
         # A blank source is too rare a mistake to read another module for.
         value = follow(check.call, field.value_ast, imports=field.name != "source")

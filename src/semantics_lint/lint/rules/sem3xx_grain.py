@@ -11,25 +11,35 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.rules.base import ANY, DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.rules.values import (
-    follow,
-    is_blank_text,
-    keys_in_doubt,
-    missing_in_doubt,
-    kind_word,
-    literal_kind,
-    text_of,
-)
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     COUNTER_UNSTATED,
     MISSING,
     VALUE_FAULTS,
 )
+from semantics_lint.lint.rules.base import (
+    ANY,
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.rules.values import (
+    follow,
+    followed_literal,
+    is_blank_text,
+    keys_in_doubt,
+    kind_word,
+    missing_in_doubt,
+    report_wrong_kind,
+    text_of,
+)
 
 if TYPE_CHECKING:
 
-    from semantics_lint.lint.core.declaration import Declaration, Field, Part
+    from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 _GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
 _GRAIN: Final = frozenset({"grain"})
@@ -410,22 +420,17 @@ class GrainSaysNothing(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`grain` is {kind_word(kind)}, which says nothing",
-                    help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
-                    f"grain out{value.bound}",
-                )
+            report_wrong_kind(
+                check, field, "grain", ("dict",),
+                suffix=", which says nothing",
+                help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
+                "grain out",
+            )
             return
-        value = follow(check.call, field.value_ast)
-        if value is None:
+        found = followed_literal(check.call, field.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         where = f"`{field.path}`"
         if field.name == "isCounter":
             if kind != "bool":

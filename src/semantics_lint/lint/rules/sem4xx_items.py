@@ -19,6 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
+from semantics_lint.lint.calls.verdicts import (
+    EMPTY,
+    MISSING,
+    WRONG_TYPE,
+)
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -32,24 +37,19 @@ from semantics_lint.lint.rules.base import (
     Valid,
 )
 from semantics_lint.lint.rules.values import (
-    string_keys,
-    nothing_said,
-    says_nothing,
     follow,
     is_blank_text,
     kind_word,
     literal_kind,
+    nothing_said,
+    says_nothing,
+    string_keys,
     text_of,
-)
-from semantics_lint.lint.core.verdicts import (
-    EMPTY,
-    MISSING,
-    WRONG_TYPE,
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite
-    from semantics_lint.lint.core.declaration import Field
+    from semantics_lint.lint.calls.context import CallSite
+    from semantics_lint.lint.calls.declaration import Field
 
 # The parts whose coverage lists hold coverage items.
 
@@ -74,6 +74,31 @@ class ItemProblem:
     help: str
 
 
+def _text_item_problems(
+    field: Field, node: ast.expr, at: str, report_at: ast.expr, bound: str
+) -> Iterator[ItemProblem]:
+    """The mistake of an item written as a string: empty, or (in a list whose items
+    need a reason) one with no ``why``."""
+    if is_blank_text(node):
+        yield ItemProblem(
+            "SEM405",
+            report_at,
+            f"`{at}` is empty",
+            "an item names its ground (which source, window or population); remove it "
+            f"or say what it is{bound}",
+        )
+    elif field.name == _WHY_REQUIRED:
+        text = text_of(node)
+        said = f" {vocabulary.js_trim(text)!r}" if text is not None else ""
+        yield ItemProblem(
+            "SEM401",
+            report_at,
+            f"`{at}`{said} has no `why`",
+            "a blind spot the tool can never see needs a reason; write {'what': ..., "
+            f"'why': ...}}, or move it to notChecked if a wider call could reach it{bound}",
+        )
+
+
 def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
     """The first mistake of every provably wrong item of a coverage list field."""
     holder = follow(call, field.value_ast)
@@ -95,24 +120,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
         node = item.node
         kind = literal_kind(node)
         if kind == "str":
-            if is_blank_text(node):
-                yield ItemProblem(
-                    "SEM405",
-                    report_at,
-                    f"`{at}` is empty",
-                    "an item names its ground (which source, window or population); remove it "
-                    f"or say what it is{bound}",
-                )
-            elif field.name == _WHY_REQUIRED:
-                text = text_of(node)
-                said = f" {vocabulary.js_trim(text)!r}" if text is not None else ""
-                yield ItemProblem(
-                    "SEM401",
-                    report_at,
-                    f"`{at}`{said} has no `why`",
-                    "a blind spot the tool can never see needs a reason; write {'what': ..., "
-                    f"'why': ...}}, or move it to notChecked if a wider call could reach it{bound}",
-                )
+            yield from _text_item_problems(field, node, at, report_at, bound)
             continue
         found = string_keys(node)
         if found is None:

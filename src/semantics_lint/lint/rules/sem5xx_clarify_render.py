@@ -9,26 +9,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
-from semantics_lint.lint.rules.values import (
-    follow,
-    is_blank_text,
-    is_empty_sequence,
-    keys_in_doubt,
-    kind_word,
-    literal_kind,
-)
-from semantics_lint.lint.core.verdicts import (
+from semantics_lint.lint.calls.verdicts import (
     EMPTY,
     MISSING,
     VALUE_FAULTS,
     WRONG_TYPE,
 )
+from semantics_lint.lint.rules.base import (
+    DATA_KEYS,
+    Check,
+    Claim,
+    Invalid,
+    Rule,
+    Selector,
+    Valid,
+)
+from semantics_lint.lint.rules.values import (
+    follow,
+    followed_literal,
+    is_blank_text,
+    is_empty_sequence,
+    keys_in_doubt,
+    kind_word,
+    literal_kind,
+    report_wrong_kind,
+)
 
 if TYPE_CHECKING:
     import ast
 
-    from semantics_lint.lint.core.declaration import Field, Part
+    from semantics_lint.lint.calls.declaration import Field, Part
 
 # What the mint reads as a list of candidates (a tuple becomes a list; a missing or
 # None list means "none offered").
@@ -136,22 +146,16 @@ class ClarifyWithoutQuestion(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind not in ("dict", "none"):
-                check.report(
-                    field.value_ast,
-                    f"`{field.path}` is {kind_word(kind)}",
-                    help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
-                    f"ambiguous{value.bound}",
-                )
+            report_wrong_kind(
+                check, field, field.path, ("dict", "none"),
+                help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
+                "ambiguous",
+            )
             return
-        value = follow(check.call, field.value_ast)
-        if value is None:
+        found = followed_literal(check.call, field.value_ast)
+        if found is None:
             return
-        kind = literal_kind(value.node)
-        if kind is None:
-            return
+        value, kind = found
         where = f"`{field.path}`"
         if field.name == "question":
             if kind != "str":
@@ -334,15 +338,10 @@ class RenderWithoutDefault(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
-            value = follow(check.call, field.value_ast)
-            kind = literal_kind(value.node) if value is not None else None
-            if value is not None and kind is not None and kind != "dict":
-                check.report(
-                    field.value_ast,
-                    f"`{field.path}` is {kind_word(kind)}",
-                    help="give {'default': 'table', 'columns': [...]}, or leave render out"
-                    + value.bound,
-                )
+            report_wrong_kind(
+                check, field, field.path, ("dict",),
+                help="give {'default': 'table', 'columns': [...]}, or leave render out",
+            )
             return
         value = follow(check.call, field.value_ast)
         if value is None:

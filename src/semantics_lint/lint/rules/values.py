@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.context import CallSite, FileContext
-from semantics_lint.lint.core.declaration import Field, Part
-from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
-from semantics_lint.lint.core.verdicts import closest_field
+from semantics_lint.lint.calls.context import CallSite, FileContext
+from semantics_lint.lint.calls.declaration import Field, Part
+from semantics_lint.lint.calls.verdicts import closest_field
 from semantics_lint.lint.core.index import (
     ANNOTATED,
     ASSIGN,
@@ -31,9 +30,11 @@ from semantics_lint.lint.core.index import (
     STORE,
     WALRUS,
 )
+from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
+    from semantics_lint.lint.rules.base import Check
 
 __all__ = [
     "LiteralKind",
@@ -185,6 +186,38 @@ _KIND_WORDS: Final = {
 }
 
 
+def followed_literal(
+    call: CallSite, node: ast.expr, *, imports: bool = True
+) -> tuple[Value, LiteralKind] | None:
+    """What ``node`` provably holds (:func:`follow`) and its literal kind: the opening a
+    rule shares before it judges a value. None when the value or its kind is unknown,
+    which is never a finding."""
+    value = follow(call, node, imports=imports)
+    if value is None:
+        return None
+    kind = literal_kind(value.node)
+    return None if kind is None else (value, kind)
+
+
+def report_wrong_kind(
+    check: Check,
+    field: Field,
+    name: str,
+    allowed: tuple[LiteralKind, ...],
+    *,
+    help: str,
+    suffix: str = "",
+) -> None:
+    """Report ``field`` when it provably holds a literal of a kind not ``allowed``
+    (``"`grain` is a string, which says nothing"``): the message names the field as
+    ``name`` and the kind, then ``suffix``; the help says where the value was bound."""
+    found = followed_literal(check.call, field.value_ast)
+    if found is None or found[1] in allowed:
+        return
+    value, kind = found
+    check.report(field.value_ast, f"`{name}` is {kind_word(kind)}{suffix}", help=help + value.bound)
+
+
 def kind_word(kind: LiteralKind) -> str:
     """``a string``, ``None``...: how a message names a literal's type."""
     return _KIND_WORDS.get(kind, kind)
@@ -259,6 +292,14 @@ def shown(node: ast.expr) -> str:
 
 
 # -- parts ---------------------------------------------------------------------------------
+
+
+def holds_no_ground(call: CallSite, field: Field) -> bool:
+    """True when a ground field of a coverage provably holds no ground: an empty list, or None."""
+    value = follow(call, field.value_ast)
+    if value is None:
+        return False
+    return is_empty_sequence(value.node) or literal_kind(value.node) == "none"
 
 
 def keys_in_doubt(part: Part) -> bool:

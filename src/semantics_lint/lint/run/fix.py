@@ -30,7 +30,7 @@ from semantics_lint.lint.core.model import Applicability, Finding, Fix
 from semantics_lint.lint.core.source import Decoded, decode
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
 
 Linter = Callable[["str | Finding", str, "LintSettings | None"], list[Finding]]
 """What lints one file's decoded text (or the SEM001 of bytes that cannot be decoded):
@@ -342,6 +342,32 @@ def fix_source(
     )
 
 
+def _engine_linter(settings: LintSettings | None) -> tuple[Linter, LintSettings]:
+    """The engine's findings of a text, after the prefilter (``fix_decoded``'s default
+    ``lint``), and the settings it lints with (the defaults when None)."""
+    from semantics_lint.lint import engine
+
+    if settings is None:
+        settings = engine.LintSettings()
+
+    def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
+        assert settings is not None
+        if isinstance(text, str) and not engine.might_contain_calls(text, settings):
+            return []
+        return engine.lint_decoded(text, filename, settings).findings
+
+    return lint, settings
+
+
+def _checker_for(text: str) -> Callable[[str], bool]:
+    """The strictest parse check ``text`` passes: CPython's compile, ``ast.parse``, or LibCST."""
+    if _python_compiles(text):
+        return _python_compiles
+    if _python_parses(text):
+        return _python_parses
+    return _libcst_parses
+
+
 def fix_decoded(
     source: bytes,
     decoded: Decoded | Finding,
@@ -374,17 +400,7 @@ def fix_decoded(
     if max_passes < 1:
         raise ValueError("max_passes must be at least 1")
     if lint is None:
-        from semantics_lint.lint.core import engine
-
-        if settings is None:
-            settings = engine.LintSettings()
-
-        def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> list[Finding]:
-            assert settings is not None
-            if isinstance(text, str) and not engine.might_contain_calls(text, settings):
-                return []
-            return engine.lint_decoded(text, filename, settings).findings
-
+        lint, settings = _engine_linter(settings)
     if isinstance(decoded, Finding):
         # Bytes that cannot be decoded: left as they are, with their finding.
         return FixResult(source, False, 0, lint(decoded, filename, settings))
@@ -395,13 +411,7 @@ def fix_decoded(
     # Hold the fixed text to the strictest check the original passes: a fix must not
     # make the file worse, and a file this Python cannot compile (newer syntax, or a
     # module-level "return" it already had) is still checked as far as it goes.
-    checker: Callable[[str], bool]
-    if _python_compiles(decoded.text):
-        checker = _python_compiles
-    elif _python_parses(decoded.text):
-        checker = _python_parses
-    else:
-        checker = _libcst_parses
+    checker = _checker_for(decoded.text)
     text = decoded.text
     current = source
     applied = 0

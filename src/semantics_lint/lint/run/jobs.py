@@ -15,15 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from semantics_lint.lint.run.config import known_codes, registered_codes
 from semantics_lint.lint.core.model import Finding, Position, Severity
 from semantics_lint.lint.core.settings import might_contain_calls
+from semantics_lint.lint.run.config import known_codes, registered_codes
 from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import Linted
-    from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.core.settings import LintSettings
+    from semantics_lint.lint.engine import Linted
+    from semantics_lint.lint.resolve import ProjectCache
 
 Mode = Literal["lint", "fix", "diff"]
 """What a job does: report findings, fix and report what remains, or fix for a diff."""
@@ -98,9 +98,13 @@ def _filtered_linter(
     text of ``source`` (as ``source.decode`` gives it) or a fixed text of it: the
     text is decoded once by the caller, and the prefilter has passed it. ``project``
     is the run's cache of other modules, or None for one of the file's own."""
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.core.source import readable_text
-    from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
+    from semantics_lint.lint.run.suppress import (
+        UNUSED_NOQA_CODE,
+        apply_noqa,
+        filter_noqa,
+    )
 
     unused = UNUSED_NOQA_CODE in codes
 

@@ -125,11 +125,11 @@ def chunk_size(work: int, workers: int) -> int:
 
 POOL_IMPORTS: tuple[str, ...] = (
     "semantics_lint.lint.run.cache",
-    "semantics_lint.lint.core.engine",
+    "semantics_lint.lint.engine",
     "semantics_lint.lint.run.suppress",
-    "semantics_lint.lint.core.locate",
-    "semantics_lint.lint.core.context",
-    "semantics_lint.lint.core.declaration",
+    "semantics_lint.lint.calls.locate",
+    "semantics_lint.lint.calls.context",
+    "semantics_lint.lint.calls.declaration",
     "semantics_lint.lint.rules",
     "semantics_lint.lint.resolve",
     "semantics_lint.lint.resolve.astroid_bridge",
@@ -154,7 +154,7 @@ def import_for_pool() -> None:
     """
     for name in POOL_IMPORTS:
         importlib.import_module(name)
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
 
     engine.settle_imports()
 
@@ -165,7 +165,7 @@ def run_chunk(jobs: Sequence[Job], project: ProjectCache | None = None) -> list[
     The jobs share ``project``, the run's cache of other modules; without it, one is
     made for them and closed after the last.
     """
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.resolve import ProjectCache
 
     shared = project if project is not None else ProjectCache()

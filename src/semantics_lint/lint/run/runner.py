@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.run.discovery import (
     PathProblem,
@@ -49,7 +50,6 @@ from semantics_lint.lint.run.jobs import (
     unreadable_finding,
     unused_noqa_only,
 )
-from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.pool import (
     MIN_FILES_FOR_POOL,
     Progress,
@@ -57,12 +57,16 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
+from semantics_lint.lint.run.selection import (
+    check_options,
+    codes_for_file,
+    settings_for,
+)
 from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
-from semantics_lint.lint.run.selection import check_options, codes_for_file, settings_for
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.run.cache import ResultCache
-    from semantics_lint.lint.core.engine import LintSettings
     from semantics_lint.lint.run.write import FixScope
 
 STDIN_DISPLAY = "-"
@@ -282,10 +286,7 @@ def run_sources(
             job = loaded
             if caching:
                 if cache is None:
-                    cache = _open_cache(options, mode)
-                    assert cache is not None
-                    if cache.problem is not None:
-                        result.messages.append(f"warning: {cache.problem}")
+                    cache = _open_cache_telling(result, options, mode)
                 assert job.source is not None
                 known = cache.get(source.path, source.display, job.source, settings)
                 if known is not None:
@@ -306,6 +307,20 @@ def run_sources(
         index: (source, job, outcome)
         for (index, source), job, outcome in zip(targets, jobs, outcomes)
     }
+    _gather(result, not_linted, linted, cached, cache, scope)
+    result.findings.sort(key=_order)
+    return result
+
+
+def _gather(
+    result: RunResult,
+    not_linted: dict[int, FileOutcome],
+    linted: dict[int, tuple[SourceFile, Job, FileOutcome]],
+    cached: list[list[Finding]],
+    cache: ResultCache | None,
+    scope: FixScope | None,
+) -> None:
+    """Add every file's outcome to ``result`` and store the new ones in the cache."""
     # In the order of the sources, whoever read each file, so that messages come in
     # the same order whatever --jobs is.
     for index in sorted((*not_linted, *linted)):
@@ -324,8 +339,15 @@ def run_sources(
         result.findings.extend(findings)
     if cache is not None:
         cache.save()
-    result.findings.sort(key=_order)
-    return result
+
+
+def _open_cache_telling(result: RunResult, options: RunOptions, mode: Mode) -> ResultCache:
+    """The results cache, opened; a problem with it is a warning of ``result``."""
+    cache = _open_cache(options, mode)
+    assert cache is not None
+    if cache.problem is not None:
+        result.messages.append(f"warning: {cache.problem}")
+    return cache
 
 
 def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
@@ -472,7 +494,7 @@ def _lint_stdin(
     complete: bool,
     size: int | None,
 ) -> None:
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
 
     codes = codes_for_file(config, options, path)
     settings = settings_for(config, codes)

@@ -20,7 +20,7 @@ from semantics_lint.lint.run.config import (
     known_codes,
     registered_codes,
 )
-from semantics_lint.lint.run.discovery import matches_any
+from semantics_lint.lint.run.globs import matches_any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from pathlib import Path

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from semantics_lint.lint.core.model import Finding, Position, Severity
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from semantics_lint.lint.core.engine import LintSettings
+    from semantics_lint.lint.engine import LintSettings
 
 UNUSED_NOQA_CODE = "SEM002"
 
@@ -316,7 +316,7 @@ def lint_with_noqa(
 ) -> list[Finding]:
     """The findings ``semantics-lint check`` reports for one file's bytes: the engine's,
     then ``# noqa`` and SEM002 (the runner's steps, for tests and examples)."""
-    from semantics_lint.lint.core import engine
+    from semantics_lint.lint import engine
     from semantics_lint.lint.core.source import text_of
 
     settings = settings or engine.LintSettings()

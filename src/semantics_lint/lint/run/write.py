@@ -55,8 +55,8 @@ from semantics_lint.lint.run.suppress import physical_lines
 from semantics_lint.reading import MAX_SOURCE_BYTES, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.run import fix
-    from semantics_lint.lint.core.engine import LintSettings
 
 __all__ = [
     "TEMP_SUFFIX",

@@ -20,9 +20,19 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
-from semantics_lint.vocabulary import SEMANTICS_MARKER
-from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
-from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
+from semantics_lint.lint.core.syntax import (
+    UNKNOWN,
+    is_dict_form,
+    iter_dict_items,
+    last_wins,
+    literal_of,
+)
+from semantics_lint.runtime.judge import (
+    DOOR_PARTS,
+    definition_refusal,
+    part_refusal,
+    refusal_of,
+)
 from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
@@ -32,16 +42,17 @@ from semantics_lint.runtime.refusal import (
     DERIVED_KEY,
     EMPTY,
     MISSING,
+    REFUSAL_KINDS,
     SAYS_NOTHING,
     SNAKE_CASE_KEY,
     UNKNOWN_KEY,
-    WRAPPED,
-    REFUSAL_KINDS,
     UNSPECIFIED,
+    WRAPPED,
     WRONG_TYPE,
     Refusal,
     meant_key,
 )
+from semantics_lint.vocabulary import SEMANTICS_MARKER
 
 __all__ = [
     "ARGUMENTS",
@@ -146,30 +157,11 @@ def refusals(
     found: list[tuple[Refusal, ast.AST | None]] = []
     positional = call.args
     keywords = call.keywords
-    whole = True
-    # The whole call, read until the first value that is not a literal: most calls
-    # stop at their first argument (``facts=[... for r in rows]``).
-    read: list[object] = []
-    for node in positional:
-        value = UNKNOWN if type(node) is ast.Starred else literal_of(node)
-        read.append(value)
-        if value is UNKNOWN:
-            whole = False
-            break
-    else:
-        for keyword in keywords:
-            value = UNKNOWN if keyword.arg is None else literal_of(keyword.value)
-            read.append(value)
-            if value is UNKNOWN:
-                whole = False
-                break
-        else:
-            args = tuple(read[: len(positional)])
-            kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :])}
-            refusal = refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
-            if refusal is None:
-                return found  # the mint accepts the call, so it accepts every part of it
-            found.append((refusal, _node_of(kind, call, refusal)))
+    read, whole, refusal = _whole_call(kind, call)
+    if whole:
+        if refusal is None:
+            return found  # the mint accepts the call, so it accepts every part of it
+        found.append((refusal, _node_of(kind, call, refusal)))
     if not whole:
         both = _dict_and_keywords(kind, call)
         if both is not None:
@@ -199,6 +191,28 @@ def refusals(
         if refusal is not None and all(refusal.path != known.path for known, _ in found):
             found.append((refusal, _node_of(kind, call, refusal)))
     return found
+
+
+def _whole_call(kind: str, call: ast.Call) -> tuple[list[object], bool, Refusal | None]:
+    """The call's arguments read as literals, until the first that is not one (most calls
+    stop at their first argument: ``facts=[... for r in rows]``); whether every one was;
+    and, when so, the mint's refusal of the whole call (None: it accepts it)."""
+    read: list[object] = []
+    positional = call.args
+    for node in positional:
+        value = UNKNOWN if type(node) is ast.Starred else literal_of(node)
+        read.append(value)
+        if value is UNKNOWN:
+            return read, False, None
+    keywords = call.keywords
+    for keyword in keywords:
+        value = UNKNOWN if keyword.arg is None else literal_of(keyword.value)
+        read.append(value)
+        if value is UNKNOWN:
+            return read, False, None
+    args = tuple(read[: len(positional)])
+    kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :])}
+    return read, True, refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
 
 
 def _definition_fields(call: ast.Call) -> list[tuple[str, ast.expr]] | None:

@@ -22,7 +22,7 @@ def _gate(arguments: list[str]) -> int:
     """Run ``semantics-lint check-semantics ARGUMENTS`` in this process; its exit code."""
     # The gate's own command, not the whole CLI group: the hook needs nothing of the
     # linter, so it does not import it.
-    from semantics_lint.runtime.gate_command import check_semantics_command
+    from semantics_lint.cli.check_semantics import check_semantics_command
 
     try:
         check_semantics_command.main(args=arguments, prog_name="semantics-lint check-semantics")

@@ -1,11 +1,17 @@
-"""The ``semantics-lint`` command.
+"""Every command of semantics-lint: the only package that parses arguments.
 
-:func:`run` is the console script. ``check`` and ``rule``, the linter's commands,
-go straight to their own parsers (``semantics_lint.lint.run.command_line``, argparse): a
+``semantics-lint`` is :func:`run`; ``semantics-lint-check-semantics``, the pre-commit
+hook's entry, is :func:`semantics_lint.cli.hooks.check_semantics_main`. Below this
+package the linter is a plain library (``semantics_lint.lint.run.runner.run(paths,
+options)``, called alike by ``check``, the language server and flake8) and the gate
+is ``semantics_lint.runtime.gate``; neither parses a command line.
+
+``check`` and ``rule``, the linter's commands,
+go straight to their own parsers (``semantics_lint.cli.arguments``, argparse): a
 pre-commit hook or an editor pays the start-up of every run, and neither click nor
 the runtime checker is imported for them. Everything else (``--help``,
 ``--version``, ``check-semantics``, ``server``) goes to :data:`main`, a click group,
-built on first use, whose ``check-semantics`` command (``semantics_lint.runtime.gate_command``)
+built on first use, whose ``check-semantics`` command (``semantics_lint.cli.check_semantics``)
 is imported only when it runs or its help is shown, and whose ``server`` imports the
 language server only when it runs.
 
@@ -30,7 +36,7 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
     """The ``semantics-lint`` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] in LINT_COMMANDS:
-        from semantics_lint.lint.run.command_line import main as lint_main
+        from semantics_lint.cli.check import main as lint_main
 
         lint_main(arguments)
     _group().main(args=arguments, prog_name="semantics-lint")
@@ -72,7 +78,7 @@ def _build_group() -> click.Group:
 
         def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
             if cmd_name == "check-semantics":
-                from semantics_lint.runtime.gate_command import check_semantics_command
+                from semantics_lint.cli.check_semantics import check_semantics_command
 
                 return check_semantics_command
             return super().get_command(ctx, cmd_name)
@@ -123,7 +129,7 @@ def _forward(name: str, summary: str) -> click.Command:
     import click
 
     def forward(arguments: tuple[str, ...]) -> None:
-        from semantics_lint.lint.run.command_line import main as lint_main
+        from semantics_lint.cli.check import main as lint_main
 
         lint_main([name, *arguments])
 

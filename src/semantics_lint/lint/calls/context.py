@@ -20,9 +20,9 @@ from typing import Literal
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.index import FileIndex, Scope
 from semantics_lint.lint.core.model import Position
-from semantics_lint.lint.resolve import ProjectCache, Resolver
 from semantics_lint.lint.core.settings import LintSettings
 from semantics_lint.lint.core.source import Source
+from semantics_lint.lint.resolve import ProjectCache, Resolver
 
 __all__ = ["CallKind", "CallSite", "FileContext", "FunctionNode"]
 

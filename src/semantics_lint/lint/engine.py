@@ -9,9 +9,12 @@ The findings are raw: no ``noqa`` filtering and no select/ignore beyond
 ``LintSettings.enabled``; the runner does the rest. Bad input never raises: a file that
 cannot be decoded or parsed is one SEM001 finding, an empty file has none.
 
-The engine is the one module that imports the rules, and it imports them, the index and
-the resolver when the first file passes the prefilter: a run over files that never call
-the API never pays for them.
+The rules are data the caller may hand in (``rules=``, a :data:`RuleSource`; a rule's
+hooks are called as its bound methods, never by name), as is the cache of other modules
+the resolver asks (``project=``). Without them the engine takes the registry's rules and
+a cache of the file's own, and it imports them, the index and the resolver when the
+first file passes the prefilter: a run over files that never call the API never pays
+for them.
 """
 
 from __future__ import annotations
@@ -23,21 +26,35 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.model import Finding, Position
-from semantics_lint.lint.core.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
-from semantics_lint.lint.core.source import SYNTAX_CODE, decode_source, parse_module, split_lines, syntax_finding
+from semantics_lint.lint.core.settings import (
+    DEFAULT_SETTINGS,
+    LintSettings,
+    might_contain_calls,
+)
+from semantics_lint.lint.core.source import (
+    SYNTAX_CODE,
+    decode_source,
+    parse_module,
+    split_lines,
+    syntax_finding,
+)
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import FileContext
-    from semantics_lint.lint.core.declaration import Declaration, FieldStatus, Part
+    from semantics_lint.lint.calls.context import FileContext
+    from semantics_lint.lint.calls.declaration import Declaration, FieldStatus, Part
     from semantics_lint.lint.resolve import ProjectCache
     from semantics_lint.lint.rules.base import Check, Rule
 
+RuleSource = Callable[[LintSettings], "tuple[list[Rule], list[Rule]]"]
+"""What gives the engine its rules for some settings: the call rules and the module rules."""
+
 __all__ = [
     "SYNTAX_CODE",
+    "RuleSource",
     "Batch",
     "LintSettings",
     "Linted",
@@ -84,24 +101,27 @@ def lint(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
+    rules: RuleSource | None = None,
 ) -> Linted:
     """The raw findings of one file, sorted by position then code, and whether they
     depend on other files. Never raises on input.
 
-    ``project`` is the run's cache of other modules (``resolve.ProjectCache``): one for
-    every file of a run; without it, the file has a cache of its own, closed when its
-    lint ends.
+    ``project`` is the run's cache of other modules (``resolve.ProjectCache``), what the
+    file's resolver asks: one for every file of a run; without it, the file has a cache
+    of its own, closed when its lint ends. ``rules`` gives the rules to run for the
+    settings, as data (``(call rules, module rules)``); without it, the registry's
+    (``lint.rules.rules_for``), imported when the first file passes the prefilter.
     """
     if not source.strip():
         return Linted([])
     decoded = decode_source(source)
     if isinstance(decoded, Finding):
-        return lint_decoded(decoded, filename, settings)
+        return lint_decoded(decoded, filename, settings, rules=rules)
     # Call names are ASCII, and every encoding Python source may use keeps ASCII as
     # is, so the raw bytes answer for the text.
     if not might_contain_calls(source, settings):
         return Linted([])
-    return lint_decoded(decoded, filename, settings, project=project)
+    return lint_decoded(decoded, filename, settings, project=project, rules=rules)
 
 
 def lint_decoded(
@@ -110,14 +130,15 @@ def lint_decoded(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
+    rules: RuleSource | None = None,
 ) -> Linted:
     """:func:`lint` of a file its caller has decoded (``source.decode``: the text, or the
     SEM001 of bytes that cannot be decoded) and put through the prefilter: neither is
-    done again. ``project`` as for :func:`lint`."""
+    done again. ``project`` and ``rules`` as for :func:`lint`."""
     if isinstance(text, Finding):
         return Linted([_rename(text, filename)] if settings.is_enabled(SYNTAX_CODE) else [])
     with _collector_paused():
-        return _parse_and_lint(text, filename, settings, project)
+        return _parse_and_lint(text, filename, settings, project, rules)
 
 
 def lint_source(
@@ -126,9 +147,10 @@ def lint_source(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
+    rules: RuleSource | None = None,
 ) -> list[Finding]:
     """The raw findings of one file, sorted by position then code (:func:`lint`'s)."""
-    return lint(source, filename, settings, project=project).findings
+    return lint(source, filename, settings, project=project, rules=rules).findings
 
 
 def lint_parsed(
@@ -138,6 +160,7 @@ def lint_parsed(
     settings: LintSettings = DEFAULT_SETTINGS,
     *,
     project: ProjectCache | None = None,
+    rules: RuleSource | None = None,
 ) -> list[Finding]:
     """The raw findings of a file that is already decoded and parsed, without parsing
     it again (flake8 hands a plugin both).
@@ -145,12 +168,12 @@ def lint_parsed(
     ``text`` is the file's text as :func:`decode_source` gives it and ``tree`` is
     ``ast.parse(text)``. The findings are those :func:`lint_source` gives for the
     file's bytes when the prefilter passes the bytes as it passes the text (any
-    encoding that keeps ASCII as is). ``project`` as for :func:`lint`.
+    encoding that keeps ASCII as is). ``project`` and ``rules`` as for :func:`lint`.
     """
     if not might_contain_calls(text, settings):
         return []
     with _collector_paused():
-        return _lint_tree(text, tree, filename, settings, project).findings
+        return _lint_tree(text, tree, filename, settings, project, rules).findings
 
 
 def file_context(
@@ -166,9 +189,9 @@ def file_context(
     Raises ``RecursionError`` for a tree nested too deeply to index.
     """
     # Imported here: a run over files the prefilter passes over never needs them.
-    from semantics_lint.lint.core.context import CallSite, FileContext
+    from semantics_lint.lint.calls.context import CallSite, FileContext
+    from semantics_lint.lint.calls.locate import locate_calls
     from semantics_lint.lint.core.index import build_index
-    from semantics_lint.lint.core.locate import locate_calls
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
     context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
@@ -224,6 +247,7 @@ def _parse_and_lint(
     filename: str,
     settings: LintSettings,
     project: ProjectCache | None,
+    rules: RuleSource | None,
 ) -> Linted:
     try:
         tree = parse_module(decoded, filename)
@@ -236,7 +260,7 @@ def _parse_and_lint(
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         message = f"the file cannot be parsed: {exc}"
         return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
-    return _lint_tree(decoded, tree, filename, settings, project)
+    return _lint_tree(decoded, tree, filename, settings, project, rules)
 
 
 def _lint_tree(
@@ -245,6 +269,7 @@ def _lint_tree(
     filename: str,
     settings: LintSettings,
     project: ProjectCache | None,
+    rules: RuleSource | None = None,
 ) -> Linted:
     own = project is None
     if project is None:
@@ -260,10 +285,10 @@ def _lint_tree(
             return Linted(_only_if_enabled(settings, syntax_finding(filename, message, Position(1, 0))))
         if not context.calls and not _serves_tools(context):
             return Linted([])
-        from semantics_lint.lint.core.declaration import release_declarations
+        from semantics_lint.lint.calls.declaration import release_declarations
 
         try:
-            findings = _run_rules(context)
+            findings = _run_rules(context, rules)
         finally:
             release_declarations(context)
             context.release()
@@ -276,26 +301,29 @@ def _lint_tree(
 def _serves_tools(context: FileContext) -> bool:
     """Whether a file with no declaration call still serves a tool through an adapter
     (``@served(result_class=...)``), which the tool-level rules judge."""
-    from semantics_lint.lint.core.locate import locate_adapter_calls
+    from semantics_lint.lint.calls.locate import locate_adapter_calls
 
     return bool(locate_adapter_calls(context.index))
 
 
-def _run_rules(context: FileContext) -> list[Finding]:
-    # The rules are imported by the first file that passes the prefilter.
-    from semantics_lint.lint.core.declaration import declaration_of
-    from semantics_lint.lint.rules import rules_for
+def _run_rules(context: FileContext, rules: RuleSource | None = None) -> list[Finding]:
+    from semantics_lint.lint.calls.declaration import declaration_of
     from semantics_lint.lint.rules.base import Check
 
+    if rules is None:
+        # The registry is imported by the first file that passes the prefilter.
+        from semantics_lint.lint.rules import rules_for
+
+        rules = rules_for
     settings = context.settings
     filename = context.filename
-    call_rules, module_rules = rules_for(settings)
+    call_rules, module_rules = rules(settings)
     findings: list[Finding] = []
     batch = Batch(call_rules, [Check(rule, context, findings) for rule in call_rules])
 
     for call in context.calls:
         if not call_rules:
-            continue  # the tool rules read the declarations they need themselves (lint.core.tools)
+            continue  # the tool rules read the declarations they need themselves (lint.calls.tools)
         try:
             declaration = declaration_of(call)
             problem = batch.run(declaration)
@@ -354,13 +382,14 @@ class Batch:
         """Run every rule on ``declaration``; the first problem met, or None."""
         plan = _plan(self._classes, declaration.kind)
         checks = self.checks
+        rules = self.rules
         self._stopped = set()
         call = declaration.call
         for position in plan.visiting:
             checks[position].call = call
         visit = self._visit
         for position in plan.on_declaration:
-            visit(position, "visit_declaration", checks[position], declaration)
+            visit(position, rules[position].visit_declaration, checks[position], declaration)
         if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
             for part in named:
@@ -368,18 +397,18 @@ class Batch:
         for part in declaration.parts:
             part_kind = part.kind
             for position in plan.on_part(part_kind):
-                visit(position, "visit_part", checks[position], part)
+                visit(position, rules[position].visit_part, checks[position], part)
             for item in part.fields:
                 for position in plan.on_key(part_kind, item.status, item.name):
-                    visit(position, "visit_field", checks[position], item)
+                    visit(position, rules[position].visit_field, checks[position], item)
             for item in part.replaced:
                 for position in plan.on_key(part_kind, item.status, item.name, spelling=True):
-                    visit(position, "visit_field", checks[position], item)
+                    visit(position, rules[position].visit_field, checks[position], item)
         if declaration.rows:
             for position in plan.on_row:
                 check = checks[position]
                 for row in declaration.rows:
-                    visit(position, "visit_row", check, row)
+                    visit(position, rules[position].visit_row, check, row)
         return "it is nested too deeply" if self._stopped else None
 
     def _visit_named_part(self, plan: _Plan, part: Part) -> None:
@@ -388,24 +417,25 @@ class Batch:
         if part.anchor is None:
             return
         checks = self.checks
+        rules = self.rules
         named = {position: checks[position].at_name(part) for position in plan.on_named(part.kind)}
         visit = self._visit
         for position in plan.on_part(part.kind, named=True):
-            visit(position, "visit_part", named[position], part)
+            visit(position, rules[position].visit_part, named[position], part)
         for item in part.fields:
             for position in plan.on_key(part.kind, item.status, item.name, named=True):
-                visit(position, "visit_field", named[position], item)
+                visit(position, rules[position].visit_field, named[position], item)
         for item in part.replaced:
             for position in plan.on_key(part.kind, item.status, item.name, named=True, spelling=True):
-                visit(position, "visit_field", named[position], item)
+                visit(position, rules[position].visit_field, named[position], item)
 
-    def _visit(self, position: int, hook: str, check: Check, argument: object) -> None:
-        """Call one rule's hook, unless the rule already stopped on this call."""
+    def _visit(self, position: int, hook: Callable[[Check, Any], None], check: Check, argument: object) -> None:
+        """Call one rule's hook (a bound method), unless the rule already stopped on this call."""
         stopped = self._stopped
         if stopped and position in stopped:
             return
         try:
-            getattr(self.rules[position], hook)(check, argument)
+            hook(check, argument)
         except RecursionError:
             stopped.add(position)
 

@@ -17,9 +17,8 @@ import click
 from semantics_lint.runtime.gate import (
     SHOWN_IN_ALL,
     SHOWN_PER_CODE,
-    SemanticsCliIO,
-    run_check_semantics,
 )
+from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics
 
 
 def _echo_stdout(text: str) -> None:

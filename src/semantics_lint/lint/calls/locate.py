@@ -29,7 +29,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
+from semantics_lint.lint.core.index import (
+    IMPORT,
+    IMPORT_FROM,
+    Binding,
+    FileIndex,
+    Scope,
+)
 from semantics_lint.lint.core.syntax import dotted_name
 
 __all__ = ["ADAPTER", "LocatedCall", "is_api_module", "locate_adapter_calls", "locate_calls"]

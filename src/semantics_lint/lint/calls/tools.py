@@ -1,13 +1,13 @@
 """The tools of a file, linked to the results they return: what the tool rules read.
 
 A tool is a ``define_tool(...)`` call, read as a declaration of one part
-(``lint.core.declaration``): its ``name``, ``resultClass`` and ``execute`` are fields
+(``lint.calls.declaration``): its ``name``, ``resultClass`` and ``execute`` are fields
 of that part, found by the name they mean (``result_class=`` is read as
 ``resultClass``, and the key rules report its spelling). A part that may hide keys
 (``**spread``, a computed key, a positional that is no dict) hides the class too; a
 value given as a name is followed through the file's resolver. A tool is also a
 function served through an adapter with a result class (``served(fn,
-result_class=...)``, ``@served(result_class=...)``; ``lint.core.locate``): those calls
+result_class=...)``, ``@served(result_class=...)``; ``lint.calls.locate``): those calls
 declare nothing, and are read here, in :func:`_adapter_tool`, alone.
 
 A tool's ``execute`` is linked to a function only when the link is provable: a
@@ -24,12 +24,12 @@ import ast
 from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.declaration import Declaration, declaration_of
-from semantics_lint.lint.core.locate import LocatedCall, locate_adapter_calls
+from semantics_lint.lint.calls.declaration import Declaration, declaration_of
+from semantics_lint.lint.calls.locate import LocatedCall, locate_adapter_calls
 from semantics_lint.lint.core.syntax import UNKNOWN
 
 if TYPE_CHECKING:
-    from semantics_lint.lint.core.context import CallSite, FileContext, FunctionNode
+    from semantics_lint.lint.calls.context import CallSite, FileContext, FunctionNode
     from semantics_lint.lint.resolve import Resolved
 
 __all__ = ["FileTools", "Tool", "file_tools"]

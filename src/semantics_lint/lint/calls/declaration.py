@@ -19,7 +19,7 @@ same way:
   too raises ``TypeError``): it is read as written;
 * a ``define_tool(...)`` call is one part, its keys those of ``vocabulary.TOOL_FIELDS``
   (the key rules judge its keys; the tool rules read its ``name``, ``resultClass`` and
-  ``execute`` through ``lint.core.tools``);
+  ``execute`` through ``lint.calls.tools``);
 * parts are the call's top level (keywords, or one positional dict), and the dict
   literals or ``dict(...)`` calls under grain, provenance, coverage, clarify,
   render, period and its ``queried``/``held`` spans, and the dict items of the
@@ -40,9 +40,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.context import CallSite, FileContext
+from semantics_lint.lint.calls.context import CallSite, FileContext
 from semantics_lint.lint.core.model import Position
-from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
+from semantics_lint.lint.core.syntax import (
+    is_dict_form,
+    iter_dict_items,
+    last_wins,
+    literal_value,
+)
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -323,7 +328,7 @@ class Declaration:
 
 def declaration_of(call: CallSite) -> Declaration:
     """The declaration ``call`` makes, read once per file: the engine's batch and the
-    tool model (``lint.core.tools``) share it. Kept in the file's memo until
+    tool model (``lint.calls.tools``) share it. Kept in the file's memo until
     :func:`release_declarations`."""
     made: dict[int, Declaration] = call.context.memo.setdefault(Declaration, {})  # type: ignore[assignment]
     found = made.get(id(call))
