@@ -76,7 +76,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
 )
 FOLDER_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint", "semantics_lint.vocabulary_codes"),
-    ("semantics_lint.vocabulary", "semantics_lint.reading"),
+    ("semantics_lint.vocabulary", "semantics_lint.reading", "semantics_lint.extras"),
     ("semantics_lint.runtime",),
     ("semantics_lint.frameworks", "semantics_lint.pytest_findings"),
     ("semantics_lint.pytest_plugin",),

@@ -284,9 +284,7 @@ def described_result(
     faults = faults_in(candidate, DECLARATION_SPELLING)
     if faults:
         raise _refusal(faults[0], candidate)
-    # What the rule set leaves free (data values, clarify's candidates) must still be
-    # JSON data: served later, anything else would fail far from this call.
-    return cast("ToolSemantics", json_data(candidate))
+    return cast("ToolSemantics", json_data(candidate))  # served as JSON: refused here
 
 
 _ABSENT: Final = object()

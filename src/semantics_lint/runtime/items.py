@@ -20,15 +20,17 @@ from typing import Any, Final, TypeGuard
 
 from semantics_lint.runtime.json_text import NotJSON, json_copy, path_text
 from semantics_lint.runtime.refusal import (
+    ARGUMENTS,
     BAD_VALUE,
     MISSING,
+    WRAPPED,
     WRONG_TYPE,
     FieldPath,
     Refusal,
     text_fault,
 )
 from semantics_lint.vocabulary import (
-    DATA_FIELDS,
+    SEMANTICS_MARKER,
     is_non_empty_string,
     js_trim,
     to_declaration,
@@ -39,6 +41,7 @@ __all__ = [
     "CoverageItem",
     "NotPassed",
     "is_list",
+    "coverage_content",
     "json_data",
     "normalize_coverage_list",
     "shown",
@@ -207,6 +210,27 @@ def _normalized_item(
             kind=MISSING,
         )
     return {"what": what}
+
+
+def coverage_content(content: object) -> object:
+    """What ``coverage()`` wraps, as plain JSON data (``items.json_data``); refused when it
+    is nothing at all, a described result, or what JSON cannot carry."""
+    if content is NOT_PASSED:
+        raise Refusal(
+            "refused: coverage() wraps a result with its boundary, and was given no result: "
+            "pass the result first, coverage(result, checked=[...]). When nothing was "
+            "found, return absent(what=..., checked=[...]) instead.",
+            kind=ARGUMENTS,
+        )
+    if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
+        raise Refusal(
+            "refused: coverage() wraps a described result, which carries its own coverage: "
+            "declare the lists in described_result(..., coverage={'checked': [...], "
+            "'notChecked': [...], 'cannotCover': [...]}) and return it bare.",
+            kind=WRAPPED,
+            argument=0,
+        )
+    return json_data(content, ("result",), argument=0)
 
 
 def normalize_coverage_list(

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from semantics_lint.runtime.items import (
     NOT_PASSED,
+    coverage_content,
     is_list,
-    json_data,
     normalize_coverage_list,
     shown,
     time_text,
@@ -41,7 +41,6 @@ from semantics_lint.runtime.refusal import (
     MISSING,
     SAYS_NOTHING,
     UNKNOWN_KEY,
-    WRAPPED,
     WRONG_TYPE,
     FieldPath,
     Refusal,
@@ -62,7 +61,6 @@ from semantics_lint.vocabulary import (
     PERIOD_FIELDS,
     PERIOD_HELD_UNKNOWN,
     PERIOD_SPAN_FIELDS,
-    SEMANTICS_MARKER,
     is_non_empty_string,
     js_trim,
     to_wire,
@@ -525,27 +523,6 @@ def mint_in_progress(raw: object) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------
 # coverage()
 # ---------------------------------------------------------------------------
-
-def coverage_content(content: object) -> object:
-    """What ``coverage()`` wraps, as plain JSON data (``items.json_data``); refused when it
-    is nothing at all, a described result, or what JSON cannot carry."""
-    if content is NOT_PASSED:
-        raise Refusal(
-            "refused: coverage() wraps a result with its boundary, and was given no result: "
-            "pass the result first, coverage(result, checked=[...]). When nothing was "
-            "found, return absent(what=..., checked=[...]) instead.",
-            kind=ARGUMENTS,
-        )
-    if isinstance(content, Mapping) and content.get(SEMANTICS_MARKER) is True:
-        raise Refusal(
-            "refused: coverage() wraps a described result, which carries its own coverage: "
-            "declare the lists in described_result(..., coverage={'checked': [...], "
-            "'notChecked': [...], 'cannotCover': [...]}) and return it bare.",
-            kind=WRAPPED,
-            argument=0,
-        )
-    return json_data(content, ("result",), argument=0)
-
 
 _COVERAGE_SHAPE: Final = (
     "coverage(result, checked=?, notChecked=?, cannotCover=?, period=?, inProgress=?)"
