@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import pytest
 
@@ -185,10 +185,28 @@ def _why_not(error: Exception) -> str:
 # ---------------------------------------------------------------------------
 
 ToolKey = tuple[str, "str | None"]
-Sample = tuple[str, "str | None", str, "str | None", list[str]]
-"""(tool, resultClass, the result as JSON, the test, the declaration words it carries bare)."""
-Refused = tuple[str, "str | None", str, "str | None"]
-"""(tool, resultClass, the refusal's message, the test)."""
+
+
+class Sample(NamedTuple):
+    """One value a tool returned during the session."""
+
+    tool: str
+    result_class: str | None
+    text: str
+    """The value as the JSON text a model reads of it (:func:`sample_json`)."""
+    test: str | None
+    """The test that was running (its node id), if any."""
+    bare_words: list[str]
+    """The declaration words the value carries outside any declaration."""
+
+
+class Refused(NamedTuple):
+    """One refusal a tool raised during the session."""
+
+    tool: str
+    result_class: str | None
+    message: str
+    test: str | None
 
 _QUOTED: Final = 300
 
@@ -242,12 +260,10 @@ class SemanticsRecorder:
 
     def tool_returned(self, tool: Tool, value: object) -> None:
         words = self._said.undeclared_words(value, self._words, self._markers)
-        self.samples.append(
-            (tool.name, tool.result_class, sample_json(value), self.current, words)
-        )
+        self.samples.append(Sample(tool.name, tool.result_class, sample_json(value), self.current, words))
 
     def tool_refused(self, tool: Tool, error: BaseException) -> None:
-        self.refused.append((tool.name, tool.result_class, _quoted(error), self.current))
+        self.refused.append(Refused(tool.name, tool.result_class, _quoted(error), self.current))
 
     # -- which test is running, and which were left out --
 
@@ -277,11 +293,9 @@ class SemanticsRecorder:
             return
         for name, result_class in output["defined"]:
             self.defined.setdefault((name, result_class), None)
-        # Sent as JSON lists; kept as the tuples this process records.
-        for tool, result_class, value, node_id, words in output["samples"]:
-            self.samples.append((tool, result_class, value, node_id, words))
-        for tool, result_class, message, node_id in output["refused"]:
-            self.refused.append((tool, result_class, message, node_id))
+        # Sent as JSON lists; kept as the named tuples this process records.
+        self.samples.extend(Sample(*sample) for sample in output["samples"])
+        self.refused.extend(Refused(*refused) for refused in output["refused"])
         self.deselected = self.deselected or output["deselected"]
 
     # -- which run this is --
@@ -320,9 +334,9 @@ class SemanticsRecorder:
         """Every tool with its samples, by tool name and class; samples by test id."""
         rows: dict[ToolKey, list[Sample]] = {key: [] for key in self.defined}
         for sample in self.samples:
-            rows.setdefault((sample[0], sample[1]), []).append(sample)
+            rows.setdefault((sample.tool, sample.result_class), []).append(sample)
         for samples in rows.values():
-            samples.sort(key=lambda sample: sample[3] or "")
+            samples.sort(key=lambda sample: sample.test or "")
         return sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or ""))
 
     @staticmethod
@@ -334,9 +348,9 @@ class SemanticsRecorder:
             parts.append(
                 json.dumps(head)[:-1]
                 + ', "results": ['
-                + ", ".join(sample[2] for sample in samples)
+                + ", ".join(sample.text for sample in samples)
                 + '], "tests": '
-                + json.dumps([sample[3] for sample in samples])
+                + json.dumps([sample.test for sample in samples])
                 + "}"
             )
         return "[\n" + ",\n".join(parts) + "\n]\n"
@@ -373,7 +387,7 @@ class SemanticsRecorder:
                 if bare:
                     self.own.append(self._said.undeclared_finding(name, bare))
                 continue
-            refusals = [(r[2], r[3]) for r in self.refused if (r[0], r[1]) == (name, result_class)]
+            refusals = [(r.message, r.test) for r in self.refused if (r.tool, r.result_class) == (name, result_class)]
             if refusals:
                 self.own.append(self._said.refusing_finding(name, refusals))
                 self.tally[1].append(name)
