@@ -27,6 +27,7 @@ from semantics_lint.runtime.json_text import (
     NotJSON,
     json_copy,
     json_text,
+    plain_text,
     wire_text,
 )
 
@@ -70,6 +71,28 @@ TABLE = [
 @pytest.mark.parametrize(("value", "_js", "expected"), TABLE)
 def test_the_text_is_json_stringifys(value: object, _js: str, expected: str) -> None:
     assert json_text(value) == expected
+
+
+@pytest.mark.parametrize(("value", "_js", "expected"), TABLE)
+def test_a_copy_is_written_as_its_value_is(value: object, _js: str, expected: str) -> None:
+    assert plain_text(json_copy(value)) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"version": "v1.0", "ip": "10.0.0.1", "word": "one-off", "odd": "NaN Infinity e+"},
+        {"version": "v1.0", "n": 2.5, "tiny": 1e-7, "big": 1e21, "whole": 100.0},
+        {"n": 2.5, "m": [0.1, 3.25, -7.125]},
+        {"text": "no number here", "n": 12},
+        [float("nan"), float("inf"), -0.0],
+    ],
+)
+def test_a_copy_is_written_right_whatever_its_strings_hold(value: object) -> None:
+    # plain_text skips the number pass only when the written text holds none of the
+    # marks of a float JavaScript writes otherwise; strings that hold them only cost
+    # the pass, and floats that need it always get it.
+    assert plain_text(json_copy(value)) == json_text(value)
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not on this machine")
@@ -202,6 +225,7 @@ def _expected(value: object) -> object:
 @given(_values)
 def test_the_text_reads_back_as_the_value(value: object) -> None:
     text = json_text(value)
+    assert plain_text(json_copy(value)) == text
     text.encode("utf-8")  # always valid UTF-8
     back = json.loads(text)
     if not _has_lone_surrogate(value):

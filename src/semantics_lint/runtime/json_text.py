@@ -53,6 +53,7 @@ __all__ = [
     "json_text",
     "path_text",
     "plain_json",
+    "plain_text",
     "wire_text",
     "write_plain",
 ]
@@ -68,6 +69,8 @@ _LONGEST_PATH: Final = 24
 """Steps of a path a message names in full; a longer one keeps its start and end."""
 _ARRAY_INDEX_MAX: Final = 4294967294
 _DATES: Final = (datetime.date, datetime.time)
+_PYTHON_NUMBER_MARKS: Final = ("NaN", "Infinity", ".0", "e-", "e+")
+"""What Python's text of every float JavaScript writes otherwise holds (see ``plain_text``)."""
 _SURROGATE: Final = re.compile(r"[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
 
 
@@ -337,8 +340,9 @@ def wire_text(text: str) -> str:
     return text
 
 
-def _dumps(plain: Any) -> str:
-    return json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_dumps: Final = _ENCODER.encode
+"""``json.dumps`` with the encoder's settings, built once rather than per call."""
 
 
 def json_text(value: object, path: str = "") -> str:
@@ -359,6 +363,23 @@ def write_plain(plain: Plain) -> str:
     text = _dumps(_wire(plain.value, numbers, tag))
     if numbers:
         text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
+    return _valid(text)
+
+
+def plain_text(copy: Any) -> str:
+    """The text of ``copy``, a plain copy (:func:`json_copy`) whose float flag is not at hand.
+
+    ``json.dumps`` writes each float as ``float.__repr__`` does, which JavaScript
+    writes alike except NaN and ±Infinity (``NaN``, ``Infinity``), an integral value
+    (``100.0``, ``1e+16``) and one under 1e-4 (``1e-05``): every such text holds one of
+    ``NaN``, ``Infinity``, ``.0``, ``e-``, ``e+``. A text that holds none of them
+    anywhere has no float to rewrite and is the answer, with no walk of ``copy``;
+    otherwise (a number, or a string that happens to hold such a mark) the copy is
+    written with the number pass of :func:`write_plain`.
+    """
+    text = _dumps(copy)
+    if any(mark in text for mark in _PYTHON_NUMBER_MARKS):
+        return write_plain(Plain(copy, True))
     return _valid(text)
 
 

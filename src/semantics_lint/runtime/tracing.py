@@ -42,7 +42,7 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from semantics_lint.runtime.json_text import Plain, json_text, write_plain
+from semantics_lint.runtime.json_text import json_text, plain_text
 
 if TYPE_CHECKING:
     from semantics_lint.runtime.serving import ToolMessage
@@ -202,8 +202,7 @@ def record_text(message: ToolMessage) -> str:
 
     The record is the plain copy ``tool_message`` took: when the model read that same
     copy, its text is already written (``message.text``); otherwise the copy is
-    written as it stands (no second copy), checked for JavaScript's number text only
-    when it holds a float.
+    written as it stands, with no second copy (``plain_text``).
     """
     record = message.record
     if isinstance(record, str):
@@ -211,22 +210,8 @@ def record_text(message: ToolMessage) -> str:
     if record is message.model:
         return message.text
     if isinstance(record, (dict, list)):
-        return write_plain(Plain(record, _holds_a_float(record)))
+        return plain_text(record)
     return json_text(record)
-
-
-def _holds_a_float(value: object) -> bool:
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is float:
-            return True
-        if kind is dict:
-            stack.extend(item.values())
-        elif kind is list or kind is tuple:
-            stack.extend(item)
-    return False
 
 
 def capped_value(text: str, size: int, digest: str, limit: int) -> str | None:
