@@ -27,6 +27,7 @@ from semantics_lint.runtime.json_text import (
     NotJSON,
     json_copy,
     json_text,
+    object_text,
     plain_text,
     wire_text,
 )
@@ -93,6 +94,13 @@ def test_a_copy_is_written_right_whatever_its_strings_hold(value: object) -> Non
     # marks of a float JavaScript writes otherwise; strings that hold them only cost
     # the pass, and floats that need it always get it.
     assert plain_text(json_copy(value)) == json_text(value)
+
+
+def test_an_object_put_together_from_its_members_texts_is_written_as_whole() -> None:
+    value = {"b": [1, 2.5], "cut\ud800": {"x": None}, "é": "ü"}
+    members = [(key, json_text(item)) for key, item in value.items()]
+    assert object_text(members) == json_text(value)
+    assert object_text([]) == "{}"
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not on this machine")

@@ -34,13 +34,12 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
 from semantics_lint.runtime.json_text import wire_text
-from semantics_lint.runtime.record import record_served
+from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
 from semantics_lint.runtime.serving import (
     NotJSON,
     ToolMessage,
     refusal_message,
-    tool_message,
 )
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
 
@@ -202,11 +201,9 @@ def _arguments(prepared: Prepared, kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def _settled(prepared: Prepared, value: object) -> Outcome:
     try:
-        message = tool_message(value)
+        return serve(prepared.name, value)
     except NotJSON:
         return Unserved(value)
-    record_served(prepared.name, message)
-    return message
 
 
 def _refused(prepared: Prepared, error: Exception) -> ToolMessage | None:

@@ -358,6 +358,12 @@ def explain_semantics(value: object) -> list[SemanticIssue] | None:
     return issues or None
 
 
+MODEL_COPIES: Final = frozenset({"series", "facts", "edges", "grain", "provenance", "not_covered"})
+"""The parts :func:`semantics_for_model` keeps, when it keeps them, as shallow copies of
+the envelope's: the same members in the same order, so each is written as the
+envelope's is."""
+
+
 def semantics_for_model(envelope: dict[str, Any]) -> dict[str, Any]:
     """The model's compact view of a recognized envelope.
 

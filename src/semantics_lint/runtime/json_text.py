@@ -40,6 +40,8 @@ import json
 import math
 import re
 import secrets
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from collections.abc import Iterable
 from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.parts import js_number_text
@@ -51,6 +53,7 @@ __all__ = [
     "Plain",
     "json_copy",
     "json_text",
+    "object_text",
     "path_text",
     "plain_json",
     "plain_text",
@@ -341,8 +344,20 @@ def wire_text(text: str) -> str:
 
 
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-_dumps: Final = _ENCODER.encode
-"""``json.dumps`` with the encoder's settings, built once rather than per call."""
+# The C encoder json.dumps builds at each call, built once: a result is written in
+# several pieces (serving.py), and each call would otherwise build it again.
+_ONE_PASS: Final = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True)
+)
+
+
+def _dumps(plain: Any) -> str:
+    """``json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)``."""
+    if _ONE_PASS is None:
+        return _ENCODER.encode(plain)
+    return "".join(_ONE_PASS(plain, 0))
 
 
 def json_text(value: object, path: str = "") -> str:
@@ -364,6 +379,13 @@ def write_plain(plain: Plain) -> str:
     if numbers:
         text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
     return _valid(text)
+
+
+def object_text(members: Iterable[tuple[str, str]]) -> str:
+    """The text of a JSON object from its members: each key (a ``str``) and the text of
+    its value, written by this encoder; what :func:`json_text` writes for the object
+    whose members they are, in that order."""
+    return "{" + ",".join([f"{_valid(encode_basestring(key))}:{text}" for key, text in members]) + "}"
 
 
 def plain_text(copy: Any) -> str:

@@ -38,8 +38,14 @@ from typing import Any, Final, ParamSpec, TypeVar
 
 from semantics_lint.runtime.envelope import declared_coverage
 from semantics_lint.runtime.parts import _js_string, js_number
-from semantics_lint.runtime.serving import Kind, SemanticsWarning, ToolMessage
-from semantics_lint.runtime.tracing import trace_served
+from semantics_lint.runtime.serving import (
+    Kind,
+    SemanticsWarning,
+    ToolMessage,
+    served_with_record_text,
+    tool_message,
+)
+from semantics_lint.runtime.tracing import current_tracer, trace_served
 from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
 
 __all__ = [
@@ -200,10 +206,32 @@ def current_run() -> RunRecord | None:
     return found if isinstance(found, RunRecord) else None
 
 
-def record_served(tool: str, message: ToolMessage) -> None:
+def serve(tool: str, value: object) -> ToolMessage:
+    """Serve ``value``, a result of ``tool``: its :func:`tool_message`, recorded
+    (:func:`record_served`). What every adapter does with a tool's value.
+
+    Raises ``NotJSON`` as ``tool_message`` does, and then records nothing.
+    """
+    tracer = current_tracer()
+    if tracer is None:
+        message = tool_message(value)
+        _add(tool, message, None)
+        return message
+    message, record_text = served_with_record_text(value)
+    _add(tool, message, trace_served(tool, message, record_text, tracer=tracer))
+    return message
+
+
+def record_served(tool: str, message: ToolMessage, record_text: str | None = None) -> None:
     """Add a served result to the run it belongs to (nothing outside a run), and write
-    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``)."""
-    span = trace_served(tool, message)
+    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``).
+
+    ``record_text``: the JSON text of ``message.record`` when already written (see
+    ``serving.served_with_record_text``), else None."""
+    _add(tool, message, trace_served(tool, message, record_text))
+
+
+def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
     run = _current.get()
     if run is None:
         found = _thread_run()
@@ -213,7 +241,7 @@ def record_served(tool: str, message: ToolMessage) -> None:
                 "while several unrelated runs are open, so it is not recorded; carry the "
                 "run into the thread with run.bind(function) or contextvars.copy_context()",
                 SemanticsWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
             return
         if found is None or found is True:

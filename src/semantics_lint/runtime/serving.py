@@ -40,9 +40,11 @@ from __future__ import annotations
 import builtins
 import enum
 import warnings
+from collections.abc import Collection
 from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.envelope import (
+    MODEL_COPIES,
     read_coverage_result,
     semantic_issues,
     semantics_for_model,
@@ -50,6 +52,7 @@ from semantics_lint.runtime.envelope import (
 from semantics_lint.runtime.json_text import (
     NotJSON,
     Plain,
+    object_text,
     plain_json,
     wire_text,
     write_plain,
@@ -64,6 +67,7 @@ __all__ = [
     "SemanticsWarning",
     "ToolMessage",
     "refusal_message",
+    "served_with_record_text",
     "tool_message",
 ]
 
@@ -130,30 +134,46 @@ def tool_message(value: object) -> ToolMessage:
     Raises :class:`NotJSON` for a value that is not JSON data and carries no marker
     (see the module docstring).
     """
+    return _served(value, False)[0]
+
+
+def served_with_record_text(value: object) -> tuple[ToolMessage, str | None]:
+    """:func:`tool_message` of ``value``, and the JSON text of its record when that is
+    not the model's text (a recognized envelope, a ledger), else None.
+
+    The record's text is what a trace carries (``runtime/tracing.py``); written here,
+    the parts the model reads are written once for both texts.
+    """
+    return _served(value, True)
+
+
+def _served(value: object, record_text: bool) -> tuple[ToolMessage, str | None]:
     if isinstance(value, str):
         text = wire_text(str.__str__(value))
-        return ToolMessage(text, text, text, False, Kind.DATA)
+        return ToolMessage(text, text, text, False, Kind.DATA), None
     try:
         plain = plain_json(value, whole_floats=True)
     except NotJSON as error:
         if not _carries_a_marker(value):
             raise
         text = f"refused: the tool's result cannot be sent as JSON: {wire_text(str(error))}"
-        return ToolMessage(text, text, text, True, Kind.REFUSAL)
+        return ToolMessage(text, text, text, True, Kind.REFUSAL), None
     copy = plain.value
     if not isinstance(copy, dict):
-        return ToolMessage(write_plain(plain), copy, copy, False, Kind.DATA)
+        return ToolMessage(write_plain(plain), copy, copy, False, Kind.DATA), None
     issues = semantic_issues(copy) if copy.get(SEMANTICS_MARKER) is True else None
     if issues == []:
         model = semantics_for_model(copy)
-        return ToolMessage(_text(plain, model), model, copy, False, Kind.SEMANTICS)
+        text, whole = _texts(plain, model, MODEL_COPIES, record_text)
+        return ToolMessage(text, model, copy, False, Kind.SEMANTICS), whole
     if copy.get(ABSENCE_MARKER) is True or isinstance(copy.get(COVERAGE_MARKER), dict):
         reading = read_coverage_result(copy)
         if reading is not None:
             if reading["declared"][0]["kind"] == "absence":
-                return ToolMessage(write_plain(plain), copy, copy, False, Kind.ABSENT)
+                return ToolMessage(write_plain(plain), copy, copy, False, Kind.ABSENT), None
             served = _boundary_first(copy)
-            return ToolMessage(_text(plain, served), served, copy, False, Kind.COVERAGE)
+            text, whole = _texts(plain, served, (), record_text)
+            return ToolMessage(text, served, copy, False, Kind.COVERAGE), whole
     if issues:
         first = issues[0]
         warnings.warn(
@@ -161,15 +181,30 @@ def tool_message(value: object) -> ToolMessage:
             f"so it is served as plain data: {first['field'] or 'the result'}: "
             f"{first['message']} ({first['code']})",
             SemanticsWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-        return ToolMessage(write_plain(plain), copy, copy, False, Kind.MALFORMED)
-    return ToolMessage(write_plain(plain), copy, copy, False, Kind.DATA)
+        return ToolMessage(write_plain(plain), copy, copy, False, Kind.MALFORMED), None
+    return ToolMessage(write_plain(plain), copy, copy, False, Kind.DATA), None
 
 
-def _text(plain: Plain, part: object) -> str:
-    # A part of the copy (the projection, the ledger boundary first) needs no new walk.
-    return write_plain(Plain(part, plain.odd_floats))
+def _texts(
+    plain: Plain, served: dict[str, Any], copies: Collection[str], record_text: bool
+) -> tuple[str, str | None]:
+    """The text of ``served``, a view of the copy ``plain``, and the copy's text when asked.
+
+    A part of the copy needs no new walk. Asked for both texts, each member the two
+    share (the same object, or a part named in ``copies``: a shallow copy of the
+    copy's, written alike) is written once, and each object is put together from its
+    members' texts."""
+    odd = plain.odd_floats
+    if not record_text:
+        return write_plain(Plain(served, odd)), None
+    written = {key: write_plain(Plain(part, odd)) for key, part in served.items()}
+    whole = {}
+    for key, part in plain.value.items():
+        shared = key in written and (key in copies or served[key] is part)
+        whole[key] = written[key] if shared else write_plain(Plain(part, odd))
+    return object_text(written.items()), object_text(whole.items())
 
 
 def _boundary_first(ledger: dict[str, Any]) -> dict[str, Any]:

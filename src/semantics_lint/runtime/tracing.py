@@ -54,6 +54,7 @@ __all__ = [
     "TRACER_NAME",
     "capped_value",
     "capture_content",
+    "current_tracer",
     "max_value_bytes",
     "served_attributes",
     "trace_served",
@@ -116,8 +117,10 @@ def _trace_api() -> Any:
     return _api
 
 
-def _tracer() -> Any:
-    """The tracer to write with, or None when no span can record."""
+def current_tracer() -> Any:
+    """The tracer a served result is traced with now, or None when no span can record:
+    OpenTelemetry is not installed or no tracer provider is set (a provider's sampler
+    may still drop a span)."""
     global _cached
     api = _trace_api()
     if api is False:
@@ -133,21 +136,26 @@ def _tracer() -> Any:
     return tracer
 
 
-def trace_served(tool: str, message: ToolMessage) -> tuple[str, str] | None:
+def trace_served(
+    tool: str, message: ToolMessage, record_text: str | None = None, *, tracer: Any = None
+) -> tuple[str, str] | None:
     """Write the span of one served result; its ``(trace_id, span_id)`` in lowercase hex.
 
     None when nothing records it: OpenTelemetry is not installed, there is no tracer
     provider, or the span is not recording. Then nothing else is done.
+    ``record_text``: the JSON text of ``message.record`` when already written;
+    ``tracer``: :func:`current_tracer`'s answer when already asked.
     """
-    tracer = _tracer()
     if tracer is None:
-        return None
+        tracer = current_tracer()
+        if tracer is None:
+            return None
     span = tracer.start_span(f"semantics {tool}")
     try:
         if not span.is_recording():
             return None
         try:
-            attributes = served_attributes(tool, message)
+            attributes = served_attributes(tool, message, record_text=record_text)
         except (TypeError, ValueError) as exc:
             # A record that is not JSON data: the span says so, and serving goes on.
             span.set_attributes({TOOL_NAME: tool, RESULT_KIND: _kind(message)})
@@ -168,12 +176,13 @@ def _kind(message: ToolMessage) -> str:
 
 
 def served_attributes(
-    tool: str, message: ToolMessage, *, capture: bool | None = None
+    tool: str, message: ToolMessage, *, capture: bool | None = None, record_text: str | None = None
 ) -> dict[str, str | int | bool]:
     """The attributes of the span of ``message`` served by ``tool`` (see the module docstring).
 
-    ``capture`` None reads ``SEMANTICS_LINT_OTEL_CAPTURE_CONTENT``. Raises the
-    encoder's ``TypeError`` for a record that is not JSON data.
+    ``capture`` None reads ``SEMANTICS_LINT_OTEL_CAPTURE_CONTENT``. ``record_text``: the
+    JSON text of ``message.record`` when already written, else it is written here.
+    Raises the encoder's ``TypeError`` for a record that is not JSON data.
     """
     attributes: dict[str, str | int | bool] = {TOOL_NAME: tool, RESULT_KIND: _kind(message)}
     record = message.record
@@ -181,7 +190,7 @@ def served_attributes(
         facts = record.get("facts")
         if isinstance(facts, list):
             attributes[FACT_COUNT] = len(facts)
-    text = record_text(message)
+    text = _record_text(message) if record_text is None else record_text
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
     limit = max_value_bytes()
@@ -197,7 +206,7 @@ def served_attributes(
     return attributes
 
 
-def record_text(message: ToolMessage) -> str:
+def _record_text(message: ToolMessage) -> str:
     """The JSON text of ``message.record``, as ``json_text`` writes it, at the least cost.
 
     The record is the plain copy ``tool_message`` took: when the model read that same
