@@ -40,6 +40,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.core.settings",
         "semantics_lint.lint.core.syntax",
         "semantics_lint.lint.core.scopes",
+        "semantics_lint.lint.core.flow",
     ),
     ("semantics_lint.lint.core.source", "semantics_lint.lint.core.index"),
     ("semantics_lint.lint.resolve.module_reading",),

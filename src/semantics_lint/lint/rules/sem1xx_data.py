@@ -135,7 +135,14 @@ class EmptyDataLiteral(Rule):
       `if rows == []:` (or `()`); the `else` of `if rows:`, `if len(rows):`,
       `if len(rows) != 0:`, `if len(rows) > 0:`, `if rows != []:`; an `and` of
       tests in its body, an `or` of tests in its `else`; the same tests in a
-      conditional expression.
+      conditional expression;
+    - a name read after a guard in the same block: an `if` whose body always
+      leaves (`return`, `raise`, `continue`, `break` on every way through it)
+      when one of those tests says the name is true (`if rows: return ...`,
+      `if len(rows) > 0: raise ...`), or whose `else` always leaves when it says
+      the name is false;
+    - a name read in `case []:` (or `case ()`, `case [] | ()`, guarded or not) of
+      `match rows:`: only an empty sequence matches it.
 
     ## Why is this bad?
     An empty list is not "nothing matched": the data lists of a described result
@@ -153,10 +160,15 @@ class EmptyDataLiteral(Rule):
     and the call: a name bound twice in its scope, declared `global` or `nonlocal`,
     changed in place anywhere it is read (`rows.append(r)`, `rows += more`,
     `rows.extend(...)`, `rows[:] = ...`, `fill(rows)`, an alias), rebound or used
-    otherwise inside the branch, or read by another function that may run meanwhile.
-    `while` loops, `is None` tests, other comparisons (`len(rows) < 5`) and
-    attributes (`self.rows`) prove nothing. A value whose truth or length disagrees
-    with what it holds (an object that is false yet yields rows) would be misread.
+    otherwise inside the branch or between a guard and the use (a loop around the
+    use that rebinds it included), or read by another function that may run
+    meanwhile, or by a function, lambda or generator expression written after the
+    test (it runs later). A guard whose body may fall through (an `if` without
+    `else` in it, a `try`, a loop, a `raise` in a `with` body) proves nothing; nor
+    do `while` loops, `is None` tests, other comparisons (`len(rows) < 5`),
+    patterns other than an empty sequence (`case [x]:`, `case _:`) and attributes
+    (`self.rows`). A value whose truth or length disagrees with what it holds (an
+    object that is false yet yields rows) would be misread.
     """
 
     code = "SEM105"
@@ -241,6 +253,33 @@ class EmptyDataLiteral(Rule):
                 return described_result({"facts": [], **found, "provenance": {"measuredAt": export.at, "source": "x"}})
             """
         ),
+        Valid(
+            """
+            def tool(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                if rows:
+                    log(rows)  # falls through: `rows` may be true below
+                return described_result(facts=rows, provenance=prov)
+
+            def cached(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                if rows:
+                    return described_result(facts=rows, provenance=prov)
+                rows = export.cached_rows  # rebound after the guard
+                return described_result(facts=rows, provenance=prov)
+            """
+        ),
+        Valid(
+            """
+            def tool(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                match rows:
+                    case [first, *rest]:
+                        return described_result(facts=[first, *rest], provenance=prov)
+                    case _:
+                        return described_result(facts=rows, provenance=prov)
+            """
+        ),
     )
     INVALID = (
         Invalid(
@@ -320,6 +359,32 @@ class EmptyDataLiteral(Rule):
             line=3,
             column=34,
             field="when `not rows` is true",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                prov = {"measuredAt": export.at, "source": "x"}
+                if len(rows) > 0:
+                    log.info("%d rows", len(rows))
+                    return described_result(facts=rows, provenance=prov)
+                return described_result(facts=rows, provenance=prov)
+            """,
+            line=6,
+            column=34,
+            field="line 3 leaves when `len(rows) > 0` is true",
+        ),
+        Invalid(
+            """
+            def tool(rows, export):
+                match rows:
+                    case []:
+                        return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+                    case [row]:
+                        return described_result(facts=[row], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=4,
+            column=42,
+            field="only when it is an empty sequence",
         ),
     )
 
