@@ -62,6 +62,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem1xx_data",
         "semantics_lint.lint.rules.sem1xx_keys",
         "semantics_lint.lint.rules.sem1xx_refusals",
+        "semantics_lint.lint.rules.sem1xx_rows",
         "semantics_lint.lint.rules.sem2xx_clock",
         "semantics_lint.lint.rules.sem2xx_provenance",
         "semantics_lint.lint.rules.sem3xx_grain",
