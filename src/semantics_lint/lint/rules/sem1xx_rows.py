@@ -61,8 +61,8 @@ class UnhonourableRow(Rule):
     Reports a literal data row that cannot be honoured: a fact without a non-empty
     `entity`, a series point without `t`, `entity`, `metric` and `value`, an edge
     without non-empty `from`, `to` and `kind`, or a row that is not a dict at all.
-    Rows built by a comprehension are checked too, by their keys. A literal row that
-    JSON cannot carry is reported too: a tuple or bytes key, two keys that are one once
+    Rows built by a comprehension are checked too, by their keys. A literal row (a dict
+    display or `dict(...)`) that JSON cannot carry is reported too: a tuple or bytes key, two keys that are one once
     written (`1` and `"1"`), a set or bytes value, an int past 1024 bits.
 
     Rows behind a name are judged as if written in the call: `facts=rows` where
@@ -180,6 +180,18 @@ class UnhonourableRow(Rule):
         ),
         Invalid(
             """
+            def tool(export):
+                return described_result(
+                    facts=[dict(entity="vm-01", size=1j)],
+                    provenance={"measuredAt": export.at, "source": "cmdb"},
+                )
+            """,
+            line=3,
+            column=15,
+            field="facts[0].size is a complex",
+        ),
+        Invalid(
+            """
             HOSTS = [{"entity": "vm-01"}, {"name": "vm-02"}]
 
             def tool(export):
@@ -254,12 +266,18 @@ def _judged(row: Row) -> tuple[str, str, ast.expr | None] | None:
 
 def _json_problem(row: Row) -> tuple[str, ast.expr | None] | None:
     """What JSON cannot carry in a literal row (a tuple or bytes key, two keys that are
-    one once written, a set or bytes value, an int past 1024 bits), as the mint says it."""
-    if not isinstance(row.node, ast.Dict):
+    one once written, a set or bytes value, an int past 1024 bits), as the mint says it;
+    a row written as ``dict(...)`` by its keywords."""
+    node = row.node
+    items: list[tuple[object, ast.expr]]
+    if isinstance(node, ast.Dict):
+        items = [(UNKNOWN if key is None else _row_value(key), value) for key, value in zip(node.keys, node.values)]
+    elif isinstance(node, ast.Call):
+        items = [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
+    else:
         return None
     probe: dict[object, object] = {}
-    for key_node, value_node in zip(row.node.keys, row.node.values):
-        key = UNKNOWN if key_node is None else _row_value(key_node)
+    for key, value_node in items:
         if key is UNKNOWN:
             continue  # a **spread or a computed key: what it holds is not read
         value = _row_value(value_node)
