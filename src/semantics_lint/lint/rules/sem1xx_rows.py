@@ -264,6 +264,9 @@ def _judged(row: Row) -> tuple[str, str, ast.expr | None] | None:
     return f"`{row.path}` cannot be honoured: {said}", f"{word} needs {needs}", single
 
 
+_PLAIN = (str, bool, type(None))
+
+
 def _json_problem(row: Row) -> tuple[str, ast.expr | None] | None:
     """What JSON cannot carry in a literal row (a tuple or bytes key, two keys that are
     one once written, a set or bytes value, an int past 1024 bits), as the mint says it;
@@ -277,14 +280,20 @@ def _json_problem(row: Row) -> tuple[str, ast.expr | None] | None:
     else:
         return None
     probe: dict[object, object] = {}
+    plain = True  # only str keys, and str, bool or None values: JSON carries them all
     for key, value_node in items:
         if key is UNKNOWN:
             continue  # a **spread or a computed key: what it holds is not read
         value = _row_value(value_node)
+        if value is UNKNOWN:
+            value = None
+        plain = plain and type(key) is str and type(value) in _PLAIN
         try:
-            probe[key] = None if value is UNKNOWN else value
+            probe[key] = value
         except TypeError:
             return None  # an unhashable key: Python itself refuses the row
+    if plain:
+        return None
     problem = json_problem(probe, row.path)
     return None if problem is None else (problem, None)
 
