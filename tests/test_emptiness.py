@@ -209,6 +209,72 @@ REPORTED = [
 ]
 
 
+def _after_guard(guard: str, between: str = "", use: str = "") -> str:
+    """``tool(rows, export)``: ``guard``, then ``between``, then the call (``use``
+    wraps it; the call alone when empty), each a block of lines at the body's level."""
+    call = f"described_result(facts=rows, provenance={PROV})"
+    lines = ["def tool(rows, export):", *_indent(guard), *_indent(between), *_indent(use or f"return {call}")]
+    return "\n".join(lines).replace("CALL", call) + "\n"
+
+
+def _indent(block: str) -> list[str]:
+    return ["    " + line for line in textwrap.dedent(block).strip("\n").splitlines()]
+
+
+# Guards: an ``if`` before the use, in the same statement list, that always leaves
+# when the name is true; and ``case []:`` of ``match`` on the name.
+REPORTED.extend(
+    [
+        pytest.param(_after_guard("if len(rows) != 0:\n    raise ValueError(rows)"), 4, id="guard-raises"),
+        pytest.param(
+            _after_guard("out = []", use="for rows in export.batches:\n    if rows:\n        continue\n    out.append(CALL)"),
+            6,
+            id="guard-continues",
+        ),
+        pytest.param(
+            _after_guard("", use="while export.more:\n    if rows:\n        break\n    return CALL"), 5, id="guard-breaks"
+        ),
+        pytest.param(_after_guard("if not rows:\n    pass\nelse:\n    return None"), 6, id="guard-whose-else-leaves"),
+        pytest.param(
+            _after_guard("if export.failed:\n    raise ValueError(export)\nelif rows:\n    return None"),
+            6,
+            id="guard-down-an-elif-chain",
+        ),
+        pytest.param(
+            _after_guard("if rows:\n    if export.ok:\n        return 1\n    else:\n        return 2", use="if export.ok:\n    return CALL"),
+            8,
+            id="guard-whose-body-leaves-both-ways-then-a-nested-use",
+        ),
+        pytest.param(
+            _after_guard("", use="with export.lock:\n    if rows:\n        return None\n    return CALL"), 5, id="guard-in-a-with-body"
+        ),
+        pytest.param(
+            _after_guard(
+                "out = []",
+                use="for batch in export.batches:\n    if rows:\n        continue\n    out.append(CALL)\n"
+                "    rows = batch  # after the use: the guard tests it again first",
+            ),
+            6,
+            id="guard-in-a-loop-rebound-after-the-use",
+        ),
+        pytest.param(
+            _after_guard(
+                "",
+                use="match rows:\n    case [first]:\n        log(rows)  # another case's body: not run on the way\n"
+                "        return first\n    case [] | ():\n        return CALL",
+            ),
+            7,
+            id="case-of-empty-sequences",
+        ),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case [] as found if export.ok:\n        return CALL"),
+            4,
+            id="case-empty-captured-and-guarded",
+        ),
+    ]
+)
+
+
 @pytest.mark.parametrize(("source", "line"), REPORTED)
 def test_reported(source: str, line: int) -> None:
     found = _sem105(source)
@@ -545,6 +611,107 @@ CLEAN.extend(
 )
 
 
+_RETURNS = "if rows:\n    return None"
+CLEAN.extend(
+    [
+        pytest.param(_after_guard("if rows:\n    log(rows)"), id="guard-that-falls-through"),
+        pytest.param(_after_guard("if rows:\n    if export.ok:\n        return 1"), id="guard-with-a-nested-if-without-else"),
+        pytest.param(
+            _after_guard("if rows:\n    try:\n        return export.send(rows)\n    except OSError:\n        pass"),
+            id="guard-whose-return-is-in-a-try",
+        ),
+        pytest.param(
+            f"""
+            def tool(rows, export):
+                for batch in export.batches:
+                    if rows:
+                        for row in batch:
+                            break  # leaves the inner loop alone
+                    return described_result(facts=rows, provenance={PROV})
+            """,
+            id="break-of-an-inner-loop",
+        ),
+        pytest.param(
+            _after_guard("if rows:\n    with suppress(ValueError):\n        raise ValueError(rows)"),
+            id="raise-in-a-with-body",
+        ),
+        pytest.param(_after_guard(_RETURNS, "rows = export.rows"), id="rebound-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "rows.append(export.row)"), id="grown-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "rows += export.rows"), id="augmented-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "fill(rows)"), id="handed-to-a-call-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "rows[:] = export.rows"), id="subscript-written-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "rows.extra = export.rows"), id="attribute-written-after-the-guard"),
+        pytest.param(_after_guard(_RETURNS, "log(len(rows))"), id="read-after-the-guard"),
+        pytest.param(_after_guard("if export.rows:\n    return None"), id="guard-on-another-name"),
+        pytest.param(_after_guard("if rows is not None:\n    return None"), id="guard-that-proves-nothing"),
+        pytest.param(_after_guard("if not rows:\n    return absent(what='x', checked=['y'])"), id="guard-for-the-empty-case"),
+        pytest.param(_after_guard("if rows:\n    return 1\nelse:\n    return 2"), id="both-branches-leave"),
+        pytest.param(_after_guard("if export.cached:\n    pass\nelif rows:\n    return None"), id="elif-whose-first-branch-falls-through"),
+        pytest.param(_after_guard("result = CALL\nif rows:\n    return None", use="return result"), id="use-before-the-guard"),
+        pytest.param(_after_guard(_RETURNS, use="return lambda: CALL"), id="lambda-after-the-guard"),
+        pytest.param(
+            _after_guard(_RETURNS, "def later():\n    return CALL\nrows = export.rows", use="return later"),
+            id="function-after-the-guard",
+        ),
+        pytest.param(
+            _after_guard(_RETURNS, "results = (CALL for _ in export.days)\nrows = export.rows", use="return results"),
+            id="generator-after-the-guard",
+        ),
+        pytest.param(
+            _after_guard("try:\n    if rows:\n        return None\nexcept ValueError:\n    pass"),
+            id="guard-inside-a-try",
+        ),
+        pytest.param(
+            _after_guard("def refill():\n    nonlocal rows\n    rows = export.rows\n\n" + _RETURNS, "refill()"),
+            id="guard-then-nonlocal",
+        ),
+        pytest.param(
+            _after_guard(_RETURNS, "out = []", use="while export.more():\n    out.append(CALL)\n    rows = export.next()\nreturn out"),
+            id="guard-then-a-while-loop-that-rebinds",
+        ),
+        pytest.param(
+            _after_guard(_RETURNS, "out = []", use="for day in export.days:\n    out.append(CALL)\n    rows.append(day)\nreturn out"),
+            id="guard-then-a-loop-that-grows-it-after-the-use",
+        ),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case []:\n        for day in export.days:\n            log(CALL)\n"
+                         "            rows.append(day)"),
+            id="case-body-grows-it-after-the-use",
+        ),
+        pytest.param(
+            f"""
+            ROWS = load()
+
+            def refresh():
+                global ROWS
+                ROWS = load()
+
+            if ROWS:
+                raise SystemExit(1)
+            refresh()
+            RESULT = described_result(facts=ROWS, provenance={PROV})
+            """,
+            id="guard-then-global",
+        ),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case [x]:\n        return CALL\n    case [*rest]:\n        return CALL\n"
+                         "    case list():\n        return CALL\n    case _:\n        return CALL"),
+            id="case-patterns-that-are-not-empty",
+        ),
+        pytest.param(_after_guard("", use="match export.rows:\n    case []:\n        return CALL"), id="case-of-another-subject"),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case []:\n        rows = export.rows\n        return CALL"),
+            id="case-body-rebinds",
+        ),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case [x, *rows]:\n        return x\n    case []:\n        return CALL"),
+            id="captured-by-an-earlier-case",
+        ),
+        pytest.param(_after_guard("", use="match rows:\n    case [] | [_]:\n        return CALL"), id="case-or-not-all-empty"),
+    ]
+)
+
+
 @pytest.mark.parametrize("source", CLEAN)
 def test_clean(source: str) -> None:
     assert _sem105(source) == []
@@ -562,6 +729,12 @@ def test_a_branch_finding_says_which_test_proves_it() -> None:
     )
     assert (line, column) == (5, 38)
     assert message == "`facts` is empty in this branch (line 3 tests `rows`, false here)"
+
+
+def test_a_guard_finding_says_which_test_proves_it() -> None:
+    [(line, column, message)] = _sem105(_after_guard("if len(rows) > 0:\n    log.info('%d rows', len(rows))\n    return None"))
+    assert (line, column) == (5, 34)
+    assert message == "`facts` is empty here (line 3 leaves when `len(rows) > 0` is true)"
 
 
 def test_a_conditional_arm_is_reported_where_it_is_written() -> None:

@@ -405,7 +405,7 @@ def _expressions() -> Iterator[ast.expr]:
 def test_row_values_are_the_literal_values() -> None:
     from semantics_lint.lint.core.syntax import UNKNOWN as unknown
     from semantics_lint.lint.core.syntax import literal_value
-    from semantics_lint.lint.rules.sem1xx_data import _row_value
+    from semantics_lint.lint.rules.sem1xx_rows import _row_value
     compared = 0
     for node in _expressions():
         fast = _row_value(node)

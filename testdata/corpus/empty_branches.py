@@ -1,4 +1,5 @@
-"""vm_snapshots: a data list proved empty by its scope, a branch or a conditional arm."""
+"""vm_snapshots: a data list proved empty by its scope, a branch, a guard, a case or a
+conditional arm."""
 
 from __future__ import annotations
 
@@ -47,3 +48,37 @@ def snapshot_list(vm: str, rows: list[dict[str, object]], read_at: str) -> dict[
         facts=rows if rows else [{"entity": vm, "snapshots": 0}],
         provenance={"measuredAt": read_at, "source": "vcenter"},
     )
+
+
+def snapshot_summary(vm: str, rows: list[dict[str, object]], read_at: str) -> dict[str, object]:
+    if rows:
+        newest = max(row["taken_at"] for row in rows)
+        return described_result(
+            facts=[{"entity": vm, "newest": newest}],
+            provenance={"measuredAt": read_at, "source": "vcenter"},
+        )
+    return described_result(
+        facts=rows,  # expect: SEM105
+        provenance={"measuredAt": read_at, "source": "vcenter"},
+    )
+
+
+def snapshot_shapes(vm: str, rows: list[dict[str, object]], read_at: str) -> dict[str, object]:
+    match rows:
+        case []:
+            return described_result(
+                facts=rows,  # expect: SEM105
+                provenance={"measuredAt": read_at, "source": "vcenter"},
+            )
+        case [only]:
+            return described_result(facts=[only], provenance={"measuredAt": read_at, "source": "vcenter"})
+        case _:
+            return described_result(facts=rows, provenance={"measuredAt": read_at, "source": "vcenter"})
+
+
+def snapshot_refresh(vm: str, rows: list[dict[str, object]], read_at: str) -> dict[str, object]:
+    # Clean: the guard returns on rows, then the list is filled before the call.
+    if rows:
+        return described_result(facts=rows, provenance={"measuredAt": read_at, "source": "vcenter"})
+    rows.extend(load_rows(f"snapshots_{vm}"))
+    return described_result(facts=rows, provenance={"measuredAt": read_at, "source": "vcenter"})

@@ -1,11 +1,12 @@
 """Tool definitions with their keys spelled as Python writes them, and data parts
-given as module-level names whose values the runtime refuses."""
+given as module-level names whose values (or rows) the runtime refuses."""
 
 from semantics_lint.runtime import absent, define_tool, described_result
 
 ROWS = "rows"
 NO_ROWS = []
 HOSTS = [{"entity": "host-01"}]
+SPARE_HOSTS = [{"entity": "host-07"}, {"hostname": "host-08"}]
 
 
 def vm_backup_status(vm, export):
@@ -37,6 +38,13 @@ def known_hosts(export):
     return described_result(facts=HOSTS, provenance={"measuredAt": export.at, "source": "cmdb"})
 
 
+def spare_hosts(export):
+    return described_result(
+        facts=SPARE_HOSTS,  # expect: SEM106
+        provenance={"measuredAt": export.at, "source": "cmdb"},
+    )
+
+
 backup = define_tool(
     name="vm_backup_status",
     result_class="triage",  # expect: SEM102
@@ -45,3 +53,4 @@ backup = define_tool(
 hosts = define_tool({"name": "host_list", "execute": host_list, "input_schema": {}})  # expect: SEM102
 retired = define_tool(name="retired_hosts", excute=retired_hosts)  # expect: SEM101
 known = define_tool(name=" ", execute=known_hosts)  # expect: SEM100
+spare = define_tool(name="spare_hosts", execute=spare_hosts)

@@ -1,5 +1,5 @@
-"""A data field's literal value reached another way: through a name, in a branch, in an
-arm of a conditional expression.
+"""A data field's literal value reached another way: through a name, in a branch, after a
+guard, in a ``case``, in an arm of a conditional expression.
 
 A disguised example is a ``described_result`` call whose data keyword (``facts``,
 ``series`` or ``edges``) holds ``rows`` rather than its literal ``V``, in one of these
@@ -7,13 +7,18 @@ shapes (``DISGUISES``):
 
 * ``scoped``: ``rows = V`` in the tool's body, beside another function that binds and
   grows a ``rows`` of its own and a nested function that shadows it: the name is
-  followed in the tool's scope alone; ``V`` is the call's, or (one time in two) a
-  false value, as below;
+  followed in the tool's scope alone, rows and all; ``V`` is the call's (always when
+  the mint refuses one of its rows), or (one time in two) a false value, as below;
 * ``branch-not``, ``branch-else``, ``branch-len``: ``def tool(rows=V)`` and the call
   in the body of ``if not rows:``, in the ``else`` of ``if rows:``, or in the body of
   ``if len(rows) == 0:``; ``V`` is then a false value (``[]``, ``()``, ``None``,
   ``""``, ``0``, ``False``, ``{}``; a sized one for ``len``), so that the branch is
   the one that runs;
+* ``guard-return``, ``guard-len``: ``def tool(rows=V)``, then ``if rows: return
+  None`` (``if len(rows) != 0: raise ValueError``) and the call after it, ``V`` a
+  false (sized) value, so that the guard falls through;
+* ``case-empty``: ``match rows:`` and the call in ``case []:`` (``case ()`` one time
+  in two), ``V`` an empty list or tuple, so that the case runs;
 * ``arm-else``, ``arm-if``, ``arm-or``: ``rows if rows else []``, ``[] if not rows else
   rows``, ``rows or []``, with ``def tool(rows=V)`` and a false ``V``, so that the
   empty arm is the one that runs;
@@ -22,10 +27,9 @@ shapes (``DISGUISES``):
 
 The runtime's verdict is the mint on the value Python would pass: the module is never
 run, :func:`read_call` reads the tool's few statements (parameter defaults, ``rows =
-V``, the ``if`` whose branch runs, the conditional arm that is the value) and
-``ast.literal_eval`` reads each literal. A ``V`` whose rows the mint refuses is not
-disguised as a name: the linter reads rows written in the call, not rows behind a name
-(the field itself, a non-list, an empty one, is judged through the name).
+V``, the ``if`` whose branch runs, a guard that falls through, the ``case`` that
+matches, the conditional arm that is the value) and ``ast.literal_eval`` reads each
+literal.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ DISGUISES = (
     "branch-not",
     "branch-else",
     "branch-len",
+    "guard-return",
+    "guard-len",
+    "case-empty",
     "arm-else",
     "arm-if",
     "arm-or",
@@ -102,6 +109,13 @@ def module_of(call: Call) -> str:
         return f"{head}    if rows:\n        return None\n    else:\n        return {rendered}\n"
     if kind == "branch-len":
         return f"{head}    if len(rows) == 0:\n        return {rendered}\n    return None\n"
+    if kind == "guard-return":
+        return f"{head}    if rows:\n        return None\n    return {rendered}\n"
+    if kind == "guard-len":
+        return f"{head}    if len(rows) != 0:\n        raise ValueError('rows')\n    return {rendered}\n"
+    if kind == "case-empty":
+        pattern = "()" if literal.startswith("(") else "[]"
+        return f"{head}    match rows:\n        case {pattern}:\n            return {rendered}\n    return None\n"
     return f"{head}    return {rendered}\n"
 
 
@@ -125,12 +139,13 @@ def disguised(draw: st.DrawFn, call: Call) -> Call:
     except (NotLiteral, SyntaxError, RecursionError, ValueError):
         return call
     alone = part_refusal("described_result", field, value)
-    if kind == "scoped" and not draw(st.booleans()):
-        if alone is not None and len(alone.path) > 1:
-            return call  # a refused row behind a name: not followed (the module docstring)
-    elif kind != "arm-fallback" or not (false or alone is None):
-        # The branch (the empty arm) runs: the value is a false one.
-        choices = _SIZED_FALSE if kind == "branch-len" else _FALSE
+    # ``scoped`` keeps the call's own value one time in two, and always when the mint
+    # refuses one of its rows: those are read behind the name too.
+    own = kind == "scoped" and ((alone is not None and len(alone.path) > 1) or not draw(st.booleans()))
+    if not own and (kind != "arm-fallback" or not (false or alone is None)):
+        # The branch (the guard's way on, the case, the empty arm) runs: the value is a
+        # false one (an empty sequence for a case).
+        choices = _EMPTY if kind == "case-empty" else _SIZED_FALSE if kind in _SIZED else _FALSE
         keywords = [(name, draw(st.sampled_from(choices))() if name == field else node) for name, node in call.keywords]
         call = replace(call, keywords=tuple(keywords))
     return replace(call, disguise=(kind, field), mutations=(*call.mutations, f"disguise:{kind}"))
@@ -144,6 +159,8 @@ def _false_values() -> tuple[tuple[Callable[[], Any], ...], tuple[Callable[[], A
 
 
 _SIZED_FALSE, _FALSE = _false_values()
+_EMPTY = _SIZED_FALSE[:2]  # [] and ()
+_SIZED = ("branch-len", "guard-len")
 
 
 # ---------------------------------------------------------------------------
@@ -161,26 +178,48 @@ def read_call(
     for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults):
         env[arg.arg] = literal(default)
     call = _taken(function.body, env, literal, not_literal)
+    if call is None:
+        raise not_literal("no declaration call runs")
     assert isinstance(call.func, ast.Name)
     args = tuple(_value(a, env, literal) for a in call.args)
     kwargs = {k.arg: _value(k.value, env, literal) for k in call.keywords if k.arg is not None}
     return call.func.id, args, kwargs
 
 
-def _taken(body: list[ast.stmt], env: dict[str, Any], literal: Callable[[ast.expr], Any], not_literal: type[Exception]) -> ast.Call:
+def _taken(
+    body: list[ast.stmt], env: dict[str, Any], literal: Callable[[ast.expr], Any], not_literal: type[Exception]
+) -> ast.Call | None:
+    """The declaration call ``body`` returns, None when it runs to its end."""
     for statement in body:
+        taken: ast.Call | None = None
         if isinstance(statement, ast.Assign):
             [target] = statement.targets
             assert isinstance(target, ast.Name)
             env[target.id] = literal(statement.value)
         elif isinstance(statement, ast.If):
             branch = statement.body if _truth(statement.test, env, literal) else statement.orelse
-            return _taken(branch, env, literal, not_literal)
-        elif isinstance(statement, ast.Return):
-            if not isinstance(statement.value, ast.Call):
+            taken = _taken(branch, env, literal, not_literal)
+        elif isinstance(statement, ast.Match):
+            taken = _taken(_case(statement, env), env, literal, not_literal)
+        elif isinstance(statement, (ast.Return, ast.Raise)):
+            if not isinstance(statement, ast.Return) or not isinstance(statement.value, ast.Call):
                 raise not_literal("no declaration call runs")
             return statement.value
-    raise not_literal("no declaration call runs")
+        if taken is not None:
+            return taken
+    return None
+
+
+def _case(statement: ast.Match, env: dict[str, Any]) -> list[ast.stmt]:
+    """The body of the ``case`` that matches (the disguises write ``case []:`` and
+    ``case ():`` alone, on a name)."""
+    assert isinstance(statement.subject, ast.Name)
+    value = env[statement.subject.id]
+    for case in statement.cases:
+        assert isinstance(case.pattern, ast.MatchSequence) and not case.pattern.patterns and case.guard is None
+        if isinstance(value, (list, tuple)) and not value:
+            return case.body
+    return []
 
 
 def _value(node: ast.expr, env: dict[str, Any], literal: Callable[[ast.expr], Any]) -> Any:
@@ -201,8 +240,9 @@ def _truth(node: ast.expr, env: dict[str, Any], literal: Callable[[ast.expr], An
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return not _truth(node.operand, env, literal)
     if isinstance(node, ast.Compare) and isinstance(node.left, ast.Call):
-        # ``len(rows) == 0``
+        # ``len(rows) == 0``, ``len(rows) != 0``
         measured = node.left.args[0]
-        assert isinstance(measured, ast.Name) and isinstance(node.ops[0], ast.Eq)
-        return len(env[measured.id]) == literal(node.comparators[0])
+        assert isinstance(measured, ast.Name) and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+        equal = len(env[measured.id]) == literal(node.comparators[0])
+        return equal if isinstance(node.ops[0], ast.Eq) else not equal
     return bool(_value(node, env, literal))

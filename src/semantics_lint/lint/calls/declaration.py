@@ -473,18 +473,24 @@ def _read_items(part: Part, holder: Field, path: str, kind: str) -> None:
 
 
 def _read_rows(declaration: Declaration, holder: Field) -> None:
-    value = holder.value_ast
-    data_field = holder.name
+    declaration.rows.extend(data_rows(holder.name, holder.value_ast))
+
+
+def data_rows(data_field: str, value: ast.expr) -> list[Row]:
+    """The rows of ``value``, a data field's value written as a list, tuple or set
+    display (a set's items are rows too, for the mint; indexes as written, up to a
+    ``*spread``) or a list comprehension or generator expression (its element, by its
+    keys); none for anything else."""
     if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
-        if is_dict_form(value.elt):
-            declaration.rows.append(_row(data_field, None, value.elt))
-        return
+        return [_row(data_field, None, value.elt)] if is_dict_form(value.elt) else []
     if not isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-        return  # a set's items are rows too, for the mint (indexes as written)
+        return []
+    rows: list[Row] = []
     for index, element in enumerate(value.elts):
         if isinstance(element, ast.Starred):
-            return  # rows after a spread have unknown indexes
-        declaration.rows.append(_row(data_field, index, element))
+            break  # rows after a spread have unknown indexes
+        rows.append(_row(data_field, index, element))
+    return rows
 
 
 def _row(data_field: str, index: int | None, node: ast.expr) -> Row:

@@ -15,10 +15,10 @@ What resolves, read from the index (``lint.index``) of the module the name is in
   branch or a loop, an augmented assignment, a ``del``, a ``for``/``with``/``except``
   target, a parameter, a walrus), no ``global`` of a module-level name anywhere in the
   module, no ``nonlocal`` of a function's name in a function nested in it, no star
-  import for a module-level name, and, for a mutable value (a dict, list or set), no
-  use of that name that reads this binding (from this scope or a function nested in
-  it, wherever Python looks it up to this binding) other than as an argument of a
-  declaration call (``described_result(provenance=prov)``), so that the value cannot
+  import for a module-level name, and, for a mutable value (a dict, list or set, or a
+  tuple holding one), no use of that name that reads this binding (from this scope or
+  a function nested in it, wherever Python looks it up to this binding) other than as
+  an argument of a declaration call (``described_result(provenance=prov)``), so that the value cannot
   have been changed in between (``prov["source"] = s``, ``prov.update(...)``,
   ``rows.append(r)``, ``helper(prov)`` all make it unknown, in a nested function too).
   Everything is judged in the scope the name is bound in, never by spelling across the
@@ -399,10 +399,13 @@ def _start(node: ast.AST) -> tuple[int, int]:
 
 
 def _mutable(node: ast.expr) -> bool:
-    """A dict, list or set (literal, comprehension or call), or a conditional expression
+    """A dict, list or set (literal, comprehension or call), a tuple display holding one
+    (``({"entity": "a"},)``: its rows may change in place), or a conditional expression
     or ``or``/``and`` that may give one (``rows if rows else []``): it may change in place."""
     if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
         return True
+    if isinstance(node, ast.Tuple):
+        return any(_mutable(element) for element in node.elts)
     if isinstance(node, ast.IfExp):
         return _mutable(node.body) or _mutable(node.orelse)
     if isinstance(node, ast.BoolOp):

@@ -19,6 +19,7 @@ from semantics_lint.lint.rules.sem0xx_syntax import UnparsableFile
 from semantics_lint.lint.rules.sem1xx_data import DATA_RULES
 from semantics_lint.lint.rules.sem1xx_keys import KEY_RULES
 from semantics_lint.lint.rules.sem1xx_refusals import REFUSAL_RULES
+from semantics_lint.lint.rules.sem1xx_rows import ROW_RULES
 from semantics_lint.lint.rules.sem2xx_clock import CLOCK_RULES
 from semantics_lint.lint.rules.sem2xx_provenance import PROVENANCE_RULES
 from semantics_lint.lint.rules.sem3xx_grain import GRAIN_RULES
@@ -42,6 +43,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             *REFUSAL_RULES,
             *KEY_RULES,
             *DATA_RULES,
+            *ROW_RULES,
             *PROVENANCE_RULES,
             *CLOCK_RULES,
             *GRAIN_RULES,

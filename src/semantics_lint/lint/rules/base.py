@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, NamedTuple
 
+from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import (
     FIELD_STATUSES,
     NAMEABLE_PARTS,
@@ -76,6 +77,10 @@ FixKind = Literal["none", "safe", "unsafe"]
 
 DATA_KEYS: frozenset[FieldStatus] = frozenset({"field", "snake"})
 """The statuses of a key spelled as a field of its part (camelCase or its wire spelling)."""
+
+DATA_FIELD_KEYS: frozenset[tuple[str, str]] = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
+"""The data fields of a described result (``facts``, ``series``, ``edges``), as
+``Selector.keys`` names them."""
 
 DECLARATION_CALLS: frozenset[str] = frozenset({"described_result", "absent", "coverage"})
 """The call kinds that declare a result (every kind but ``define_tool``)."""
