@@ -238,6 +238,23 @@ def described_result(
     finite number >= 0, and a bool is not a number. A clarify-only result needs no
     provenance.
     """
+    declaration = _declaration(decl, fields)
+    _refuse_derived(declaration)
+    refuse_unknown_keys((), declaration, DESCRIBED_RESULT_FIELDS)
+    for part, _ in _PART_FIELDS:
+        _refuse_unknown_part_keys(part, declaration.get(part))
+    candidate = _candidate(declaration)
+    # One rule set: the mint judges its own candidate with the validator that
+    # recognition and the gate use, and refuses the first fault in the author's
+    # camelCase words.
+    faults = faults_in(candidate, DECLARATION_SPELLING)
+    if faults:
+        raise _refusal(faults[0], candidate)
+    return cast("ToolSemantics", json_data(candidate))  # served as JSON: refused here
+
+
+def _declaration(decl: object, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields given, as keyword arguments or as one dict (not both), as a new dict."""
     if decl is not None and fields:
         raise Refusal(
             f"refused: {_FN}() takes its fields as keyword arguments or as one dict, not "
@@ -245,26 +262,23 @@ def described_result(
             kind=ARGUMENTS,
         )
     if decl is None:
-        declaration: dict[str, Any] = dict(fields)
-    elif isinstance(decl, Mapping):
-        declaration = dict(decl)
-    else:
-        raise Refusal(
-            f"refused: {_FN}() takes a declaration, keyword arguments or one dict of "
-            f"{', '.join(DESCRIBED_RESULT_FIELDS)}, not a {type(decl).__name__}.",
-            kind=ARGUMENTS,
-            argument=0,
-        )
+        return dict(fields)
+    if isinstance(decl, Mapping):
+        return dict(decl)
+    raise Refusal(
+        f"refused: {_FN}() takes a declaration, keyword arguments or one dict of "
+        f"{', '.join(DESCRIBED_RESULT_FIELDS)}, not a {type(decl).__name__}.",
+        kind=ARGUMENTS,
+        argument=0,
+    )
 
-    _refuse_derived(declaration)
-    refuse_unknown_keys((), declaration, DESCRIBED_RESULT_FIELDS)
-    for part, _ in _PART_FIELDS:
-        _refuse_unknown_part_keys(part, declaration.get(part))
 
+def _candidate(declaration: dict[str, Any]) -> dict[str, Any]:
+    """The envelope a declaration asks for, in the wire spelling and the wire's key
+    order, with ``not_covered`` composed from the coverage and the static note; not
+    judged yet."""
     coverage = _minted_coverage(declaration["coverage"]) if "coverage" in declaration else None
     not_covered = compose_not_covered(coverage) if coverage is not None else []
-
-    # The candidate is built in the wire spelling, in the wire's key order.
     candidate: dict[str, Any] = {SEMANTICS_MARKER: True}
     for part in (*DATA_FIELDS, "grain", "provenance"):
         if part in declaration:
@@ -277,14 +291,7 @@ def described_result(
         if part in declaration:
             candidate[part] = _candidate_part(part, declaration[part])
     candidate["note"] = SEMANTICS_NOTE
-
-    # One rule set: the mint judges its own candidate with the validator that
-    # recognition and the gate use, and refuses the first fault in the author's
-    # camelCase words.
-    faults = faults_in(candidate, DECLARATION_SPELLING)
-    if faults:
-        raise _refusal(faults[0], candidate)
-    return cast("ToolSemantics", json_data(candidate))  # served as JSON: refused here
+    return candidate
 
 
 _ABSENT: Final = object()

@@ -73,6 +73,7 @@ from semantics_lint.runtime.refusal import (
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     COVERAGE_MARKER,
+    DATA_FIELDS,
     ENVELOPE_WIRE_KEYS,
     SEMANTICS_MARKER,
     SEMANTICS_NOTE,
@@ -153,78 +154,11 @@ def faults_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[Fault]:
     assert isinstance(value, dict)
     faults: list[Fault] = []
     _unknown_key_faults(faults, value)
-    series = value.get("series", _MISSING)
-    if series is not _MISSING:
-        _series_faults(faults, series, spell)
-    facts = value.get("facts", _MISSING)
-    if facts is not _MISSING:
-        _facts_faults(faults, facts, spell)
-    edges = value.get("edges", _MISSING)
-    if edges is not _MISSING:
-        _edges_faults(faults, edges, spell)
-    grain = value.get("grain", _MISSING)
-    if grain is not _MISSING:
-        _grain_faults(faults, grain, spell)
-
-    # -- provenance, required with data --
-    provenance = value.get("provenance", _MISSING)
-    if provenance is not _MISSING:
-        faults.extend(provenance_faults(provenance, spell))
-    elif series is not _MISSING or facts is not _MISSING:
-        _fault(
-            faults,
-            "provenance",
-            "this result carries series/facts with no `provenance`: "
-            f"`provenance.{spell('measured_at')}` and `provenance.source` are "
-            "required whenever it carries data.",
-            MISSING,
-            ("provenance",),
-            code=DATA_WITHOUT_PROVENANCE,
-        )
-
-    # -- series needs grain --
-    if series is not _MISSING and grain is _MISSING:
-        _fault(
-            faults,
-            "grain",
-            "this result carries `series` with no `grain`: state the interval and "
-            "aggregation so a reader does not sum counters or compare unlike windows.",
-            MISSING,
-            ("grain",),
-            code=SERIES_WITHOUT_GRAIN,
-        )
-
-    # -- coverage, and the derived not_covered --
-    coverage = value.get("coverage", _MISSING)
-    rendered = _coverage_faults(faults, coverage, spell) if coverage is not _MISSING else None
-    not_covered = value.get("not_covered", _MISSING)
-    if not_covered is not _MISSING:
-        _not_covered_faults(faults, not_covered, coverage is not _MISSING, rendered)
-
-    clarify = value.get("clarify", _MISSING)
-    if clarify is not _MISSING:
-        _clarify_faults(faults, clarify, spell)
-    render = value.get("render", _MISSING)
-    if render is not _MISSING:
-        _render_faults(faults, render, spell)
-
-    # -- note --
-    note = value.get("note", _MISSING)
-    if note is not _MISSING and not isinstance(note, str):
-        _fault(
-            faults,
-            "note",
-            "`note` is the library's static sentence: a string.",
-            WRONG_TYPE,
-            ("note",),
-        )
-
-    # -- something must be declared --
-    if (
-        series is _MISSING
-        and facts is _MISSING
-        and edges is _MISSING
-        and (clarify is _MISSING or clarify is None)
+    _data_faults(faults, value, spell)
+    _provenance_and_grain_faults(faults, value, spell)
+    _declared_faults(faults, value, spell)
+    if all(value.get(key, _MISSING) is _MISSING for key in DATA_FIELDS) and (
+        value.get("clarify") is None
     ):
         _fault(
             faults,
@@ -235,6 +169,72 @@ def faults_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[Fault]:
             (),
         )
     return faults
+
+
+def _data_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
+    """The data parts and the grain, each by its own rule, when present."""
+    for key, judge in (
+        ("series", _series_faults),
+        ("facts", _facts_faults),
+        ("edges", _edges_faults),
+        ("grain", _grain_faults),
+    ):
+        part = value.get(key, _MISSING)
+        if part is not _MISSING:
+            judge(faults, part, spell)
+
+
+def _provenance_and_grain_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
+    """The provenance, required with series or facts; a series requires a grain."""
+    series = value.get("series", _MISSING)
+    provenance = value.get("provenance", _MISSING)
+    if provenance is not _MISSING:
+        faults.extend(provenance_faults(provenance, spell))
+    elif series is not _MISSING or value.get("facts", _MISSING) is not _MISSING:
+        _fault(
+            faults,
+            "provenance",
+            "this result carries series/facts with no `provenance`: "
+            f"`provenance.{spell('measured_at')}` and `provenance.source` are "
+            "required whenever it carries data.",
+            MISSING,
+            ("provenance",),
+            code=DATA_WITHOUT_PROVENANCE,
+        )
+    if series is not _MISSING and value.get("grain", _MISSING) is _MISSING:
+        _fault(
+            faults,
+            "grain",
+            "this result carries `series` with no `grain`: state the interval and "
+            "aggregation so a reader does not sum counters or compare unlike windows.",
+            MISSING,
+            ("grain",),
+            code=SERIES_WITHOUT_GRAIN,
+        )
+
+
+def _declared_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
+    """The coverage and the ``not_covered`` it derives, clarify, render and the note."""
+    coverage = value.get("coverage", _MISSING)
+    rendered = _coverage_faults(faults, coverage, spell) if coverage is not _MISSING else None
+    not_covered = value.get("not_covered", _MISSING)
+    if not_covered is not _MISSING:
+        _not_covered_faults(faults, not_covered, coverage is not _MISSING, rendered)
+    clarify = value.get("clarify", _MISSING)
+    if clarify is not _MISSING:
+        _clarify_faults(faults, clarify, spell)
+    render = value.get("render", _MISSING)
+    if render is not _MISSING:
+        _render_faults(faults, render, spell)
+    note = value.get("note", _MISSING)
+    if note is not _MISSING and not isinstance(note, str):
+        _fault(
+            faults,
+            "note",
+            "`note` is the library's static sentence: a string.",
+            WRONG_TYPE,
+            ("note",),
+        )
 
 
 def _marker_fault(value: object) -> Fault | None:
