@@ -304,41 +304,14 @@ def test_openai_agents_model_reads_the_same_text_whether_traced_or_not(
 MCP_RUN = """
     import json, sys
     import anyio
-    from mcp import Client
-    from mcp.server.mcpserver import MCPServer
     from opentelemetry import trace
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     sys.path.insert(0, {tests!r})
-    from backup_tool import backup_status, vm_backup_status_async
-    from semantics_lint.frameworks.mcp import served
-    from semantics_lint.runtime import described_result, run_record
-
-    server = MCPServer("backups")
-
-    @server.tool()
-    @served
-    def vm_backup_status(vm: str) -> dict:
-        "Backup posture for one VM."
-        return backup_status(vm)
-
-    server.tool()(served(vm_backup_status_async))
-
-    @server.tool()
-    @served
-    def vm_refused(vm: str) -> dict:
-        "Always refused."
-        return described_result(facts=[{{"entity": vm, "backed_up": True}}])
-
-    async def calls():
-        read = []
-        async with Client(server) as client:
-            for name in ("vm_backup_status", "vm_backup_status_async", "vm_refused"):
-                result = await client.call_tool(name, {{"vm": "vm-01"}})
-                read.append([result.is_error, result.content[0].text])
-        return read
+    from mcp_backup_server import call_each as calls
+    from semantics_lint.runtime import run_record
 
     plain = anyio.run(calls)  # no provider yet
     exporter = InMemorySpanExporter()

@@ -1,7 +1,8 @@
 """The OTLP setup docs/frameworks.md shows delivers each served result to a collector.
 
-The page's block runs as written in a fresh interpreter, whose MCP server then serves a
-described result and a refusal through a real in-memory MCP client; the exporter sends
+The page's block runs as written in a fresh interpreter, whose MCP server
+(``mcp_backup_server.py``) then serves two described results and a refusal through a
+real in-memory MCP client; the exporter sends
 the spans over OTLP/HTTP (protobuf) to a receiver this test runs on a local port
 (``OTEL_EXPORTER_OTLP_ENDPOINT``), which decodes them with OpenTelemetry's own protobuf
 classes. What arrives is what the run record holds, under the server's ``tools/call`` span.
@@ -39,35 +40,13 @@ TESTS = Path(__file__).resolve().parent
 SERVE = """
 import json, sys
 import anyio
-from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
 sys.path.insert(0, {tests!r})
-from backup_tool import backup_status
-from semantics_lint.frameworks.mcp import served
-from semantics_lint.runtime import described_result, run_record
-
-server = MCPServer("backups")
-
-@server.tool()
-@served
-def vm_backup_status(vm: str) -> dict:
-    "Backup posture for one VM."
-    return backup_status(vm)
-
-@server.tool()
-@served
-def vm_refused(vm: str) -> dict:
-    "Always refused: facts without provenance."
-    return described_result(facts=[{{"entity": vm, "backed_up": True}}])
-
-async def calls():
-    async with Client(server) as client:
-        for name in ("vm_backup_status", "vm_refused"):
-            await client.call_tool(name, {{"vm": "vm-01"}})
+from mcp_backup_server import call_each
+from semantics_lint.runtime import run_record
 
 with run_record() as run:
-    anyio.run(calls)
+    anyio.run(call_each)
 provider.shutdown()  # sends what the batch processor holds, as the process would at exit
 print(json.dumps(run.results))
 """
@@ -146,8 +125,10 @@ def test_the_docs_otlp_setup_sends_every_served_result_to_the_collector(
     spans = spans_received(received)
     by_id = {span["ids"][1]: span for span in spans}
     ours = [span for span in spans if span["scope"] == "semantics_lint"]
-    assert [span["name"] for span in ours] == ["semantics vm_backup_status", "semantics vm_refused"]
-    assert len(results) == 2
+    assert [span["name"] for span in ours] == [
+        "semantics vm_backup_status", "semantics vm_backup_status_async", "semantics vm_refused"
+    ]
+    assert len(results) == 3
     for span, entry in zip(ours, results, strict=True):
         trace_id, span_id, parent = span["ids"]
         assert (trace_id, span_id) == (entry["trace_id"], entry["span_id"])
@@ -158,5 +139,5 @@ def test_the_docs_otlp_setup_sends_every_served_result_to_the_collector(
         assert attributes["output.value"] == json_text(entry["record"])
         assert attributes["output.mime_type"] == "application/json"
     assert ours[0]["attributes"]["semantics_lint.fact.count"] == str(len(results[0]["record"]["facts"]))
-    refused = ours[1]
-    assert refused["status"] == {"code": "STATUS_CODE_ERROR", "message": results[1]["record"]}
+    refused = ours[2]
+    assert refused["status"] == {"code": "STATUS_CODE_ERROR", "message": results[2]["record"]}
