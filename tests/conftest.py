@@ -39,3 +39,27 @@ def _user_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Tests that share an expensive module fixture carry an ``xdist_group`` mark, and
+    # ``--dist loadgroup`` (pyproject) sends each group to one worker. pytest-xdist
+    # groups by a ``@group`` suffix it writes to a worker's node ids, in an attribute
+    # pytest 9.2 no longer reads: without this the groups are silently ignored, and a
+    # group's fixture (the pre-commit environment, the doors' search, the type
+    # checkers' runs) is built again on every worker that runs one of its tests.
+    if not getattr(config.option, "loadgroup", False):
+        return  # not a worker of a --dist loadgroup run
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # before pytest 9.2: pytest-xdist's own suffix is read
+        return
+    for item in items:
+        names = {
+            str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+            for mark in item.iter_markers("xdist_group")
+        }
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)  # type: ignore[attr-defined]
