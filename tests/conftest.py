@@ -4,8 +4,11 @@ depends on how fast the machine is."""
 
 from __future__ import annotations
 
+import compileall
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -18,6 +21,21 @@ settings.register_profile(
     "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("suite")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Most tests run the linter, the language server or pytest in processes of their
+    # own. With PYTHONDONTWRITEBYTECODE set, a checkout's modules are never compiled
+    # once for all: every such process would compile every module of the linter it
+    # imports, which no installed copy does (pip compiles what it installs). Write
+    # their bytecode once, before the first of them starts, as bench/run.py does.
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: the process that started it did
+    import semantics_lint
+
+    package = Path(semantics_lint.__file__).resolve().parent
+    if sys.dont_write_bytecode and "site-packages" not in package.parts:
+        compileall.compile_dir(package, quiet=1)
 
 
 @pytest.fixture(autouse=True)
