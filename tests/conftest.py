@@ -4,8 +4,11 @@ depends on how fast the machine is."""
 
 from __future__ import annotations
 
+import compileall
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -18,6 +21,21 @@ settings.register_profile(
     "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("suite")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Most tests run the linter, the language server or pytest in processes of their
+    # own. With PYTHONDONTWRITEBYTECODE set, a checkout's modules are never compiled
+    # once for all: every such process would compile every module of the linter it
+    # imports, which no installed copy does (pip compiles what it installs). Write
+    # their bytecode once, before the first of them starts, as bench/run.py does.
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: the process that started it did
+    import semantics_lint
+
+    package = Path(semantics_lint.__file__).resolve().parent
+    if sys.dont_write_bytecode and "site-packages" not in package.parts:
+        compileall.compile_dir(package, quiet=1)
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +57,27 @@ def _user_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Tests that share an expensive module fixture carry an ``xdist_group`` mark, and
+    # ``--dist loadgroup`` (pyproject) sends each group to one worker. pytest-xdist
+    # groups by a ``@group`` suffix it writes to a worker's node ids, in an attribute
+    # pytest 9.2 no longer reads: without this the groups are silently ignored, and a
+    # group's fixture (the pre-commit environment, the doors' search, the type
+    # checkers' runs) is built again on every worker that runs one of its tests.
+    if not getattr(config.option, "loadgroup", False):
+        return  # not a worker of a --dist loadgroup run
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # before pytest 9.2: pytest-xdist's own suffix is read
+        return
+    for item in items:
+        names = {
+            str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+            for mark in item.iter_markers("xdist_group")
+        }
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)  # type: ignore[attr-defined]

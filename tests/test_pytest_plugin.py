@@ -72,26 +72,18 @@ def _gate(*args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def _unrelated_plugins() -> list[str]:
-    """``-p no:NAME`` for every installed pytest plugin but ours and pytest-xdist.
-
-    The test extras install plugins that have nothing to do with the gate (langsmith's,
-    hypothesis's, anyio's): loading them is 1.7 s of each pytest run, 90 % of its cost.
-    Ours is still found through its entry point, as in a user's environment.
-    """
-    from importlib.metadata import entry_points
-
-    kept = {"semantics_lint", "xdist", "xdist.looponfail"}
-    names = sorted({e.name for e in entry_points(group="pytest11")} - kept)
-    return [argument for name in names for argument in ("-p", f"no:{name}")]
-
-
-UNRELATED_PLUGINS = _unrelated_plugins()
+# Only our plugin and pytest-xdist, each loaded through its entry point (``-p NAME``
+# names an entry point when autoloading is off), as pytest autoloads them in a
+# user's environment. The test extras install plugins that have nothing to do with
+# the gate (langsmith's, hypothesis's, anyio's): autoloaded, pytest would import them
+# and rewrite the asserts of every module of their distributions as each is imported
+# (langsmith's 223 with langchain-core), most of each pytest run's cost.
+OUR_PLUGINS = ["--disable-plugin-autoload", "-p", "semantics_lint", "-p", "xdist"]
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # -p no:cacheprovider keeps the project folder to what the test wrote.
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *UNRELATED_PLUGINS, *args)
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *OUR_PLUGINS, *args)
 
 
 # ---------------------------------------------------------------------------

@@ -92,6 +92,8 @@ def _errors_by_file(found: list[tuple[str, int]]) -> dict[Path, set[int]]:
     return errors
 
 
+# Each type checker runs once, on one worker: every test that reads its report is in
+# the xdist group "type-checkers".
 @pytest.fixture(scope="module")
 def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Path, set[int]], str]:
     pytest.importorskip("mypy", reason="mypy is in the test extra: pip install -e '.[test]'")
@@ -213,6 +215,7 @@ def test_every_wrong_example_is_marked_for_both_checkers(path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("type-checkers")
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.stem)
 def test_checker_reports_exactly_the_marked_lines(
     checker: tuple[str, dict[Path, set[int]], str], path: Path
@@ -229,6 +232,7 @@ def test_checker_reports_exactly_the_marked_lines(
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("type-checkers")
 def test_the_runtime_language_server_and_pytest_plugin_pass_mypy_strict(
     mypy_run: tuple[dict[Path, set[int]], str],
 ) -> None:
@@ -295,6 +299,7 @@ NAMED: list[tuple[str, str, dict[str, tuple[str, str]]]] = [
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("type-checkers")
 @pytest.mark.parametrize(("name", "function", "says"), NAMED, ids=lambda v: str(v)[:60])
 def test_both_checkers_name_the_key_at_the_part(
     checker: tuple[str, dict[Path, set[int]], str],
