@@ -54,7 +54,7 @@ from semantics_lint.cli.console import (
 )
 from semantics_lint.cli.report import lint_paths, report_result
 from semantics_lint.lint.run import runner
-from semantics_lint.lint.run.config import ConfigError
+from semantics_lint.lint.run.config import ConfigError, default_cache_dir
 from semantics_lint.lint.run.discovery import DiscoveryError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -112,8 +112,6 @@ def _run_options(flags: CheckFlags, paths: Sequence[str]) -> RunOptions:
     config_file = Path(flags.config) if flags.config else None
     cache_dir = None
     if not no_cache:
-        from semantics_lint.lint.run.cache import default_cache_dir
-
         cache_dir = (
             Path(flags.cache_dir) if flags.cache_dir
             else default_cache_dir(paths, config_file)

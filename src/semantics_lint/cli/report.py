@@ -119,15 +119,15 @@ def report_result(
         f"{'a pool of workers' if result.used_pool else 'in-process'}, "
         f"{time.perf_counter() - started:.2f} s"
     )
-    from semantics_lint.lint.output import overview
-
     broken = result.failed
     summarize = summary_wanted(flags)
     if options.diff:
+        from semantics_lint.lint.output.overview import would_fix_summary
+
         for text in result.diffs:
             console.out(text)
         if summarize:
-            console.info(overview.would_fix_summary(result.fixed, result.changed_files))
+            console.info(would_fix_summary(result.fixed, result.changed_files))
         return exit_code(
             EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, broken
         )
@@ -135,7 +135,9 @@ def report_result(
         console.info(fixes_text(result))
     if flags.fix_only:
         if summarize and not flags.show_fixes:
-            console.info(overview.fixed_summary(result.fixed))
+            from semantics_lint.lint.output.overview import fixed_summary
+
+            console.info(fixed_summary(result.fixed))
         code = EXIT_FINDINGS if flags.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
         return exit_code(code, flags, broken)
     print_findings(flags, console, result.findings, source_reader(sources), sources=sources)

@@ -36,10 +36,8 @@ reference holds a double and would round it).
 from __future__ import annotations
 
 import datetime
-import json
 import math
 import re
-import secrets
 from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.parts import js_number_text
@@ -338,6 +336,10 @@ def wire_text(text: str) -> str:
 
 
 def _dumps(plain: Any) -> str:
+    # Imported on the first text written: the linter asks the mints about literal
+    # values (plain copies, never written) and starts without json.
+    import json
+
     return json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
@@ -354,6 +356,8 @@ def write_plain(plain: Plain) -> str:
     """The text of a plain copy, or of any part of one (``Plain(part, copy.odd_floats)``)."""
     if not plain.odd_floats:
         return _valid(_dumps(plain.value))
+    import secrets  # the rare numbers only: secrets (with hashlib) costs a lint's start-up
+
     numbers: list[str] = []
     tag = secrets.token_hex(8)
     text = _dumps(_wire(plain.value, numbers, tag))

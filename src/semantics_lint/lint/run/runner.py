@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.run.discovery import (
     PathProblem,
@@ -65,6 +64,7 @@ from semantics_lint.lint.run.selection import (
 from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.run.cache import ResultCache
     from semantics_lint.lint.run.write import FixScope
