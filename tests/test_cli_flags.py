@@ -435,6 +435,9 @@ heavy = (
     # cost such a run about a fifth of its time. (ast and tokenize are imported: by
     # click, through inspect.)
     "semantics_lint.lint.engine", "semantics_lint.lint.run.suppress", "dataclasses",
+    # click's help option translates its text on every run, with locale imported for
+    # it: the commands bring their own.
+    "locale",
     # Nothing to print but the summary: no finding, no renderer.
     "semantics_lint.lint.core.model", "semantics_lint.lint.output.human",
     "semantics_lint.lint.output.overview",

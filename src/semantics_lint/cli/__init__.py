@@ -134,6 +134,8 @@ def _group() -> click.Group:
 def _build_group() -> click.Group:
     import click
 
+    from semantics_lint.cli.style import help_option
+
     def print_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
         # Read only when asked for (see ``semantics_lint.__getattr__``).
         if not value or context.resilient_parsing:
@@ -168,7 +170,9 @@ def _build_group() -> click.Group:
     )
     return Group(
         "semantics-lint",
-        params=[version],
+        params=[version, help_option()],
         help="Lint and check the honesty declarations of agent tool results.",
+        add_help_option=False,
+        # check-semantics (click's own help option) answers -h too.
         context_settings={"help_option_names": ["-h", "--help"]},
     )

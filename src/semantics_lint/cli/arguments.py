@@ -1,21 +1,21 @@
 """The flags of ``semantics-lint check`` and ``semantics-lint rule``, as click parameters.
 
-Each command's help lists its options in sections (fixes, rule selection, file
-selection, output, miscellaneous, log levels), as ruff's help does; a usage mistake
-is click's ``Usage: ...`` / ``Error: ...`` on stderr and exit code 2, as for every
-other command of the group. Nothing here lints: the commands' callbacks are in
+``check``'s help lists its options in sections (fixes, rule selection, file
+selection, output, miscellaneous, log levels), as ruff's help does; the style
+every command shares is :mod:`semantics_lint.cli.style`. Nothing here lints: the commands' callbacks are in
 :mod:`semantics_lint.cli.check` and :mod:`semantics_lint.cli.rule`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 import click
 
 from semantics_lint.cli.console import ENV_NO_CACHE, ENV_OUTPUT_FORMAT
+from semantics_lint.cli.style import SectionedCommand, command, help_option
 from semantics_lint.lint.output import OUTPUT_FORMATS
 
 CHECK_HELP = """\
@@ -62,36 +62,6 @@ class CheckFlags(SimpleNamespace):
     verbose: bool
     quiet: bool
     silent: bool
-
-
-class SectionedCommand(click.Command):
-    """A command whose help lists its options under titled sections.
-
-    ``sections`` pairs each title with the names of the parameters shown under it;
-    a parameter named in none (click's ``--help``) is listed last, under "Other options".
-    """
-
-    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.sections = sections
-
-    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        records = {}
-        for parameter in self.get_params(ctx):
-            record = parameter.get_help_record(ctx)
-            if record is not None:
-                records[parameter.name] = record
-        placed: set[str | None] = set()
-        for title, names in self.sections:
-            rows = [records[name] for name in names if name in records]
-            placed.update(names)
-            if rows:
-                with formatter.section(title):
-                    formatter.write_dl(rows)
-        rest = [record for name, record in records.items() if name not in placed]
-        if rest:
-            with formatter.section("Other options"):
-                formatter.write_dl(rest)
 
 
 def _flag(*declarations: str, help: str) -> click.Option:
@@ -239,8 +209,10 @@ def check_command(callback: Callable[[CheckFlags], None]) -> click.Command:
         made = make()
         parameters.extend(made)
         sections.append((title, [parameter.name for parameter in made]))
+    parameters.append(help_option())
     return SectionedCommand(
-        "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections
+        "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections,
+        add_help_option=False,
     )
 
 
@@ -254,7 +226,7 @@ def rule_command(callback: Callable[[str | None, bool, str], None]) -> click.Com
             raise click.UsageError("give a rule CODE or --all, not both")
         callback(code, every, output_format)
 
-    return click.Command(
+    return command(
         "rule",
         callback=parsed,
         params=[

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from semantics_lint.cli.style import command
+
 
 def _serve(log_level: str) -> None:
     from semantics_lint.lsp import run as run_server
@@ -11,7 +13,7 @@ def _serve(log_level: str) -> None:
     raise SystemExit(run_server(log_level))
 
 
-server_command = click.Command(
+server_command = command(
     "server",
     callback=_serve,
     params=[
