@@ -97,7 +97,10 @@ def _fixes() -> list[click.Parameter]:
             help="Print the diff of what --fix would change and write nothing; exit 1 when something "
             "would change.",
         ),
-        _flag("--exit-non-zero-on-fix", help="Exit 1 when a file was changed by --fix, even if no finding remains."),
+        _flag(
+            "--exit-non-zero-on-fix",
+            help="Exit 1 when a file was changed by --fix, even if no finding remains.",
+        ),
         _flag(
             "--add-noqa",
             help="Add the '# noqa: CODE' comments that suppress every finding now reported, then exit.",

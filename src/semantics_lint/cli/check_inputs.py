@@ -54,9 +54,8 @@ def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int
     if flags.add_noqa:
         raise CheckError("--add-noqa needs files: it cannot rewrite standard input")
     source, complete, size = read_stdin()
-    result = runner.run_stdin(
-        source, options, flags.stdin_filename, complete=complete, size=size
-    )
+    stdin = runner.InMemory(flags.stdin_filename, source, complete=complete, size=size)
+    result = runner.run_text(stdin, options)
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
     from semantics_lint.lint.output import overview

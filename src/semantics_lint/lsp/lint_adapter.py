@@ -3,8 +3,9 @@
 Every call the server makes into the linter goes through this module, so that the
 server never depends on where the linter keeps its functions. What it uses:
 
-* ``runner.run_stdin``: the command line's own path for ``semantics-lint check -
-  --stdin-filename PATH`` — the configuration found from PATH (the nearest
+* ``runner.run_text``: the runner's entry for a file held in memory, the command
+  line's own path for ``semantics-lint check - --stdin-filename PATH`` (and
+  flake8's) — the configuration found from PATH (the nearest
   ``pyproject.toml`` with ``[tool.semantics-lint]``), rule selection with
   per-file-ignores, ``# noqa``; with ``fix=True``, the ``--fix`` fixpoint loop on the
   text, which hands the fixed bytes back instead of writing them. Always with
@@ -146,7 +147,7 @@ def lint_text(text: str, path: str) -> Linted:
     absolute = Path(os.path.abspath(path))
     try:
         encoded = _encode(text)
-        result = runner.run_stdin(encoded.source, _options(), os.fspath(absolute))
+        result = runner.run_text(runner.InMemory(os.fspath(absolute), encoded.source), _options())
     except ConfigError as error:
         return Linted(error=str(error))
     finally:
@@ -176,7 +177,7 @@ def fix_all(text: str, path: str) -> str:
     absolute = Path(os.path.abspath(path))
     encoded = _encode(text)
     try:
-        result = runner.run_stdin(encoded.source, _options(fix=True), os.fspath(absolute))
+        result = runner.run_text(runner.InMemory(os.fspath(absolute), encoded.source), _options(fix=True))
     except ConfigError as error:
         raise FixFailed(str(error)) from None
     errors = [message.removeprefix("error: ") for message in result.messages]

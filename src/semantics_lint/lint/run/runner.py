@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.run.discovery import (
@@ -56,6 +56,7 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
+from semantics_lint.lint.run.results import InMemory, RunOptions, RunResult
 from semantics_lint.lint.run.selection import (
     check_options,
     codes_for_file,
@@ -70,69 +71,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.write import FixScope
 
 STDIN_DISPLAY = "-"
-
-
-# ---------------------------------------------------------------------------
-# Options and results
-# ---------------------------------------------------------------------------
-
-
-class RunOptions(NamedTuple):
-    """What the command line asked for. Selectors are checked by :func:`check_options`."""
-
-    select: tuple[str, ...] | None = None
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    config_file: Path | None = None
-    jobs: int | None = None
-    fix: bool = False
-    unsafe_fixes: bool = False
-    diff: bool = False
-    respect_gitignore: bool = True
-    force_exclude: bool = False
-    cache_dir: Path | None = None
-    """Where the results cache lives; None lints every file afresh."""
-
-
-class RunResult:
-    """Everything the CLI prints or decides the exit code from (filled in as the run goes).
-
-    ``cached``: files whose findings came from the results cache. ``fixed_files``: how
-    many findings the fixes applied (or, with ``--diff``, would apply) per file.
-    ``excluded``: standard input stood for a file the configuration excludes
-    (``force_exclude``). ``file_errors``: files that could not be read (when SEM001 is
-    not selected to say so) or whose fix could not be written; each has a message in
-    ``messages``. ``other_files``: some file's findings depend on other files of its
-    project (its lint followed a name into another module).
-    """
-
-    __slots__ = (
-        "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
-        "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
-        "file_errors", "other_files",
-    )
-
-    def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:
-        self.findings: list[Finding] = []
-        self.files = files
-        self.linted = linted
-        self.fixed = 0
-        self.diffs: list[str] = []
-        self.messages: list[str] = []
-        self.changed_files = 0
-        self.internal_error = False
-        self.used_pool = False
-        self.fixed_stdin: bytes | None = None
-        self.cached = 0
-        self.fixed_files: dict[str, int] = {}
-        self.excluded = excluded
-        self.file_errors = 0
-        self.other_files = False
-
-    @property
-    def failed(self) -> bool:
-        """True when the run must exit 2: an internal error, or a file error."""
-        return self.internal_error or self.file_errors > 0
 
 
 # ---------------------------------------------------------------------------
@@ -378,8 +316,6 @@ def _collect(
         result.messages.append(f"error: {outcome.fix_error}")
     findings = outcome.findings
     if outcome.fixed_source is not None:
-        from semantics_lint.lint.run import write
-
         if job.mode == "diff":
             assert outcome.diff is not None
             result.diffs.append(outcome.diff)
@@ -445,6 +381,46 @@ def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
         )
 
 
+def run_text(
+    source: InMemory, options: RunOptions, *, settings: LintSettings | None = None
+) -> RunResult:
+    """Lint (or fix) a file held in memory: what :func:`run` does for a file on disk.
+
+    The configuration is the one governing ``source.path``; with ``force_exclude``, a
+    path the configuration excludes is not linted (``excluded``), as that file named
+    on the command line would not be: editors and pre-commit pass every file by name.
+    With ``--fix``, the fixed bytes are ``fixed_stdin``; nothing is written.
+
+    ``settings`` given (flake8's options) replaces the configuration: none is read,
+    and every finding the engine makes for the codes they enable is reported as it
+    is, ``# noqa`` and selection being the caller's; an exception in the engine is
+    the caller's too. Input larger than
+    :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not linted: it is the SEM001
+    finding a file that large is.
+    """
+    check_options(options)
+    display = source.path or STDIN_DISPLAY
+    if settings is not None:
+        result = RunResult(files=1)
+        _lint_as_given(result, source, display, settings)
+        return result
+    resolver = _resolver(options)
+    path = Path(os.path.abspath(source.path or "stdin.py"))
+    config = resolver.for_file(path)
+    if (
+        options.force_exclude
+        and source.path is not None
+        and excluded_by_config(path, config, whole=True)
+    ):
+        result = RunResult(files=0, excluded=True)
+    else:
+        result = RunResult(files=1)
+        codes = codes_for_file(config, options, path)
+        _lint_text(result, source, display, options, settings_for(config, codes), codes)
+    add_path_problems(result, config_problems(resolver))
+    return result
+
+
 def run_stdin(
     source: bytes,
     options: RunOptions,
@@ -453,62 +429,88 @@ def run_stdin(
     complete: bool = True,
     size: int | None = None,
 ) -> RunResult:
-    """Lint (or fix) bytes read from standard input (or an editor's buffer).
-
-    ``stdin_filename`` names the file the bytes stand for: findings carry it, and
-    it decides the configuration and per-file-ignores (from the current folder
-    when it is not given). With ``force_exclude``, a ``stdin_filename`` that the
-    configuration excludes is not linted (``excluded``), as that file named on the
-    command line would not be: editors and pre-commit pass every file by name.
-
-    Input larger than :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not
-    linted: it is the SEM001 finding a file that large is. ``complete`` false says
-    that ``source`` is only the start of the input (reading stopped past the limit);
-    ``size`` is the whole input's size when known.
-    """
-    check_options(options)
-    resolver = _resolver(options)
-    display = stdin_filename or STDIN_DISPLAY
-    path = Path(os.path.abspath(stdin_filename or "stdin.py"))
-    config = resolver.for_file(path)
-    if (
-        options.force_exclude
-        and stdin_filename is not None
-        and excluded_by_config(path, config, whole=True)
-    ):
-        result = RunResult(files=0, excluded=True)
-    else:
-        result = RunResult(files=1)
-        _lint_stdin(result, source, display, options, config, path, complete, size)
-    add_path_problems(result, config_problems(resolver))
-    return result
+    """Lint (or fix) bytes read from standard input (:func:`run_text`), named
+    ``stdin_filename`` (None: ``-``)."""
+    return run_text(InMemory(stdin_filename, source, complete=complete, size=size), options)
 
 
-def _lint_stdin(
+def _too_large(
     result: RunResult,
-    source: bytes,
+    source: InMemory,
+    data: bytes | None,
+    display: str,
+    codes: frozenset[str] | None,
+) -> bool:
+    """True when the input is over the size limit; it is then the result's SEM001 (or,
+    with SEM001 not selected, its error). ``codes`` None: every code runs."""
+    if source.complete and (data is None or len(data) <= MAX_SOURCE_BYTES):
+        return False
+    shown = source.size
+    if shown is None and data is not None and source.complete:
+        shown = len(data)
+    reason = too_large(shown, MAX_SOURCE_BYTES)
+    unread = [unreadable_finding(display, reason)] if codes is None or CRASH_CODE in codes else []
+    _collect_unread(result, FileOutcome(display, unread, linted=False, read_error=reason))
+    result.findings = unread
+    return True
+
+
+def _bytes_of(
+    result: RunResult, source: InMemory, display: str, codes: frozenset[str] | None
+) -> bytes | None:
+    """The bytes of ``source`` (its text written back when it holds none); None when it
+    is over the size limit, which is then the result's SEM001 (see :func:`_too_large`)."""
+    data = source.data
+    if _too_large(result, source, data, display, codes):
+        return None
+    if data is None:
+        from semantics_lint.lint.core.source import saved_bytes
+
+        data = saved_bytes(source.text or "")
+        if _too_large(result, source, data, display, codes):
+            return None
+    return data
+
+
+def _lint_text(
+    result: RunResult,
+    source: InMemory,
     display: str,
     options: RunOptions,
-    config: Config,
-    path: Path,
-    complete: bool,
-    size: int | None,
+    settings: LintSettings,
+    codes: frozenset[str],
 ) -> None:
     from semantics_lint.lint import engine
 
-    codes = codes_for_file(config, options, path)
-    settings = settings_for(config, codes)
-    if not complete or len(source) > MAX_SOURCE_BYTES:
-        shown = size if size is not None else len(source) if complete else None
-        reason = too_large(shown, MAX_SOURCE_BYTES)
-        unread = [unreadable_finding(display, reason)] if CRASH_CODE in codes else []
-        _collect_unread(result, FileOutcome(display, unread, linted=False, read_error=reason))
-        result.findings = unread
+    data = _bytes_of(result, source, display, codes)
+    if data is None:
         return
-    if not codes or not engine.might_contain_calls(source, settings):
-        result.findings = unused_noqa_only(source, display, codes)
+    if not codes or not engine.might_contain_calls(data, settings):
+        result.findings = unused_noqa_only(data, display, codes)
         return
     result.linted = 1
-    job = Job(display, source, settings, _mode(options), options.unsafe_fixes)
+    job = Job(display, data, settings, _mode(options), options.unsafe_fixes)
     _collect(result, None, run_job(job), job)
     result.findings.sort(key=_order)
+
+
+def _lint_as_given(result: RunResult, source: InMemory, display: str, settings: LintSettings) -> None:
+    """The engine's findings for ``settings``, nothing filtered (see :func:`run_text`)."""
+    from semantics_lint.lint import engine
+
+    text = source.text
+    if text is not None and not engine.might_contain_calls(text, settings):
+        return  # most files: one scan of the text, nothing encoded
+    data = _bytes_of(result, source, display, None)
+    if data is None:
+        return
+    result.linted = 1
+    if (
+        source.tree is not None
+        and engine.might_contain_calls(data, settings)
+        and engine.decode_source(data) == text
+    ):
+        # The engine would parse this very text, as the caller did: its tree is linted.
+        result.findings = engine.lint_parsed(source.tree, text, display, settings)
+    else:
+        result.findings = engine.lint_source(data, display, settings)
