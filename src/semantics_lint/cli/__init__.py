@@ -134,7 +134,7 @@ def _group() -> click.Group:
 def _build_group() -> click.Group:
     import click
 
-    from semantics_lint.cli.style import help_option
+    from semantics_lint.cli.style import OwnHelp
 
     def print_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
         # Read only when asked for (see ``semantics_lint.__getattr__``).
@@ -145,7 +145,7 @@ def _build_group() -> click.Group:
         click.echo(f"semantics-lint, version {semantics_lint.__version__}")
         context.exit()
 
-    class Group(click.Group):
+    class Group(OwnHelp, click.Group):
         """The commands of :data:`COMMANDS`, each imported when it is run."""
 
         def list_commands(self, ctx: click.Context) -> list[str]:
@@ -170,9 +170,8 @@ def _build_group() -> click.Group:
     )
     return Group(
         "semantics-lint",
-        params=[version, help_option()],
+        params=[version],
         help="Lint and check the honesty declarations of agent tool results.",
-        add_help_option=False,
         # check-semantics (click's own help option) answers -h too.
         context_settings={"help_option_names": ["-h", "--help"]},
     )

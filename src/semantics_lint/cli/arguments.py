@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from semantics_lint.cli.console import ENV_NO_CACHE, ENV_OUTPUT_FORMAT
-from semantics_lint.cli.style import SectionedCommand, command, help_option
+from semantics_lint.cli.style import SectionedCommand, command
 from semantics_lint.lint.output import OUTPUT_FORMATS
 
 CHECK_HELP = """\
@@ -212,10 +212,8 @@ def check_command(callback: Callable[[CheckFlags], None]) -> click.Command:
         made = make()
         parameters.extend(made)
         sections.append((title, [parameter.name for parameter in made]))
-    parameters.append(help_option())
     return SectionedCommand(
-        "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections,
-        add_help_option=False,
+        "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections
     )
 
 

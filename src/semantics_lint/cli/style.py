@@ -1,8 +1,8 @@
 """One style of help for every command: ``-h``/``--help``, and options in sections.
 
 Each command of the group takes :func:`help_option` (``-h``/``--help``, click's
-own behaviour) in place of click's built-in one, whose text is translated on every
-run, help or not (``gettext`` searching the locale's catalogs, with ``locale``
+own behaviour; :class:`OwnHelp`) in place of click's built-in one, whose text is
+translated on every run, help or not (``gettext`` searching the locale's catalogs, with ``locale``
 imported for it: a millisecond of every run). Usage mistakes are click's
 (``Usage: ...``, ``Error: ...``, exit code 2) everywhere.
 """
@@ -32,12 +32,32 @@ def help_option() -> click.Option:
     )
 
 
+class OwnHelp:
+    """A command (or group) whose ``-h``/``--help`` is :func:`help_option`, made once:
+    click lists it, runs it and names it in a usage error's ``Try ... for help.``
+    as its own."""
+
+    add_help_option: bool
+    _own_help: click.Option | None = None
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        if not self.add_help_option:
+            return None
+        if self._own_help is None:
+            self._own_help = help_option()
+        return self._own_help
+
+
+class Command(OwnHelp, click.Command):
+    """A command of the group."""
+
+
 def command(name: str, params: Sequence[click.Parameter], **settings: Any) -> click.Command:
     """A command of the group: ``params`` and ``-h``/``--help``."""
-    return click.Command(name, params=[*params, help_option()], add_help_option=False, **settings)
+    return Command(name, params=list(params), **settings)
 
 
-class SectionedCommand(click.Command):
+class SectionedCommand(OwnHelp, click.Command):
     """A command whose help lists its options under titled sections.
 
     ``sections`` pairs each title with the names of the parameters shown under it;
