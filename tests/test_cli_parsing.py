@@ -145,8 +145,10 @@ def test_the_collector_runs_again_after_a_command(arguments: list[str]) -> None:
 def _script(*arguments: str, cwd: Path, prelude: str = "") -> subprocess.CompletedProcess[str]:
     """``semantics-lint ARGUMENTS`` as the console script runs it (no argv given)."""
     code = f"import sys\n{prelude}\nsys.argv = ['semantics-lint', *{list(arguments)!r}]\nfrom semantics_lint.cli import run\nrun()\n"
+    # Output to a pipe is buffered (unless PYTHONUNBUFFERED says otherwise).
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, check=False, env=env
     )
 
 
