@@ -76,11 +76,17 @@ def test_every_frontend_lints_a_text_through_run_text(tmp_path: Path, calls: lis
 
 
 def test_a_text_is_written_back_as_its_coding_cookie_says(tmp_path: Path) -> None:
-    text = "# -*- coding: latin-1 -*-\n" + TEXT.replace("export.at", "'\u00e9t\u00e9'")
+    # The accented value comes before the finding: a text written in the wrong encoding
+    # would be read back with other characters there, and the column would move.
+    text = "# -*- coding: latin-1 -*-\n" + TEXT.replace(
+        "{'measured_at': export.at, 'source': export.source}", "{'source': '\u00e9t\u00e9', 'measured_at': export.at}"
+    )
     path = str(tmp_path / "tool.py")
     from_text = runner.run_text(InMemory(path, text=text), RunOptions(jobs=1))
     from_bytes = runner.run_text(InMemory(path, text.encode("latin-1")), RunOptions(jobs=1))
-    assert [f.code for f in from_text.findings] == ["SEM105", "SEM102"]
+    assert [(f.code, f.start.line, f.start.column) for f in from_text.findings] == [
+        ("SEM105", 7, 14), ("SEM102", 8, 37)
+    ]
     assert from_text.findings == from_bytes.findings
 
 
