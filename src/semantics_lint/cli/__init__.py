@@ -81,10 +81,11 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
 
 def _end_now(code: object) -> None:
     """End the process with ``code`` without tearing the interpreter down, as mypy
-    does: freeing every module and object of a process about to end costs a short
-    run a tenth of its time. Only when nothing is left to do at exit: no ``atexit``
-    callback registered (logging, multiprocessing and the like register one), no
-    other thread alive. The output streams are flushed first; otherwise returns."""
+    does: freeing every module and object of a process about to end costs a run over
+    a file without calls about 3% of its instructions. Only when nothing is left to
+    do at exit: no ``atexit`` callback registered (logging, multiprocessing and the
+    like register one), no other thread alive. The output streams are flushed first;
+    otherwise returns."""
     import atexit
     import os
 
