@@ -64,7 +64,7 @@ class SectionedCommand(OwnHelp, click.Command):
     a parameter named in none (``--help``) is listed last, under "Other options".
     """
 
-    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str]]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str | None]]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.sections = sections
 

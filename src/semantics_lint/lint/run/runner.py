@@ -70,6 +70,26 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.cache import ResultCache
     from semantics_lint.lint.run.write import FixScope
 
+__all__ = [
+    "STDIN_DISPLAY",
+    "Discovered",
+    "InMemory",
+    "RunOptions",
+    "RunResult",
+    "add_path_problems",
+    "check_options",
+    "codes_for_file",
+    "config_problems",
+    "discover_paths",
+    "fix_scope",
+    "run",
+    "run_discovered",
+    "run_sources",
+    "run_stdin",
+    "run_text",
+    "settings_for",
+]
+
 STDIN_DISPLAY = "-"
 
 
