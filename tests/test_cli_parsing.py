@@ -93,7 +93,7 @@ def test_check_help_lists_its_options_in_sections() -> None:
         (["check", "-q", "-s", "."], "--quiet and --silent cannot be used together"),
         (["check", "--jobs", "0", "."], "0 is not a positive number"),
         (["check", "--output-format", "xml", "."], "'xml' is not one of"),
-        (["check", "--selec", "SEM1", "."], "No such option: --selec"),
+        (["check", "--selec", "SEM1", "."], "--selec"),  # click 8.1 and 8.5 word it apart
         (["rule"], "give a rule CODE"),
         (["rule", "SEM102", "--all"], "not both"),
         (["nope"], "No such command 'nope'"),
