@@ -196,7 +196,7 @@ _CHECK_SECTIONS = (
 )
 
 
-def check_command(callback: Callable[[CheckFlags], None]) -> click.Command:
+def build_check(callback: Callable[[CheckFlags], None]) -> click.Command:
     """``semantics-lint check``: the flags parsed into :class:`CheckFlags` for ``callback``."""
 
     def parsed(**values: Any) -> None:
@@ -217,7 +217,7 @@ def check_command(callback: Callable[[CheckFlags], None]) -> click.Command:
     )
 
 
-def rule_command(callback: Callable[[str | None, bool, str], None]) -> click.Command:
+def build_rule(callback: Callable[[str | None, bool, str], None]) -> click.Command:
     """``semantics-lint rule CODE`` / ``rule --all``: ``callback(code, every, output_format)``."""
 
     def parsed(code: str | None, every: bool, output_format: str) -> None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from semantics_lint.cli.arguments import CheckFlags, check_command
+from semantics_lint.cli.arguments import CheckFlags, build_check
 from semantics_lint.cli.console import (
     DEFAULT,
     ENV_NO_CACHE,
@@ -90,7 +90,7 @@ def _exit_with(flags: CheckFlags) -> None:
     click.get_current_context().exit(check_main(flags))
 
 
-check_command = check_command(_exit_with)
+check_command = build_check(_exit_with)
 """The click command the group runs as ``check``."""
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from semantics_lint.cli.arguments import rule_command
+from semantics_lint.cli.arguments import build_rule
 from semantics_lint.cli.console import EXIT_CLEAN, EXIT_ERROR, write
 
 
@@ -57,5 +57,5 @@ def _exit_with(code: str | None, every: bool, output_format: str) -> None:
     click.get_current_context().exit(rule_main(code, every, output_format))
 
 
-rule_command = rule_command(_exit_with)
+rule_command = build_rule(_exit_with)
 """The click command the group runs as ``rule``."""
