@@ -40,6 +40,7 @@ Options (command line or the ``[flake8]`` section of a config file):
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,6 +54,17 @@ try:
     _VERSION = version("semantics-lint")
 except PackageNotFoundError:  # a source tree that was never installed
     _VERSION = "0.0.0"
+
+
+@functools.cache
+def _linter() -> tuple[Any, Any, Any]:
+    """The engine, the runner and ``printable``, imported on the first file (importing
+    the plugin imports neither), then kept: a file pays no import statement."""
+    from semantics_lint.lint import engine
+    from semantics_lint.lint.output.printable import printable
+    from semantics_lint.lint.run import runner
+
+    return engine, runner, printable
 
 
 def _source_bytes(lines: Sequence[str]) -> bytes:
@@ -126,21 +138,16 @@ class SemanticsLintPlugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
-        from semantics_lint.lint import engine
-        from semantics_lint.lint.output.printable import printable
-        from semantics_lint.lint.run import runner
-        from semantics_lint.lint.run.results import DEFAULT_OPTIONS, InMemory
-        from semantics_lint.reading import MAX_SOURCE_BYTES
-
-        if sum(map(len, self._lines)) > MAX_SOURCE_BYTES:
+        engine, runner, printable = _linter()
+        if sum(map(len, self._lines)) > runner.MAX_SOURCE_BYTES:
             # A character is at least one byte: more characters than the limit is too
             # large. Its text is not joined (a copy of its size), only sized.
-            source = InMemory(self._filename, complete=False, size=self._size_on_disk())
+            source = runner.InMemory(self._filename, complete=False, size=self._size_on_disk())
         else:
             tree = self._tree if isinstance(self._tree, ast.Module) else None
-            source = InMemory(self._filename, text="".join(self._lines), tree=tree)
+            source = runner.InMemory(self._filename, text="".join(self._lines), tree=tree)
         try:
-            result = runner.run_text(source, DEFAULT_OPTIONS, settings=type(self)._get_settings())
+            result = runner.run_text(source, runner.DEFAULT_OPTIONS, settings=type(self)._get_settings())
         except Exception as exc:
             # The engine promises not to raise on bad input, so this is a bug in it. Say
             # which file and which plugin, as flake8 does for any plugin that fails,

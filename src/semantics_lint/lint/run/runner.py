@@ -56,7 +56,7 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
-from semantics_lint.lint.run.results import InMemory, RunOptions, RunResult
+from semantics_lint.lint.run.results import DEFAULT_OPTIONS, InMemory, RunOptions, RunResult
 from semantics_lint.lint.run.selection import (
     check_options,
     codes_for_file,
@@ -71,6 +71,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.write import FixScope
 
 __all__ = [
+    "DEFAULT_OPTIONS",
+    "MAX_SOURCE_BYTES",
     "STDIN_DISPLAY",
     "Discovered",
     "InMemory",
