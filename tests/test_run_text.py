@@ -1,4 +1,4 @@
-"""The runner's entry for a file held in memory, ``runner.run_text``, which every frontend calls.
+"""The runner's entry for a file held in memory, ``texts.run_text``, which every frontend calls.
 
 ``semantics-lint check -`` (standard input), the language server (a buffer) and the
 flake8 plugin (flake8's lines and tree) all lint a text through this one function,
@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from semantics_lint.cli import main
 from semantics_lint.flake8_plugin import SemanticsLintPlugin
 from semantics_lint.lint.core.settings import LintSettings
-from semantics_lint.lint.run import runner
+from semantics_lint.lint.run import runner, texts
 from semantics_lint.lint.run.results import InMemory, RunOptions
 from semantics_lint.lsp import lint_adapter
 
@@ -38,16 +38,16 @@ TEXT = (
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[InMemory, Any]]]:
-    """Every call of ``runner.run_text``: its source, and the findings it returned."""
+    """Every call of ``texts.run_text``: its source, and the findings it returned."""
     seen: list[tuple[InMemory, Any]] = []
-    real = runner.run_text
+    real = texts.run_text
 
     def recording(source: InMemory, options: RunOptions, **keywords: Any) -> runner.RunResult:
         result = real(source, options, **keywords)
         seen.append((source, [(f.code, f.start.line, f.start.column) for f in result.findings]))
         return result
 
-    monkeypatch.setattr(runner, "run_text", recording)
+    monkeypatch.setattr(texts, "run_text", recording)
     yield seen
 
 

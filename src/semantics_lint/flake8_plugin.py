@@ -1,7 +1,7 @@
 """The flake8 adapter: ``flake8 --select SEM`` reports the codes ``semantics-lint check`` does.
 
 A thin shell over the runner's entry for a file held in memory
-(``semantics_lint.lint.run.runner.run_text``, which the language server and
+(``semantics_lint.lint.run.texts.run_text``, which the language server and
 ``semantics-lint check -`` call too). flake8 hands us the physical lines of the file
 (``lines``), its name, and the ``ast`` tree it parsed from the joined lines
 (``tree``); the runner writes the text back to bytes (in the encoding its cookie
@@ -21,8 +21,9 @@ Messages quote the source; they are made printable (``output/printable.py``) bef
 flake8 prints them, so a key holding a newline cannot forge a line of flake8's output.
 
 Cost: the engine's textual prefilter runs on the joined lines before anything heavy is
-imported, so a file that never mentions our API costs one substring scan. The runner
-and the engine modules are light (the engine imports the rules, the resolver and
+imported, so a file that never mentions our API costs one substring scan. The runner's
+entry for a text (which imports the configuration, selection and ``# noqa`` machinery
+only for callers without settings) and the engine modules are light (the engine imports the rules, the resolver and
 astroid lazily); they are imported on the first file. Each file is linted with a cache of other modules of its
 own (``resolve.ProjectCache``), closed when its lint ends: nothing about a project is
 kept between files. The rules and astroid, once imported, live as long as the process;
@@ -58,13 +59,14 @@ except PackageNotFoundError:  # a source tree that was never installed
 
 @functools.cache
 def _linter() -> tuple[Any, Any, Any]:
-    """The engine, the runner and ``printable``, imported on the first file (importing
-    the plugin imports neither), then kept: a file pays no import statement."""
+    """The engine, the runner's entry for a text (``texts``) and ``printable``, imported
+    on the first file (importing the plugin imports none), then kept: a file pays no
+    import statement."""
     from semantics_lint.lint import engine
     from semantics_lint.lint.output.printable import printable
-    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run import texts
 
-    return engine, runner, printable
+    return engine, texts, printable
 
 
 def _source_bytes(lines: Sequence[str]) -> bytes:
@@ -138,16 +140,16 @@ class SemanticsLintPlugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
-        engine, runner, printable = _linter()
-        if sum(map(len, self._lines)) > runner.MAX_SOURCE_BYTES:
+        engine, texts, printable = _linter()
+        if sum(map(len, self._lines)) > texts.MAX_SOURCE_BYTES:
             # A character is at least one byte: more characters than the limit is too
             # large. Its text is not joined (a copy of its size), only sized.
-            source = runner.InMemory(self._filename, complete=False, size=self._size_on_disk())
+            source = texts.InMemory(self._filename, complete=False, size=self._size_on_disk())
         else:
             tree = self._tree if isinstance(self._tree, ast.Module) else None
-            source = runner.InMemory(self._filename, text="".join(self._lines), tree=tree)
+            source = texts.InMemory(self._filename, text="".join(self._lines), tree=tree)
         try:
-            result = runner.run_text(source, runner.DEFAULT_OPTIONS, settings=type(self)._get_settings())
+            result = texts.run_text(source, texts.DEFAULT_OPTIONS, settings=type(self)._get_settings())
         except Exception as exc:
             # The engine promises not to raise on bad input, so this is a bug in it. Say
             # which file and which plugin, as flake8 does for any plugin that fails,

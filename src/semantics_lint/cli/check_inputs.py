@@ -49,13 +49,13 @@ def read_stdin() -> tuple[bytes, bool, int | None]:
 
 
 def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int:
-    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run import texts
 
     if flags.add_noqa:
         raise CheckError("--add-noqa needs files: it cannot rewrite standard input")
     source, complete, size = read_stdin()
-    stdin = runner.InMemory(flags.stdin_filename, source, complete=complete, size=size)
-    result = runner.run_text(stdin, options)
+    stdin = texts.InMemory(flags.stdin_filename, source, complete=complete, size=size)
+    result = texts.run_text(stdin, options)
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
     from semantics_lint.lint.output import overview

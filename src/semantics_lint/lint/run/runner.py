@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
@@ -36,18 +35,20 @@ from semantics_lint.lint.run.discovery import (
     PathProblem,
     SourceFile,
     discover,
-    display_name,
-    excluded_by_config,
 )
 from semantics_lint.lint.run.jobs import (
-    CRASH_CODE,
     FileOutcome,
     Job,
     Mode,
     load,
-    run_job,
-    unreadable_finding,
-    unused_noqa_only,
+)
+from semantics_lint.lint.run.outcomes import (
+    add_path_problems,
+    collect,
+    collect_unread,
+    config_problems,
+    mode_of,
+    order,
 )
 from semantics_lint.lint.run.pool import (
     MIN_FILES_FOR_POOL,
@@ -56,13 +57,19 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
-from semantics_lint.lint.run.results import DEFAULT_OPTIONS, InMemory, RunOptions, RunResult
+from semantics_lint.lint.run.results import (
+    DEFAULT_OPTIONS,
+    InMemory,
+    RunOptions,
+    RunResult,
+)
 from semantics_lint.lint.run.selection import (
     check_options,
     codes_for_file,
     settings_for,
 )
-from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
+from semantics_lint.lint.run.texts import STDIN_DISPLAY, run_stdin, run_text
+from semantics_lint.reading import MAX_SOURCE_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.core.model import Finding
@@ -92,18 +99,11 @@ __all__ = [
     "settings_for",
 ]
 
-STDIN_DISPLAY = "-"
 
 
 # ---------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------
-
-
-def _mode(options: RunOptions) -> Mode:
-    if options.diff:
-        return "diff"
-    return "fix" if options.fix else "lint"
 
 
 def run(paths: Sequence[str], options: RunOptions) -> RunResult:
@@ -124,7 +124,7 @@ def discover_paths(paths: Sequence[str], options: RunOptions) -> Discovered:
     """The first half of :func:`run`: check the options and walk ``paths``; a caller
     that shows progress learns here how many files there are."""
     check_options(options)
-    resolver = _resolver(options)
+    resolver = resolver_for(options.config_file)
     problems: list[PathProblem] = []
     sources = discover(
         paths,
@@ -147,47 +147,13 @@ def run_discovered(
     return result
 
 
-def add_path_problems(result: RunResult, problems: Sequence[PathProblem]) -> None:
-    """Report the paths discovery could not take: a message each, before the others,
-    and a file error for each error (exit code 2); the rest was linted."""
-    result.messages[:0] = [f"{problem.level}: {problem}" for problem in problems]
-    result.file_errors += sum(problem.level == "error" for problem in problems)
-
-
 def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
     """Where ``--fix`` may write for these command-line ``paths`` (None when not fixing)."""
-    if _mode(options) != "fix":
+    if mode_of(options) != "fix":
         return None
     from semantics_lint.lint.run.write import FixScope
 
     return FixScope.of(paths)
-
-
-def _resolver(options: RunOptions) -> ConfigResolver:
-    return resolver_for(options.config_file)
-
-
-def config_problems(resolver: ConfigResolver) -> list[PathProblem]:
-    """The ``pyproject.toml`` files the configuration search met but could not read:
-    an error each (the run exits 2), since which settings apply is then unsure."""
-    return [
-        PathProblem(
-            _shown(path),
-            f"not read ({why}); the files below it were linted with the configuration "
-            "found above it (or the defaults)",
-        )
-        for path, why in resolver.unread.items()
-    ]
-
-
-def _shown(path: Path) -> str:
-    """``path`` as a message names it: relative to the current folder when inside it."""
-    text = os.fspath(path)
-    try:
-        relative = os.path.relpath(text)
-    except ValueError:  # another drive (Windows)
-        relative = text
-    return display_name(text if relative.startswith(os.pardir) else relative)
 
 
 def run_sources(
@@ -206,7 +172,7 @@ def run_sources(
     read, the linted ones as they finish), for a progress line.
     """
 
-    mode = _mode(options)
+    mode = mode_of(options)
     unsafe = options.unsafe_fixes
     jobs: list[Job] = []
     targets: list[tuple[int, SourceFile]] = []  # each job's file and its place in sources
@@ -268,7 +234,7 @@ def run_sources(
         for (index, source), job, outcome in zip(targets, jobs, outcomes)
     }
     _gather(result, not_linted, linted, cached, cache, scope)
-    result.findings.sort(key=_order)
+    result.findings.sort(key=order)
     return result
 
 
@@ -286,11 +252,11 @@ def _gather(
     for index in sorted((*not_linted, *linted)):
         if index in not_linted:
             result.findings.extend(not_linted[index].findings)
-            _collect_unread(result, not_linted[index])
+            collect_unread(result, not_linted[index])
             continue
         source, job, outcome = linted[index]
         result.linted += outcome.linted
-        _collect(result, source, outcome, job, scope)
+        collect(result, source, outcome, job, scope)
         if cache is not None and outcome.self_contained and job.source is not None:
             cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
     for findings in cached:
@@ -319,220 +285,3 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     return ResultCache(options.cache_dir)
 
 
-def _order(finding: Finding) -> tuple[str, int, int, str, str, str]:
-    return (*finding.sort_key, finding.message, finding.help or "")
-
-
-def _collect(
-    result: RunResult,
-    source: SourceFile | None,
-    outcome: FileOutcome,
-    job: Job,
-    scope: FixScope | None = None,
-) -> None:
-    """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
-    result.internal_error = result.internal_error or outcome.internal_error
-    result.other_files = result.other_files or outcome.other_files
-    _collect_unread(result, outcome)
-    if outcome.fix_error is not None:
-        result.messages.append(f"error: {outcome.fix_error}")
-    findings = outcome.findings
-    if outcome.fixed_source is not None:
-        if job.mode == "diff":
-            assert outcome.diff is not None
-            result.diffs.append(outcome.diff)
-        elif source is None:
-            result.fixed_stdin = outcome.fixed_source
-        elif not _write_fix(result, source, outcome, scope):
-            # What remains is what the unchanged file held, not the fixed text.
-            unchanged = outcome.original if outcome.original is not None else job.source
-            findings = run_job(
-                Job(job.display, unchanged, job.settings, "lint", False, job.path)
-            ).findings
-            result.findings.extend(findings)
-            return
-        result.fixed += outcome.applied
-        result.changed_files += 1
-        result.fixed_files[outcome.display] = outcome.applied
-    result.findings.extend(findings)
-
-
-def _write_fix(
-    result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
-) -> bool:
-    """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
-    from semantics_lint.lint.run import write
-
-    assert outcome.fixed_source is not None
-    trees = scope.trees_for(source.path) if scope is not None else None
-    try:
-        written = write.write_atomic(
-            source.path, outcome.fixed_source, expected=outcome.original, trees=trees
-        )
-    except write.NotWritten as refusal:
-        result.file_errors += refusal.error
-        level = "error" if refusal.error else "warning"
-        result.messages.append(f"{level}: {outcome.display}: not fixed: {refusal}")
-        return False
-    except OSError as error:
-        result.file_errors += 1
-        result.messages.append(
-            f"error: {outcome.display}: could not write the fixed file "
-            f"({error.strerror or error}); it was left unchanged"
-        )
-        return False
-    for leftover in written.removed:
-        result.messages.append(
-            f"note: removed {leftover}, a temporary file an interrupted --fix left behind"
-        )
-    return True
-
-
-def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
-    """Report a file that could not be read: its SEM001 finding, else a message.
-
-    As ruff reports an unreadable file as E902 when that code is selected (and only
-    warns otherwise), the file is a SEM001 finding (exit code 1); with SEM001 not
-    selected it is an error message naming the file, and the run exits 2, so that an
-    unread file never passes for a clean one.
-    """
-    if outcome.read_error is not None and not outcome.findings:
-        result.file_errors += 1
-        result.messages.append(
-            f"error: {outcome.display}: cannot read the file: {outcome.read_error}"
-        )
-
-
-def run_text(
-    source: InMemory, options: RunOptions, *, settings: LintSettings | None = None
-) -> RunResult:
-    """Lint (or fix) a file held in memory: what :func:`run` does for a file on disk.
-
-    The configuration is the one governing ``source.path``; with ``force_exclude``, a
-    path the configuration excludes is not linted (``excluded``), as that file named
-    on the command line would not be: editors and pre-commit pass every file by name.
-    With ``--fix``, the fixed bytes are ``fixed_stdin``; nothing is written.
-
-    ``settings`` given (flake8's options) replaces the configuration: none is read,
-    and every finding the engine makes for the codes they enable is reported as it
-    is, ``# noqa`` and selection being the caller's; an exception in the engine is
-    the caller's too. Input larger than
-    :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not linted: it is the SEM001
-    finding a file that large is.
-    """
-    check_options(options)
-    display = source.path or STDIN_DISPLAY
-    if settings is not None:
-        result = RunResult(files=1)
-        _lint_as_given(result, source, display, settings)
-        return result
-    resolver = _resolver(options)
-    path = Path(os.path.abspath(source.path or "stdin.py"))
-    config = resolver.for_file(path)
-    if (
-        options.force_exclude
-        and source.path is not None
-        and excluded_by_config(path, config, whole=True)
-    ):
-        result = RunResult(files=0, excluded=True)
-    else:
-        result = RunResult(files=1)
-        codes = codes_for_file(config, options, path)
-        _lint_text(result, source, display, options, settings_for(config, codes), codes)
-    add_path_problems(result, config_problems(resolver))
-    return result
-
-
-def run_stdin(
-    source: bytes,
-    options: RunOptions,
-    stdin_filename: str | None = None,
-    *,
-    complete: bool = True,
-    size: int | None = None,
-) -> RunResult:
-    """Lint (or fix) bytes read from standard input (:func:`run_text`), named
-    ``stdin_filename`` (None: ``-``)."""
-    return run_text(InMemory(stdin_filename, source, complete=complete, size=size), options)
-
-
-def _too_large(
-    result: RunResult,
-    source: InMemory,
-    data: bytes | None,
-    display: str,
-    codes: frozenset[str] | None,
-) -> bool:
-    """True when the input is over the size limit; it is then the result's SEM001 (or,
-    with SEM001 not selected, its error). ``codes`` None: every code runs."""
-    if source.complete and (data is None or len(data) <= MAX_SOURCE_BYTES):
-        return False
-    shown = source.size
-    if shown is None and data is not None and source.complete:
-        shown = len(data)
-    reason = too_large(shown, MAX_SOURCE_BYTES)
-    unread = [unreadable_finding(display, reason)] if codes is None or CRASH_CODE in codes else []
-    _collect_unread(result, FileOutcome(display, unread, linted=False, read_error=reason))
-    result.findings = unread
-    return True
-
-
-def _bytes_of(
-    result: RunResult, source: InMemory, display: str, codes: frozenset[str] | None
-) -> bytes | None:
-    """The bytes of ``source`` (its text written back when it holds none); None when it
-    is over the size limit, which is then the result's SEM001 (see :func:`_too_large`)."""
-    data = source.data
-    if _too_large(result, source, data, display, codes):
-        return None
-    if data is None:
-        from semantics_lint.lint.core.source import saved_bytes
-
-        data = saved_bytes(source.text or "")
-        if _too_large(result, source, data, display, codes):
-            return None
-    return data
-
-
-def _lint_text(
-    result: RunResult,
-    source: InMemory,
-    display: str,
-    options: RunOptions,
-    settings: LintSettings,
-    codes: frozenset[str],
-) -> None:
-    from semantics_lint.lint import engine
-
-    data = _bytes_of(result, source, display, codes)
-    if data is None:
-        return
-    if not codes or not engine.might_contain_calls(data, settings):
-        result.findings = unused_noqa_only(data, display, codes)
-        return
-    result.linted = 1
-    job = Job(display, data, settings, _mode(options), options.unsafe_fixes)
-    _collect(result, None, run_job(job), job)
-    result.findings.sort(key=_order)
-
-
-def _lint_as_given(result: RunResult, source: InMemory, display: str, settings: LintSettings) -> None:
-    """The engine's findings for ``settings``, nothing filtered (see :func:`run_text`)."""
-    from semantics_lint.lint import engine
-
-    text = source.text
-    if text is not None and not engine.might_contain_calls(text, settings):
-        return  # most files: one scan of the text, nothing encoded
-    data = _bytes_of(result, source, display, None)
-    if data is None:
-        return
-    result.linted = 1
-    if (
-        source.tree is not None
-        and engine.might_contain_calls(data, settings)
-        and engine.decode_source(data) == text
-    ):
-        # The engine would parse this very text, as the caller did: its tree is linted.
-        result.findings = engine.lint_parsed(source.tree, text, display, settings)
-    else:
-        result.findings = engine.lint_source(data, display, settings)
