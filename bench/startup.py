@@ -20,12 +20,19 @@ Rows (the files are written into ``--work-dir``, default ``bench/out/startup``):
   its tests (folders ``test``, ``tests``, ``idle_test`` and ``test_*.py``), beside
   ``ruff check --no-cache --select F401``.
 
+* ``semantics-lint --help`` and ``semantics-lint check --help``.
+
 Run::
 
-    .venv/bin/python bench/startup.py [--runs 11] [--only KEY,...]
+    .venv/bin/python bench/startup.py [--runs 11] [--only KEY,...] [--baseline SRC] [--instructions]
 
 It prints a Markdown table (wall and CPU medians, and ratios to ruff) and writes it
-to ``bench/out/startup.md``. Targets (issue 17): a file without calls <= 60 ms, a tool
+to ``bench/out/startup.md``. ``--baseline SRC`` (the ``src`` folder of another
+checkout, say of main before a change) adds, beside each semantics-lint row, the
+same command run with that code first on ``PYTHONPATH``, sampled in the same rounds,
+and the ratio of the two. ``--instructions`` counts, instead of timing, the
+instructions of one run of each row under ``valgrind --tool=callgrind``: a figure
+that does not move with the machine's load. Targets (issue 17): a file without calls <= 60 ms, a tool
 module with a finding <= 120 ms, the stdlib copy without tests no slower than ruff
 F401 (goal 0.7x).
 """
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -85,6 +93,8 @@ class Row:
     """The key of the row this one is compared with (ruff on the same files)."""
     target: str = ""
     warm_up: bool = False
+    env: dict[str, str] | None = None
+    """The environment of the command (None: this process's)."""
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     error: str | None = None
@@ -150,6 +160,8 @@ def _rows(folders: dict[str, Path], work: Path) -> list[Row]:
         Row("sl-ten", "semantics-lint check, ten files (3 tool modules)", [*check, *ten_files], ten,
             "ruff-ten"),
         Row("ruff-ten", "ruff check, ten files", [*ruff_check, *ten_files], ten),
+        Row("sl-help", "semantics-lint --help", [sl, "--help"], plain),
+        Row("sl-check-help", "semantics-lint check --help", [sl, "check", "--help"], plain),
     ]
     for name in ("stdlib", "stdlib-without-tests"):
         folder = folders[name]
@@ -166,12 +178,25 @@ def _rows(folders: dict[str, Path], work: Path) -> list[Row]:
     return rows
 
 
+def _with_baseline(rows: list[Row], baseline: Path) -> list[Row]:
+    """Each semantics-lint row, then the same with ``baseline`` first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(baseline.resolve())}
+    out: list[Row] = []
+    for row in rows:
+        out.append(row)
+        if row.key.startswith("sl-"):
+            out.append(Row(f"{row.key}@baseline", f"{row.label} (baseline)", row.argv, row.cwd,
+                           row.key, warm_up=row.warm_up, env=env))
+            # The row itself is compared with its baseline (and still with ruff).
+    return out
+
+
 def _sample(row: Row) -> None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         row.argv, cwd=row.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, check=False,
+        stderr=subprocess.PIPE, check=False, env=row.env,
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -182,12 +207,51 @@ def _sample(row: Row) -> None:
     row.cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
 
 
-def _compile() -> None:
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def _instructions(row: Row) -> int | None:
+    """The instructions of one run of ``row`` under callgrind (None: it failed)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=yes",
+         *row.argv],
+        cwd=row.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        # One hash seed: with random ones, the count of a run moves by a few per cent.
+        text=True, check=False, env={**(row.env or os.environ), "PYTHONHASHSEED": "0"},
+    )
+    counts = [int(found) for found in _COLLECTED.findall(done.stderr)]
+    if done.returncode not in (0, 1) or not counts:
+        row.error = f"exit {done.returncode}: {done.stderr[-300:]}"
+        return None
+    return sum(counts)
+
+
+def _instructions_table(rows: list[Row]) -> str:
+    counts = {row.key: _instructions(row) for row in rows}
+    lines = [
+        f"Instructions of one run each (valgrind --tool=callgrind), {time.strftime('%Y-%m-%d %H:%M')}, "
+        f"Python {sys.version.split()[0]}.",
+        "",
+        "| row | instructions (millions) | vs baseline (else ruff) |",
+        "|---|---:|---:|",
+    ]
+    for row in rows:
+        count = counts[row.key]
+        if count is None:
+            lines.append(f"| {row.label} | broken: {(row.error or '').splitlines()[-1:]} | |")
+            continue
+        other = counts.get(f"{row.key}@baseline") or (counts.get(row.against or "") if row.env is None else None)
+        ratio = f"{count / other:.2f}x" if other else ""
+        lines.append(f"| {row.label} | {count / 1e6:.1f} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def _compile(baseline: Path | None = None) -> None:
     """Bytecode for the linter and every installed package, as an installed wheel has it."""
     import semantics_lint
 
     package = Path(semantics_lint.__file__).resolve().parent
-    for folder in (package, BIN.parent / "lib"):
+    for folder in (package, BIN.parent / "lib", *([baseline] if baseline else [])):
         subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(folder)], check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -198,23 +262,30 @@ def _table(rows: list[Row], runs: int) -> str:
         f"Median of {runs} whole processes each (wall and CPU = user + system), "
         f"{time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}, "
         f"{os.cpu_count()} cores.",
+        f"1-minute load average at the end: {os.getloadavg()[0]:.2f}.",
         "",
-        "| row | wall ms | CPU ms | vs ruff (wall) | target |",
-        "|---|---:|---:|---:|---|",
+        "| row | wall ms | CPU ms | vs ruff (wall) | vs baseline (wall, CPU) | target |",
+        "|---|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         if row.error is not None:
-            lines.append(f"| {row.label} | broken: {row.error.splitlines()[-1] if row.error else ''} | | | |")
+            lines.append(f"| {row.label} | broken: {row.error.splitlines()[-1] if row.error else ''} | | | | |")
             continue
         if not row.wall:
             continue
         wall = statistics.median(row.wall) * 1000
         cpu = statistics.median(row.cpu) * 1000
-        ratio = ""
+        ratio = baseline = ""
         other = by_key.get(row.against or "")
-        if other is not None and other.wall:
+        if other is not None and other.wall and row.env is None:
             ratio = f"{wall / (statistics.median(other.wall) * 1000):.2f}x"
-        lines.append(f"| {row.label} | {wall:.1f} | {cpu:.1f} | {ratio} | {row.target} |")
+        twin = by_key.get(f"{row.key}@baseline")
+        if twin is not None and twin.wall:
+            baseline = (
+                f"{statistics.median(row.wall) / statistics.median(twin.wall):.2f}x, "
+                f"{statistics.median(row.cpu) / statistics.median(twin.cpu):.2f}x"
+            )
+        lines.append(f"| {row.label} | {wall:.1f} | {cpu:.1f} | {ratio} | {baseline} | {row.target} |")
     return "\n".join(lines) + "\n"
 
 
@@ -223,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--only", default="", help="comma-separated row keys")
     parser.add_argument("--work-dir", type=Path, default=BENCH / "out" / "startup")
+    parser.add_argument("--baseline", type=Path, help="the src folder of another checkout, run beside")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind)")
     args = parser.parse_args(argv)
     if not (BIN / "ruff").exists():
         print("ruff is not installed in this environment: pip install -e '.[bench]'", file=sys.stderr)
@@ -232,15 +305,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         wanted = set(args.only.split(","))
         rows = [row for row in rows if row.key in wanted or row.key == "python"]
-    _compile()
+    if args.baseline is not None:
+        rows = _with_baseline(rows, args.baseline)
+    _compile(args.baseline)
     for row in rows:
         if row.warm_up:
-            subprocess.run(row.argv, cwd=row.cwd, capture_output=True, check=False)
-    for _ in range(args.runs):
-        for row in rows:
-            if row.error is None:
-                _sample(row)
-    table = _table(rows, args.runs)
+            subprocess.run(row.argv, cwd=row.cwd, capture_output=True, check=False, env=row.env)
+    if args.instructions:
+        table = _instructions_table(rows)
+    else:
+        for _ in range(args.runs):
+            for row in rows:
+                if row.error is None:
+                    _sample(row)
+        table = _table(rows, args.runs)
     print(table)
     out = BENCH / "out"
     out.mkdir(exist_ok=True)

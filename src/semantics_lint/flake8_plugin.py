@@ -1,13 +1,16 @@
 """The flake8 adapter: ``flake8 --select SEM`` reports the codes ``semantics-lint check`` does.
 
-A thin shell over ``semantics_lint.lint.engine``. flake8 hands us the physical lines of
-the file (``lines``), its name, and the ``ast`` tree it parsed from the joined lines
-(``tree``). The lines are written back to bytes (in the encoding their cookie names)
-for the engine. When reading those bytes gives this very text, as it usually does, the
+A thin shell over the runner's entry for a file held in memory
+(``semantics_lint.lint.run.texts.run_text``, which the language server and
+``semantics-lint check -`` call too). flake8 hands us the physical lines of the file
+(``lines``), its name, and the ``ast`` tree it parsed from the joined lines
+(``tree``); the runner writes the text back to bytes (in the encoding its cookie
+names). When reading those bytes gives this very text, as it usually does, the
 engine lints flake8's tree and the text without parsing again; otherwise (a cookie the
 text cannot be written back in, say) it reads the bytes as ``semantics-lint check``
-does. The findings are the same either way. flake8 applies ``# noqa`` and
-``--select``/``--ignore`` itself, so nothing is filtered here.
+does. The findings are the same either way. The engine's settings are flake8's
+options, not a ``pyproject.toml``; flake8 applies ``# noqa`` and
+``--select``/``--ignore`` itself, so the runner filters nothing.
 
 Size: flake8 reads the file itself, whatever its size. A file larger than
 ``reading.MAX_SOURCE_BYTES`` is reported here as the same SEM001 ``semantics-lint
@@ -18,9 +21,10 @@ Messages quote the source; they are made printable (``output/printable.py``) bef
 flake8 prints them, so a key holding a newline cannot forge a line of flake8's output.
 
 Cost: the engine's textual prefilter runs on the joined lines before anything heavy is
-imported, so a file that never mentions our API costs one substring scan. The engine
-module itself is light (it imports the rules, the resolver and astroid lazily); it is
-imported on the first file. Each file is linted with a cache of other modules of its
+imported, so a file that never mentions our API costs one substring scan. The runner's
+entry for a text (which imports the configuration, selection and ``# noqa`` machinery
+only for callers without settings) and the engine modules are light (the engine imports the rules, the resolver and
+astroid lazily); they are imported on the first file. Each file is linted with a cache of other modules of its
 own (``resolve.ProjectCache``), closed when its lint ends: nothing about a project is
 kept between files. The rules and astroid, once imported, live as long as the process;
 as in ``semantics-lint check``, everything alive after a file that imported something
@@ -37,8 +41,7 @@ Options (command line or the ``[flake8]`` section of a config file):
 from __future__ import annotations
 
 import ast
-import codecs
-import re
+import functools
 from collections.abc import Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,30 +56,25 @@ try:
 except PackageNotFoundError:  # a source tree that was never installed
     _VERSION = "0.0.0"
 
-# PEP 263: the encoding declaration may sit on the first or second line.
-_CODING_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+
+@functools.cache
+def _linter() -> tuple[Any, Any, Any]:
+    """The engine, the runner's entry for a text (``texts``) and ``printable``, imported
+    on the first file (importing the plugin imports none), then kept: a file pays no
+    import statement."""
+    from semantics_lint.lint import engine
+    from semantics_lint.lint.output.printable import printable
+    from semantics_lint.lint.run import texts
+
+    return engine, texts, printable
 
 
 def _source_bytes(lines: Sequence[str]) -> bytes:
-    """The file's text as bytes the engine decodes back to the same text.
+    """The bytes of the file flake8 read, as the runner writes its text back
+    (``source.saved_bytes``)."""
+    from semantics_lint.lint.core.source import saved_bytes
 
-    flake8 has already decoded the file (and dropped a BOM). The engine reads bytes and
-    honours an encoding cookie, so the text is encoded with the declared encoding when
-    there is one; otherwise UTF-8, the default the engine assumes.
-    """
-    text = "".join(lines)
-    for line in lines[:2]:
-        match = _CODING_COOKIE.match(line)
-        if match is None:
-            continue
-        try:
-            codecs.lookup(match.group(1))
-            return text.encode(match.group(1))
-        except (LookupError, UnicodeError):
-            # An unknown codec or a character it cannot hold: the engine decides what
-            # that file is worth (normally SEM001), exactly as it does for the CLI.
-            break
-    return text.encode("utf-8", errors="surrogatepass")
+    return saved_bytes("".join(lines))
 
 
 class SemanticsLintPlugin:
@@ -142,32 +140,16 @@ class SemanticsLintPlugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
-        from semantics_lint.lint import engine
-        from semantics_lint.lint.output.printable import printable
-        from semantics_lint.reading import MAX_SOURCE_BYTES
-
-        # A character is at least one byte: more characters than the limit is too large.
-        if sum(map(len, self._lines)) > MAX_SOURCE_BYTES:
-            yield self._too_large(None)
-            return
-        settings = type(self)._get_settings()
-        text = "".join(self._lines)
-        if not engine.might_contain_calls(text, settings):
-            return
-        source = _source_bytes(self._lines)
-        if len(source) > MAX_SOURCE_BYTES:
-            yield self._too_large(len(source))
-            return
+        engine, texts, printable = _linter()
+        if sum(map(len, self._lines)) > texts.MAX_SOURCE_BYTES:
+            # A character is at least one byte: more characters than the limit is too
+            # large. Its text is not joined (a copy of its size), only sized.
+            source = texts.InMemory(self._filename, complete=False, size=self._size_on_disk())
+        else:
+            tree = self._tree if isinstance(self._tree, ast.Module) else None
+            source = texts.InMemory(self._filename, text="".join(self._lines), tree=tree)
         try:
-            if (
-                isinstance(self._tree, ast.Module)
-                and engine.might_contain_calls(source, settings)
-                and engine.decode_source(source) == text
-            ):
-                # The engine would parse this very text, as flake8 did: use its tree.
-                findings = engine.lint_parsed(self._tree, text, self._filename, settings)
-            else:
-                findings = engine.lint_source(source, self._filename, settings)
+            result = texts.run_text(source, texts.DEFAULT_OPTIONS, settings=type(self)._get_settings())
         except Exception as exc:
             # The engine promises not to raise on bad input, so this is a bug in it. Say
             # which file and which plugin, as flake8 does for any plugin that fails,
@@ -175,8 +157,9 @@ class SemanticsLintPlugin:
             from flake8.exceptions import PluginExecutionFailed
 
             raise PluginExecutionFailed(self._filename, self.name, exc) from exc
-        engine.settle_imports()
-        for finding in findings:
+        if result.linted:
+            engine.settle_imports()
+        for finding in result.findings:
             yield (
                 finding.start.line,
                 finding.start.column,
@@ -184,19 +167,15 @@ class SemanticsLintPlugin:
                 type(self),
             )
 
-    def _too_large(self, size: int | None) -> tuple[int, int, str, type[SemanticsLintPlugin]]:
-        """The SEM001 ``semantics-lint check`` reports for a file over the size limit."""
+    def _size_on_disk(self) -> int | None:
+        """The size of the file flake8 read, as the command line would give it; None
+        when the file on disk is not that file (standard input, say)."""
         import os
 
-        from semantics_lint.lint.run.jobs import unreadable_finding
-        from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
+        from semantics_lint.reading import MAX_SOURCE_BYTES
 
-        if size is None:
-            try:
-                size = os.stat(self._filename).st_size  # what the command line would say
-            except (OSError, ValueError):
-                size = None
-            if size is not None and size <= MAX_SOURCE_BYTES:
-                size = None  # not the file flake8 read (standard input, say)
-        finding = unreadable_finding(self._filename, too_large(size, MAX_SOURCE_BYTES))
-        return (1, 0, f"{finding.code} {finding.message}", type(self))
+        try:
+            size = os.stat(self._filename).st_size
+        except (OSError, ValueError):
+            return None
+        return size if size > MAX_SOURCE_BYTES else None

@@ -1,50 +1,122 @@
-"""Every command of semantics-lint: the only package that parses arguments.
+"""Every command of semantics-lint: the only package that parses arguments, all with click.
 
 ``semantics-lint`` is :func:`run`; ``semantics-lint-check-semantics``, the pre-commit
 hook's entry, is :func:`semantics_lint.cli.hooks.check_semantics_main`. Below this
 package the linter is a plain library (``semantics_lint.lint.run.runner.run(paths,
-options)``, called alike by ``check``, the language server and flake8) and the gate
-is ``semantics_lint.runtime.gate``; neither parses a command line.
+options)`` for files, ``texts.run_text(InMemory(path, ...), options)`` for a file
+held in memory, called alike by ``check``, the language server and flake8) and the gate is
+``semantics_lint.runtime.gate``; neither parses a command line.
 
-``check`` and ``rule``, the linter's commands,
-go straight to their own parsers (``semantics_lint.cli.arguments``, argparse): a
-pre-commit hook or an editor pays the start-up of every run, and neither click nor
-the runtime checker is imported for them. Everything else (``--help``,
-``--version``, ``check-semantics``, ``server``) goes to :data:`main`, a click group,
-built on first use, whose ``check-semantics`` command (``semantics_lint.cli.check_semantics``)
-is imported only when it runs or its help is shown, and whose ``server`` imports the
-language server only when it runs.
+Start-up is what a pre-commit hook or an editor pays on every run, so what a
+command imports is decided here, in one place: :data:`COMMANDS` names each command's
+module, which is imported only when that command runs or shows its own help (the
+group's ``--help`` lists them from the table, importing none); ``check`` does not
+import the runtime checker, ``check-semantics`` not the linter, ``server`` pygls only
+when it runs. While the console script starts, the cyclic garbage collector is
+paused: the imports make only objects that live as long as the process, and
+collections would walk them again and again. Once the command's module is loaded,
+they are moved to the collector's permanent generation and collection resumes
+(:func:`start_up_over`), before any file is read.
 
-``main`` stays a click group so that click's test runner and callers that invoke
-it in-process (``main(["check", ...], standalone_mode=False)``) keep working; its
-``check`` and ``rule`` hand their arguments, unparsed, to the same parsers.
+:data:`main` (the click group) is what click's test runner and in-process callers
+invoke (``main(["check", ...], standalone_mode=False)``).
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import click
 
-LINT_COMMANDS = ("check", "rule")
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "check": (
+        "semantics_lint.cli.check", "check_command",
+        "Lint tool modules for mistakes in their semantics declarations.",
+    ),
+    "check-semantics": (
+        "semantics_lint.cli.check_semantics", "check_semantics_command",
+        "Judge catalogs of sample tool results against the envelope and class rules.",
+    ),
+    "rule": (
+        "semantics_lint.cli.rule", "rule_command",
+        "Explain a rule: what it catches, why, an example and the fix.",
+    ),
+    "server": (
+        "semantics_lint.cli.server", "server_command",
+        "Run the language server (LSP over stdio) for editors; needs the 'lsp' extra.",
+    ),
+}
+"""Each command: the module that defines it, the command's name there, its summary."""
+
+_PAUSED = [False]
 
 
 def run(argv: Sequence[str] | None = None) -> NoReturn:
-    """The ``semantics-lint`` console script."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] in LINT_COMMANDS:
-        from semantics_lint.cli.check import main as lint_main
+    """The ``semantics-lint`` console script: run the command ``argv`` names, and exit.
 
-        lint_main(arguments)
-    _group().main(args=arguments, prog_name="semantics-lint")
+    Without ``argv`` (the console script, ``python -m semantics_lint``) the process
+    is the command's alone, and when the command leaves nothing to do at exit it ends
+    at once (:func:`_end_now`); with ``argv`` (a caller in this process) it raises
+    ``SystemExit`` as click does.
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if gc.isenabled():
+        gc.disable()
+        _PAUSED[0] = True
+    try:
+        _group().main(args=arguments, prog_name="semantics-lint")
+    except SystemExit as exit_:
+        if argv is None:
+            _end_now(exit_.code)
+        raise
+    finally:
+        start_up_over()
     raise SystemExit(0)  # pragma: no cover - click's main exits itself
 
 
+def _end_now(code: object) -> None:
+    """End the process with ``code`` without tearing the interpreter down, as mypy
+    does: freeing every module and object of a process about to end costs a run over
+    a file without calls about 3% of its instructions. Only when nothing is left to
+    do at exit: no ``atexit`` callback registered (logging, multiprocessing and the
+    like register one), no other thread alive. The output streams are flushed first;
+    otherwise returns."""
+    import atexit
+    import os
+
+    threading = sys.modules.get("threading")
+    callbacks = getattr(atexit, "_ncallbacks", None)
+    if callbacks is None or callbacks() or (threading is not None and threading.active_count() > 1):
+        return
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:
+        return  # ``sys.exit("message")``: Python prints the message
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            return  # let Python's own exit report it
+    os._exit(status)
+
+
+def start_up_over() -> None:
+    """Resume the garbage collector :func:`run` paused, keeping it off what start-up made."""
+    if _PAUSED[0]:
+        _PAUSED[0] = False
+        gc.freeze()
+        gc.enable()
+
+
 def __getattr__(name: str) -> Any:
-    # ``main`` (the click group) is built on first use: importing this module must
+    # ``main`` (the click group) is built on first use: importing this module does
     # not import click.
     if name == "main":
         return _group()
@@ -63,6 +135,8 @@ def _group() -> click.Group:
 def _build_group() -> click.Group:
     import click
 
+    from semantics_lint.cli.style import OwnHelp
+
     def print_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
         # Read only when asked for (see ``semantics_lint.__getattr__``).
         if not value or context.resilient_parsing:
@@ -72,73 +146,33 @@ def _build_group() -> click.Group:
         click.echo(f"semantics-lint, version {semantics_lint.__version__}")
         context.exit()
 
-    class Group(click.Group):
+    class Group(OwnHelp, click.Group):
+        """The commands of :data:`COMMANDS`, each imported when it is run."""
+
         def list_commands(self, ctx: click.Context) -> list[str]:
-            return sorted({*super().list_commands(ctx), "check-semantics"})
+            return sorted(COMMANDS)
 
         def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-            if cmd_name == "check-semantics":
-                from semantics_lint.cli.check_semantics import check_semantics_command
+            if cmd_name not in COMMANDS:
+                return None
+            module, name, _summary = COMMANDS[cmd_name]
+            command: click.Command = getattr(import_module(module), name)
+            start_up_over()
+            return command
 
-                return check_semantics_command
-            return super().get_command(ctx, cmd_name)
+        def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            # From the table: listing the commands imports none of them.
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
     version = click.Option(
         ["--version"], is_flag=True, expose_value=False, is_eager=True, callback=print_version,
         help="Show the version and exit.",
     )
-    main = Group(
+    return Group(
         "semantics-lint",
         params=[version],
         help="Lint and check the honesty declarations of agent tool results.",
+        # check-semantics (click's own help option) answers -h too.
         context_settings={"help_option_names": ["-h", "--help"]},
-    )
-    for name, summary in (
-        ("check", "Lint tool modules for mistakes in their semantics declarations."),
-        ("rule", "Explain a rule: what it catches, why, an example and the fix."),
-    ):
-        main.add_command(_forward(name, summary))
-    main.add_command(_server_command())
-    return main
-
-
-def _server_command() -> click.Command:
-    """``semantics-lint server``: the language server (its imports wait until it runs)."""
-    import click
-
-    def serve(log_level: str) -> None:
-        from semantics_lint.lsp import run as run_server
-
-        raise SystemExit(run_server(log_level))
-
-    return click.Command(
-        "server",
-        callback=serve,
-        params=[
-            click.Option(
-                ["--log-level"], type=click.Choice(("error", "warning", "info", "debug")),
-                default="warning", show_default=True, help="What the server logs on stderr.",
-            )
-        ],
-        help="Run the language server (LSP over stdio) for editors; needs the 'lsp' extra.",
-    )
-
-
-def _forward(name: str, summary: str) -> click.Command:
-    """A click command that hands its arguments, unparsed, to the linter's parser."""
-    import click
-
-    def forward(arguments: tuple[str, ...]) -> None:
-        from semantics_lint.cli.check import main as lint_main
-
-        lint_main([name, *arguments])
-
-    return click.Command(
-        name,
-        callback=forward,
-        params=[click.Argument(["arguments"], nargs=-1, type=click.UNPROCESSED)],
-        help=f"{summary} (`semantics-lint {name} --help` lists the flags.)",
-        short_help=summary,
-        add_help_option=False,
-        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
     )

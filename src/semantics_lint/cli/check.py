@@ -1,7 +1,7 @@
 """``semantics-lint check``: argument plumbing over the runner.
 
-The commands translate flags into :class:`~semantics_lint.lint.run.runner.RunOptions`,
-print what the runner returns and choose the exit code, as ruff does:
+The command translates flags into :class:`~semantics_lint.lint.run.runner.RunOptions`,
+prints what the runner returns and chooses the exit code, as ruff does:
 
 * 0: no findings remain (or ``--exit-zero``; with ``--fix-only``, whatever remains);
 * 1: findings remain (with ``--diff``: some file would change; with
@@ -18,10 +18,12 @@ and the other messages go to stderr. Standard input is read for ``-`` or when
 ``--stdin-filename`` is given, and with ``--fix`` (``--diff``) the fixed source (the
 diff) is what goes to stdout: the findings and the summary then go to stderr.
 
-The flags are parsed in :mod:`semantics_lint.cli.arguments`; what is printed of a run
-over files is :mod:`semantics_lint.cli.report`, standard input and ``--add-noqa``
-:mod:`semantics_lint.cli.check_inputs`. Everything a given run does not use (the runner's pool, the
-output formats, fixing, TOML) is imported only when that run needs it.
+The flags are click parameters in :mod:`semantics_lint.cli.arguments`; what is
+printed of a run over files is :mod:`semantics_lint.cli.report`, standard input and
+``--add-noqa`` :mod:`semantics_lint.cli.check_inputs`. This module imports what every
+run uses (the runner, the configuration, discovery); everything a given run may not
+use (the pool, the output formats, fixing, TOML, the results cache) is imported
+only when that run needs it.
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from semantics_lint.cli.arguments import check_parser
+import click
+
+from semantics_lint.cli.arguments import CheckFlags, build_check
 from semantics_lint.cli.console import (
     DEFAULT,
     ENV_NO_CACHE,
@@ -48,39 +53,45 @@ from semantics_lint.cli.console import (
     write,
 )
 from semantics_lint.cli.report import lint_paths, report_result
+from semantics_lint.lint.run import runner
+from semantics_lint.lint.run.config import ConfigError, default_cache_dir
+from semantics_lint.lint.run.discovery import DiscoveryError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    import argparse
-
     from semantics_lint.lint.run.runner import RunOptions
 
+
 def main(argv: Sequence[str]) -> NoReturn:
-    """Run ``check`` or ``rule`` (``argv[0]``) with the arguments after it, and exit."""
-    command, arguments = argv[0], list(argv[1:])
-    if command == "rule":
-        from semantics_lint.cli.rule import rule_main
+    """Run ``semantics-lint ARGV`` (``check ...`` or ``rule ...``) in this process, and exit."""
+    from semantics_lint.cli import run
 
-        sys.exit(rule_main(arguments))
-    sys.exit(check_main(arguments))
+    run(argv)
 
 
-def check_main(arguments: Sequence[str]) -> int:
-    """``semantics-lint check``: parse the flags, run, print; the exit code."""
-    namespace = check_parser().parse_args(list(arguments))
+def check_main(flags: CheckFlags) -> int:
+    """``semantics-lint check`` with its flags parsed: run, print; the exit code."""
     level = (
-        SILENT if namespace.silent else QUIET if namespace.quiet
-        else VERBOSE if namespace.verbose else DEFAULT
+        SILENT if flags.silent else QUIET if flags.quiet
+        else VERBOSE if flags.verbose else DEFAULT
     )
     console = Console(level)
     try:
-        if namespace.watch:
-            return _watch(namespace, console)
-        return _check(namespace, console)
+        if flags.watch:
+            return _watch(flags, console)
+        return _check(flags, console)
     except CheckError as error:
         console.error(str(error))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+
+
+def _exit_with(flags: CheckFlags) -> None:
+    click.get_current_context().exit(check_main(flags))
+
+
+check_command = build_check(_exit_with)
+"""The click command the group runs as ``check``."""
 
 
 def _split_codes(values: Sequence[str] | None) -> tuple[str, ...]:
@@ -95,42 +106,36 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def _run_options(namespace: argparse.Namespace, paths: Sequence[str]) -> RunOptions:
-    from pathlib import Path
-
-    from semantics_lint.lint.run import runner
-
-    no_cache = namespace.no_cache or _env_flag(ENV_NO_CACHE)
-    fix = namespace.fix or namespace.fix_only
-    config_file = Path(namespace.config) if namespace.config else None
+def _run_options(flags: CheckFlags, paths: Sequence[str]) -> RunOptions:
+    no_cache = flags.no_cache or _env_flag(ENV_NO_CACHE)
+    fix = flags.fix or flags.fix_only
+    config_file = Path(flags.config) if flags.config else None
     cache_dir = None
     if not no_cache:
-        from semantics_lint.lint.run.cache import default_cache_dir
-
         cache_dir = (
-            Path(namespace.cache_dir) if namespace.cache_dir
+            Path(flags.cache_dir) if flags.cache_dir
             else default_cache_dir(paths, config_file)
         )
     return runner.RunOptions(
-        select=_split_codes(namespace.select) if namespace.select else None,
-        extend_select=_split_codes(namespace.extend_select),
-        ignore=_split_codes(namespace.ignore),
+        select=_split_codes(flags.select) if flags.select else None,
+        extend_select=_split_codes(flags.extend_select),
+        ignore=_split_codes(flags.ignore),
         config_file=config_file,
-        jobs=namespace.jobs,
-        fix=fix and not namespace.diff and not namespace.add_noqa,
-        unsafe_fixes=namespace.unsafe_fixes,
-        diff=namespace.diff,
-        respect_gitignore=namespace.respect_gitignore,
-        force_exclude=namespace.force_exclude,
+        jobs=flags.jobs,
+        fix=fix and not flags.diff and not flags.add_noqa,
+        unsafe_fixes=flags.unsafe_fixes,
+        diff=flags.diff,
+        respect_gitignore=flags.respect_gitignore,
+        force_exclude=flags.force_exclude,
         cache_dir=cache_dir,
     )
 
 
-def _inputs(namespace: argparse.Namespace, console: Console) -> tuple[list[str], bool]:
+def _inputs(flags: CheckFlags, console: Console) -> tuple[list[str], bool]:
     """The paths to lint and whether the source comes from standard input."""
-    paths = list(namespace.paths) or ["."]
-    if namespace.stdin_filename is not None:
-        ignored = [path for path in namespace.paths if path != STDIN_PATH]
+    paths = list(flags.paths) or ["."]
+    if flags.stdin_filename is not None:
+        ignored = [path for path in flags.paths if path != STDIN_PATH]
         if ignored:
             console.warning(
                 f"ignoring {', '.join(ignored)}: --stdin-filename reads standard input"
@@ -143,24 +148,21 @@ def _inputs(namespace: argparse.Namespace, console: Console) -> tuple[list[str],
     return paths, False
 
 
-def _check(namespace: argparse.Namespace, console: Console) -> int:
-    from semantics_lint.lint.run.config import ConfigError
-    from semantics_lint.lint.run.discovery import DiscoveryError
-
+def _check(flags: CheckFlags, console: Console) -> int:
     started = time.perf_counter()
-    paths, from_stdin = _inputs(namespace, console)
-    options = _run_options(namespace, [] if from_stdin else paths)
-    if namespace.show_settings:
-        return _show_settings(namespace, options, paths[0] if not from_stdin else None)
+    paths, from_stdin = _inputs(flags, console)
+    options = _run_options(flags, [] if from_stdin else paths)
+    if flags.show_settings:
+        return _show_settings(flags, options, paths[0] if not from_stdin else None)
     try:
         if from_stdin:
             from semantics_lint.cli.check_inputs import check_stdin
 
-            return check_stdin(namespace, options, console)
-        if namespace.add_noqa:
+            return check_stdin(flags, options, console)
+        if flags.add_noqa:
             from semantics_lint.cli.check_inputs import add_noqa_comments
 
-            return add_noqa_comments(namespace, options, console, paths)
+            return add_noqa_comments(flags, options, console, paths)
         result, sources = lint_paths(paths, options, console)
     except (ConfigError, DiscoveryError) as error:
         raise CheckError(str(error)) from None
@@ -171,7 +173,7 @@ def _check(namespace: argparse.Namespace, console: Console) -> int:
 
         traceback.print_exc(file=sys.stderr)
         raise CheckError(f"internal error: {type(error).__name__}: {error}") from None
-    return report_result(namespace, options, console, result, sources, started)
+    return report_result(flags, options, console, result, sources, started)
 
 
 # ---------------------------------------------------------------------------
@@ -205,18 +207,18 @@ def _snapshot(paths: Sequence[str]) -> dict[str, tuple[int, int]]:
     return seen
 
 
-def _watch(namespace: argparse.Namespace, console: Console) -> int:
+def _watch(flags: CheckFlags, console: Console) -> int:
     """Lint, then lint again whenever a file under the paths changes, until interrupted."""
-    if namespace.fix or namespace.diff or namespace.add_noqa or namespace.fix_only:
+    if flags.fix or flags.diff or flags.add_noqa or flags.fix_only:
         raise CheckError("--watch reports findings only: it cannot be combined with fixes")
-    paths, from_stdin = _inputs(namespace, console)
+    paths, from_stdin = _inputs(flags, console)
     if from_stdin:
         raise CheckError("--watch needs paths: it cannot watch standard input")
     while True:
         stamp = time.strftime("%H:%M:%S")
         console.info(f"[{stamp}] Linting...\n")
         try:
-            _check(namespace, console)
+            _check(flags, console)
         except CheckError as error:
             console.error(str(error))
         before = _snapshot(paths)
@@ -232,15 +234,12 @@ def _watch(namespace: argparse.Namespace, console: Console) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text: str | None) -> int:
+def _show_settings(flags: CheckFlags, options: RunOptions, path_text: str | None) -> int:
     """Print the configuration and codes that govern ``path_text`` (stdin: its name)."""
-    from pathlib import Path
-
-    from semantics_lint.lint.run import runner
-    from semantics_lint.lint.run.config import ConfigError, resolver_for
+    from semantics_lint.lint.run.config import resolver_for
     from semantics_lint.lint.run.discovery import DEFAULT_EXCLUDE
 
-    shown = path_text if path_text is not None else (namespace.stdin_filename or ".")
+    shown = path_text if path_text is not None else (flags.stdin_filename or ".")
     try:
         runner.check_options(options)
         resolver = resolver_for(options.config_file)
@@ -272,8 +271,3 @@ def _show_settings(namespace: argparse.Namespace, options: RunOptions, path_text
     lines.extend(f"not read: {where} ({why})" for where, why in resolver.unread.items())
     write(sys.stdout, "\n".join(lines) + "\n")
     return EXIT_CLEAN
-
-
-# ---------------------------------------------------------------------------
-# semantics-lint rule
-# ---------------------------------------------------------------------------

@@ -23,8 +23,7 @@ from semantics_lint.cli.report import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    import argparse
-
+    from semantics_lint.cli.arguments import CheckFlags
     from semantics_lint.lint.run.runner import RunOptions
 
 
@@ -49,28 +48,27 @@ def read_stdin() -> tuple[bytes, bool, int | None]:
     return data, len(data) <= MAX_SOURCE_BYTES, size
 
 
-def check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Console) -> int:
-    from semantics_lint.lint.run import runner
+def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int:
+    from semantics_lint.lint.run import texts
 
-    if namespace.add_noqa:
+    if flags.add_noqa:
         raise CheckError("--add-noqa needs files: it cannot rewrite standard input")
     source, complete, size = read_stdin()
-    result = runner.run_stdin(
-        source, options, namespace.stdin_filename, complete=complete, size=size
-    )
+    stdin = texts.InMemory(flags.stdin_filename, source, complete=complete, size=size)
+    result = texts.run_text(stdin, options)
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
     from semantics_lint.lint.output import overview
 
     # stdout carries the diff or the fixed source: what is said about them goes to stderr.
-    summarize = summary_wanted(namespace)
+    summarize = summary_wanted(flags)
     if options.diff:
         for text in result.diffs:
             console.out(text)
         if summarize:
             console.info(overview.would_fix_summary(result.fixed, result.changed_files), to_stderr=True)
         return exit_code(
-            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, result.failed
+            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, result.failed
         )
     if options.fix:
         # stdout carries the fixed source (the original when nothing changed).
@@ -84,25 +82,25 @@ def check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Con
 
             shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer, 1 << 20)
         sys.stdout.flush()
-    if namespace.fix_only:
+    if flags.fix_only:
         if summarize:
             console.info(overview.fixed_summary(result.fixed), to_stderr=True)
     else:
         print_findings(
-            namespace, console, result.findings,
+            flags, console, result.findings,
             source_reader((), stdin=result.fixed_stdin or source), to_stderr=options.fix,
         )
         if summarize:
             from semantics_lint.lint.output import summary
 
             console.info(
-                summary(result.findings, unsafe=namespace.unsafe_fixes, fixed=result.fixed),
+                summary(result.findings, unsafe=flags.unsafe_fixes, fixed=result.fixed),
                 to_stderr=options.fix,
             )
-    code = EXIT_FINDINGS if result.findings and not namespace.fix_only else EXIT_CLEAN
-    if namespace.exit_non_zero_on_fix and result.fixed_stdin is not None and result.fixed_stdin != source:
+    code = EXIT_FINDINGS if result.findings and not flags.fix_only else EXIT_CLEAN
+    if flags.exit_non_zero_on_fix and result.fixed_stdin is not None and result.fixed_stdin != source:
         code = EXIT_FINDINGS
-    return exit_code(code, namespace, result.failed)
+    return exit_code(code, flags, result.failed)
 
 
 # ---------------------------------------------------------------------------
@@ -111,7 +109,7 @@ def check_stdin(namespace: argparse.Namespace, options: RunOptions, console: Con
 
 
 def add_noqa_comments(
-    namespace: argparse.Namespace, options: RunOptions, console: Console, paths: Sequence[str]
+    flags: CheckFlags, options: RunOptions, console: Console, paths: Sequence[str]
 ) -> int:
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
     from semantics_lint.lint.output.overview import plural

@@ -16,8 +16,7 @@ from semantics_lint.cli.console import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    import argparse
-
+    from semantics_lint.cli.arguments import CheckFlags
     from semantics_lint.lint.run.discovery import SourceFile
     from semantics_lint.lint.run.runner import RunOptions, RunResult
 
@@ -69,7 +68,7 @@ def source_reader(sources: Sequence[SourceFile], stdin: bytes | None = None) -> 
 
 
 def print_findings(
-    namespace: argparse.Namespace,
+    flags: CheckFlags,
     console: Console,
     findings: Sequence[Any],
     read_source: Any,
@@ -79,14 +78,14 @@ def print_findings(
 ) -> None:
     from semantics_lint.lint.output import format_findings, format_statistics, use_color
 
-    unsafe = namespace.unsafe_fixes
-    if namespace.statistics:
-        text = format_statistics(findings, namespace.output_format, unsafe)
+    unsafe = flags.unsafe_fixes
+    if flags.statistics:
+        text = format_statistics(findings, flags.output_format, unsafe)
     else:
         stream = sys.stderr if to_stderr else sys.stdout
         text = format_findings(
             findings,
-            namespace.output_format,
+            flags.output_format,
             unsafe=unsafe,
             color=use_color(stream),
             read_source=read_source,
@@ -95,14 +94,14 @@ def print_findings(
     console.out(text, to_stderr=to_stderr)
 
 
-def summary_wanted(namespace: argparse.Namespace) -> bool:
+def summary_wanted(flags: CheckFlags) -> bool:
     from semantics_lint.lint.output import wants_summary
 
-    return wants_summary(namespace.output_format, namespace.statistics)
+    return wants_summary(flags.output_format, flags.statistics)
 
 
 def report_result(
-    namespace: argparse.Namespace,
+    flags: CheckFlags,
     options: RunOptions,
     console: Console,
     result: RunResult,
@@ -120,34 +119,36 @@ def report_result(
         f"{'a pool of workers' if result.used_pool else 'in-process'}, "
         f"{time.perf_counter() - started:.2f} s"
     )
-    from semantics_lint.lint.output import overview
-
     broken = result.failed
-    summarize = summary_wanted(namespace)
+    summarize = summary_wanted(flags)
     if options.diff:
+        from semantics_lint.lint.output.overview import would_fix_summary
+
         for text in result.diffs:
             console.out(text)
         if summarize:
-            console.info(overview.would_fix_summary(result.fixed, result.changed_files))
+            console.info(would_fix_summary(result.fixed, result.changed_files))
         return exit_code(
-            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, namespace, broken
+            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, broken
         )
-    if namespace.show_fixes and options.fix and summarize:
+    if flags.show_fixes and options.fix and summarize:
         console.info(fixes_text(result))
-    if namespace.fix_only:
-        if summarize and not namespace.show_fixes:
-            console.info(overview.fixed_summary(result.fixed))
-        code = EXIT_FINDINGS if namespace.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
-        return exit_code(code, namespace, broken)
-    print_findings(namespace, console, result.findings, source_reader(sources), sources=sources)
+    if flags.fix_only:
+        if summarize and not flags.show_fixes:
+            from semantics_lint.lint.output.overview import fixed_summary
+
+            console.info(fixed_summary(result.fixed))
+        code = EXIT_FINDINGS if flags.exit_non_zero_on_fix and result.changed_files else EXIT_CLEAN
+        return exit_code(code, flags, broken)
+    print_findings(flags, console, result.findings, source_reader(sources), sources=sources)
     if summarize:
         from semantics_lint.lint.output import summary
 
-        console.info(summary(result.findings, unsafe=namespace.unsafe_fixes, fixed=result.fixed))
+        console.info(summary(result.findings, unsafe=flags.unsafe_fixes, fixed=result.fixed))
     code = EXIT_FINDINGS if result.findings else EXIT_CLEAN
-    if namespace.exit_non_zero_on_fix and result.changed_files:
+    if flags.exit_non_zero_on_fix and result.changed_files:
         code = EXIT_FINDINGS
-    return exit_code(code, namespace, broken)
+    return exit_code(code, flags, broken)
 
 
 def fixes_text(result: RunResult) -> str:
@@ -158,8 +159,8 @@ def fixes_text(result: RunResult) -> str:
 
 
 
-def exit_code(code: int, namespace: argparse.Namespace, broken: bool) -> int:
+def exit_code(code: int, flags: CheckFlags, broken: bool) -> int:
     """2 for an error whatever else; ``--exit-zero`` turns every other code into 0."""
     if broken:
         return EXIT_ERROR
-    return EXIT_CLEAN if namespace.exit_zero else code
+    return EXIT_CLEAN if flags.exit_zero else code

@@ -3,50 +3,59 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from typing import Any
 
-from semantics_lint.cli.arguments import rule_parser
+import click
+
+from semantics_lint.cli.arguments import build_rule
 from semantics_lint.cli.console import EXIT_CLEAN, EXIT_ERROR, write
 
 
-def rule_main(arguments: Sequence[str]) -> int:
-    """``semantics-lint rule CODE`` / ``rule --all`` [``--output-format json``]."""
-    namespace = rule_parser().parse_args(list(arguments))
+def rule_main(code: str | None, every: bool, output_format: str) -> int:
+    """Explain the rule ``code`` (every rule with ``every``) as text or JSON; the exit code."""
     from semantics_lint.lint import rule_docs
     from semantics_lint.lint.output.rule_metadata import registry, rule_info, rule_url
 
     known = sorted(registry())
-    if namespace.all:
+    if every:
         codes = known
     else:
-        wanted = namespace.code.strip().upper()
+        assert code is not None
+        wanted = code.strip().upper()
         if wanted not in known:
             write(
                 sys.stderr,
-                f"error: unknown rule code {namespace.code!r}; known codes: {', '.join(known)}\n",
+                f"error: unknown rule code {code!r}; known codes: {', '.join(known)}\n",
             )
             return EXIT_ERROR
         codes = [wanted]
-    if namespace.output_format == "json":
+    if output_format == "json":
         import json
 
         rows = []
-        for code in codes:
-            info = rule_info(code)
+        for one in codes:
+            info = rule_info(one)
             rows.append(
                 {
-                    "code": code,
+                    "code": one,
                     "name": info.name,
                     "severity": info.severity.value,
                     "summary": info.summary,
                     "fix": info.fix,
-                    "explanation": rule_docs.render_rule(code),
-                    "url": rule_url(code),
+                    "explanation": rule_docs.render_rule(one),
+                    "url": rule_url(one),
                 }
             )
-        document: Any = rows if namespace.all else rows[0]
+        document: Any = rows if every else rows[0]
         write(sys.stdout, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         return EXIT_CLEAN
-    write(sys.stdout, "\n".join(rule_docs.render_rule(code) for code in codes))
+    write(sys.stdout, "\n".join(rule_docs.render_rule(one) for one in codes))
     return EXIT_CLEAN
+
+
+def _exit_with(code: str | None, every: bool, output_format: str) -> None:
+    click.get_current_context().exit(rule_main(code, every, output_format))
+
+
+rule_command = build_rule(_exit_with)
+"""The click command the group runs as ``rule``."""

@@ -3,8 +3,9 @@
 Every call the server makes into the linter goes through this module, so that the
 server never depends on where the linter keeps its functions. What it uses:
 
-* ``runner.run_stdin``: the command line's own path for ``semantics-lint check -
-  --stdin-filename PATH`` — the configuration found from PATH (the nearest
+* ``texts.run_text``: the runner's entry for a file held in memory, the command
+  line's own path for ``semantics-lint check - --stdin-filename PATH`` (and
+  flake8's) — the configuration found from PATH (the nearest
   ``pyproject.toml`` with ``[tool.semantics-lint]``), rule selection with
   per-file-ignores, ``# noqa``; with ``fix=True``, the ``--fix`` fixpoint loop on the
   text, which hands the fixed bytes back instead of writing them. Always with
@@ -128,9 +129,9 @@ def _located(finding: Finding, bom: bool) -> Located:
 
 
 def _options(fix: bool = False):  # type: ignore[no-untyped-def]
-    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run import texts
 
-    return runner.RunOptions(fix=fix, jobs=1, force_exclude=True)
+    return texts.RunOptions(fix=fix, jobs=1, force_exclude=True)
 
 
 def lint_text(text: str, path: str) -> Linted:
@@ -140,13 +141,13 @@ def lint_text(text: str, path: str) -> Linted:
     the configuration's excludes have been applied as ``--force-exclude`` does.
     """
     from semantics_lint.lint import engine
-    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run import texts
     from semantics_lint.lint.run.config import ConfigError
 
     absolute = Path(os.path.abspath(path))
     try:
         encoded = _encode(text)
-        result = runner.run_stdin(encoded.source, _options(), os.fspath(absolute))
+        result = texts.run_text(texts.InMemory(os.fspath(absolute), encoded.source), _options())
     except ConfigError as error:
         return Linted(error=str(error))
     finally:
@@ -170,13 +171,13 @@ def fix_all(text: str, path: str) -> str:
     Raises :class:`FixFailed` when ``--fix`` would write nothing because of an error
     (the fixed code would not parse, fixes would not converge).
     """
-    from semantics_lint.lint.run import runner
+    from semantics_lint.lint.run import texts
     from semantics_lint.lint.run.config import ConfigError
 
     absolute = Path(os.path.abspath(path))
     encoded = _encode(text)
     try:
-        result = runner.run_stdin(encoded.source, _options(fix=True), os.fspath(absolute))
+        result = texts.run_text(texts.InMemory(os.fspath(absolute), encoded.source), _options(fix=True))
     except ConfigError as error:
         raise FixFailed(str(error)) from None
     errors = [message.removeprefix("error: ") for message in result.messages]

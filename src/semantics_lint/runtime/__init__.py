@@ -16,9 +16,10 @@ faithful Python implementation of the reference framework's rules
   :func:`read_coverage_result`;
 * the tool-definition door :func:`define_tool` (alias ``defineTool``), whose
   ``resultClass`` the gate's class rules are about;
-* the gate over a catalog of sample results: :func:`check_semantics`,
-  :func:`format_semantics_report`, :func:`coerce_semantics_catalog` and
-  :func:`run_check_semantics_cli` (``semantics-lint check-semantics``);
+* the gate over a catalog of sample results (loaded on first use):
+  :func:`check_semantics`, :func:`format_semantics_report`,
+  :func:`coerce_semantics_catalog` and :func:`run_check_semantics_cli`
+  (``semantics-lint check-semantics``);
 * serving a result to an agent (loaded on first use): the tool message
   (:mod:`semantics_lint.runtime.serving`: :func:`tool_message`,
   :func:`refusal_message`, :class:`ToolMessage`, :class:`Kind`,
@@ -49,13 +50,6 @@ from semantics_lint.runtime.envelope import (
     semantic_issues,
     semantics_for_model,
 )
-from semantics_lint.runtime.gate import (
-    SemanticsCatalogError,
-    check_semantics,
-    coerce_semantics_catalog,
-    format_semantics_report,
-)
-from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
 from semantics_lint.runtime.mints import absent, coverage
 from semantics_lint.runtime.refusal import Refusal
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool, defineTool
@@ -72,6 +66,13 @@ from semantics_lint.vocabulary import (
 )
 
 if TYPE_CHECKING:
+    from semantics_lint.runtime.gate import (
+        SemanticsCatalogError,
+        check_semantics,
+        coerce_semantics_catalog,
+        format_semantics_report,
+    )
+    from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
     from semantics_lint.runtime.json_text import NotJSON, json_text
     from semantics_lint.runtime.record import (
         RunRecord,
@@ -215,13 +216,19 @@ _LAZY = {
     "compose_answer_with_coverage": "record",
     "current_run": "record",
     "run_record": "record",
+    "SemanticsCatalogError": "gate",
+    "check_semantics": "gate",
+    "coerce_semantics_catalog": "gate",
+    "format_semantics_report": "gate",
+    "SemanticsCliIO": "gate_io",
+    "run_check_semantics_cli": "gate_io",
 }
-"""Where each name served on first use lives."""
+"""Where each name loaded on first use lives."""
 
 
 def __getattr__(name: str) -> object:
-    # The serving seam and the types module (and typing_extensions under it) load on
-    # first use only.
+    # The serving seam, the gate (which the linter never needs) and the types module
+    # (and typing_extensions under it) load on first use only.
     if name in _LAZY:
         module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
         return getattr(module, name)

@@ -36,12 +36,9 @@ reference holds a double and would round it).
 from __future__ import annotations
 
 import datetime
-import json
 import math
 import re
-import secrets
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.parts import js_number_text
@@ -343,21 +340,30 @@ def wire_text(text: str) -> str:
     return text
 
 
-_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-# The C encoder json.dumps builds at each call, built once: a result is written in
-# several pieces (serving.py), and each call would otherwise build it again.
-_ONE_PASS: Final = (
-    None
-    if c_make_encoder is None
-    else c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True)
-)
+# The writer, built at the first text written: the linter asks the mints about literal
+# values (plain copies, never written) and starts without json.
+_writer: Callable[[Any], str] | None = None
 
 
 def _dumps(plain: Any) -> str:
     """``json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)``."""
-    if _ONE_PASS is None:
-        return _ENCODER.encode(plain)
-    return "".join(_ONE_PASS(plain, 0))
+    global _writer
+    if _writer is None:
+        _writer = _built_writer()
+    return _writer(plain)
+
+
+def _built_writer() -> Callable[[Any], str]:
+    # The C encoder json.dumps builds at each call, built once: a result is written in
+    # several pieces (serving.py), and each call would otherwise build it again.
+    import json
+    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    if c_make_encoder is None:
+        return encoder.encode
+    one_pass = c_make_encoder(None, encoder.default, encode_basestring, None, ":", ",", False, False, True)
+    return lambda plain: "".join(one_pass(plain, 0))
 
 
 def json_text(value: object, path: str = "") -> str:
@@ -373,6 +379,8 @@ def write_plain(plain: Plain) -> str:
     """The text of a plain copy, or of any part of one (``Plain(part, copy.odd_floats)``)."""
     if not plain.odd_floats:
         return _valid(_dumps(plain.value))
+    import secrets  # the rare numbers only: secrets (with hashlib) costs a lint's start-up
+
     numbers: list[str] = []
     tag = secrets.token_hex(8)
     text = _dumps(_wire(plain.value, numbers, tag))
@@ -385,7 +393,7 @@ def object_text(members: Iterable[tuple[str, str]]) -> str:
     """The text of a JSON object from its members: each key (a ``str``) and the text of
     its value, written by this encoder; what :func:`json_text` writes for the object
     whose members they are, in that order."""
-    return "{" + ",".join([f"{_valid(encode_basestring(key))}:{text}" for key, text in members]) + "}"
+    return "{" + ",".join([f"{_valid(_dumps(key))}:{text}" for key, text in members]) + "}"
 
 
 def plain_text(copy: Any) -> str:

@@ -22,7 +22,6 @@ declarations and reports what they refuse at the node concerned):
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -213,6 +212,8 @@ def meant_key(key: str, known: Iterable[str]) -> str | None:
     camel = SNAKE_TO_CAMEL.get(key)
     if camel is not None and camel in known:
         return camel
+    import difflib  # only for a key that is not a field: the linter starts without it
+
     matches = difflib.get_close_matches(key, known, n=2, cutoff=0.75)
     if len(matches) == 1:
         return matches[0]

@@ -25,7 +25,6 @@ observer a call costs one attribute check.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import weakref
 from collections.abc import Callable, Mapping
@@ -219,6 +218,8 @@ def _result_class(name: str, declared: object) -> str:
         return declared
     hint = ""
     if isinstance(declared, str):
+        import difflib  # only for a class that is not one: importing tools stays light
+
         close = difflib.get_close_matches(declared.strip().lower(), RESULT_CLASSES, n=1)
         if close:
             hint = f" (did you mean {close[0]!r}?)"

@@ -32,6 +32,7 @@ __all__ = [
     "decode_source",
     "parse_module",
     "readable_text",
+    "saved_bytes",
     "split_lines",
     "syntax_finding",
     "text_of",
@@ -40,6 +41,8 @@ __all__ = [
 SYNTAX_CODE = "SEM001"
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+# PEP 263: the encoding declaration may sit on the first or second line.
+_CODING_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
 
 PARSED_WHOLE_BELOW = 1 << 18
 """A text shorter than this (in characters) is parsed in one piece; a longer one is
@@ -256,6 +259,24 @@ def decode(source: bytes) -> Decoded | Finding:
             Position(line, column),
         )
     return Decoded(text, "utf-8", True) if bom else Decoded(text, encoding)
+
+
+def saved_bytes(text: str) -> bytes:
+    """The bytes of a file holding ``text`` (as flake8 hands a plugin a file it has
+    decoded): encoded as its coding cookie says, else UTF-8, so that :func:`decode`
+    gives this text back. A cookie naming an unknown codec, or one that cannot hold
+    the text, gives UTF-8: :func:`decode` then says what that file is worth (SEM001).
+    """
+    for line in text.split("\n", 2)[:2]:
+        match = _CODING_COOKIE.match(line)
+        if match is None:
+            continue
+        try:
+            codecs.lookup(match.group(1))
+            return text.encode(match.group(1))
+        except (LookupError, UnicodeError):
+            break
+    return text.encode("utf-8", errors="surrogatepass")
 
 
 def text_of(source: bytes) -> str:

@@ -60,6 +60,13 @@ OUTPUT_FORMATS: tuple[str, ...] = (*FORMATS, *ALIASES)
 HUMAN_FORMATS = frozenset({"concise", "full", "grouped"})
 """The formats after which the summary is printed (on stdout, after the findings), as ruff does."""
 
+LINE_FORMATS = frozenset({"concise", "full", "grouped", "pylint"})
+"""The formats of :mod:`~semantics_lint.lint.output.human`: a line (or a block) per
+finding, and nothing at all without findings."""
+
+ALL_CLEAR = "All checks passed!\n"
+"""The summary of a run that found nothing and fixed nothing."""
+
 READABLE_FORMATS = frozenset({"concise", "full", "grouped", "pylint", "github", "junit"})
 """The formats whose text is read as lines (by people, terminals, CI logs): the
 checkout's text is escaped in them (see ``printable.py``)."""
@@ -99,11 +106,13 @@ def format_findings(
     whose shown name is escaped (SARIF URIs encode the real bytes).
     """
     name = canonical(output_format)
+    if not findings and name in LINE_FORMATS:
+        return ""  # nothing to show: a clean run imports no renderer
     if name in READABLE_FORMATS:
         from semantics_lint.lint.output.printable import readable
 
         findings = readable(findings)
-    if name in ("concise", "full", "grouped", "pylint"):
+    if name in LINE_FORMATS:
         from semantics_lint.lint.output import human
 
         if name == "concise":
@@ -152,10 +161,34 @@ def use_color(stream: TextIO) -> bool:
 
 
 def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str:
-    """The summary for stderr (see :func:`semantics_lint.lint.output.overview.summary`)."""
-    from semantics_lint.lint.output.overview import summary as render
+    """The summary printed after the findings (ruff's): counts, what ``--fix`` could do,
+    the unsafe-fix hint; :data:`ALL_CLEAR` for a run that found and fixed nothing."""
+    remaining = len(findings)
+    if remaining == 0 and fixed == 0:
+        return ALL_CLEAR
+    from semantics_lint.lint.output.human import is_fixable
+    from semantics_lint.lint.output.overview import plural
 
-    return render(findings, unsafe=unsafe, fixed=fixed)
+    lines: list[str] = []
+    if fixed:
+        lines.append(
+            f"Found {plural(remaining + fixed, 'error')} ({fixed} fixed, {remaining} remaining)."
+        )
+    else:
+        lines.append(f"Found {plural(remaining, 'error')}.")
+    fixable = sum(1 for f in findings if is_fixable(f, unsafe))
+    hidden = sum(1 for f in findings if f.fix is not None and not is_fixable(f, unsafe))
+    hint = (
+        f"{plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the "
+        "`--unsafe-fixes` option"
+    )
+    if fixable:
+        option = "`--fix --unsafe-fixes`" if unsafe else "`--fix`"
+        line = f"[*] {fixable} fixable with the {option} option"
+        lines.append(f"{line} ({hint})." if hidden else f"{line}.")
+    elif hidden:
+        lines.append(f"No fixes available ({hint}).")
+    return "".join(line + "\n" for line in lines)
 
 
 def format_statistics(findings: Sequence[Finding], output_format: str, unsafe: bool) -> str:

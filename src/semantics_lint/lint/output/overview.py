@@ -3,8 +3,6 @@
 * statistics (``--statistics``): one line per code, ruff's layout
   ``count<TAB>code<TAB>[*] name``, most frequent first (``[*]``: the flags given
   fix them; ``[-]``: only ``--unsafe-fixes`` would; ``[ ]``: no fix); or a JSON list;
-* the summary, printed after the findings: ``Found 3 errors.``, how many the flags given would fix,
-  and how many more ``--unsafe-fixes`` would;
 * ``--show-fixes``: what ``--fix`` changed, per file; ``--fix-only``'s and ``--diff``'s
   one-line summaries.
 """
@@ -12,7 +10,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.output.human import is_fixable
@@ -71,33 +69,6 @@ def format_statistics(findings: Iterable[Finding], output_format: str, unsafe: b
         mark = "[*]" if fixable else "[-]" if hidden else "[ ]"
         lines.append(f"{count:>{count_width}}\t{code:<{code_width}}\t{mark} {name}\n")
     return "".join(lines)
-
-
-def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str:
-    """The summary printed after the findings: counts, what ``--fix`` could do, the unsafe-fix hint."""
-    lines: list[str] = []
-    remaining = len(findings)
-    if remaining == 0 and fixed == 0:
-        return "All checks passed!\n"
-    if fixed:
-        lines.append(
-            f"Found {plural(remaining + fixed, 'error')} ({fixed} fixed, {remaining} remaining)."
-        )
-    else:
-        lines.append(f"Found {plural(remaining, 'error')}.")
-    fixable = sum(1 for f in findings if is_fixable(f, unsafe))
-    hidden = sum(1 for f in findings if f.fix is not None and not is_fixable(f, unsafe))
-    hint = (
-        f"{plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the "
-        "`--unsafe-fixes` option"
-    )
-    if fixable:
-        option = "`--fix --unsafe-fixes`" if unsafe else "`--fix`"
-        line = f"[*] {fixable} fixable with the {option} option"
-        lines.append(f"{line} ({hint})." if hidden else f"{line}.")
-    elif hidden:
-        lines.append(f"No fixes available ({hint}).")
-    return "".join(line + "\n" for line in lines)
 
 
 def fixed_summary(fixed: int) -> str:

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint.run.config import find_config_file
+from semantics_lint.lint.run.config import CACHE_DIR_ENV, default_cache_dir
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -66,7 +66,6 @@ __all__ = [
 
 CACHE_FOLDER = ".semantics-lint-cache"
 """The folder of its own the cache keeps inside the chosen cache folder."""
-CACHE_DIR_ENV = "SEMANTICS_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """A cache file larger than this counts as empty (and is replaced when the run saves)."""
 _FORMAT = 2
@@ -83,33 +82,6 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _GITIGNORE = "# Written by semantics-lint: its results cache.\n*\n"
 """Also the marker of a cache folder made before the tag was written: such a folder,
 holding exactly this ``.gitignore``, is ours too and gets the tag."""
-
-
-def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None) -> Path:
-    """Where the cache folder goes: ``$SEMANTICS_LINT_CACHE_DIR``, else the project root.
-
-    The project root is the folder of the configuration in use: ``config_file``
-    (``--config``), else the ``pyproject.toml`` that governs the first of ``paths``;
-    without one, the current folder. A first path that cannot be looked into (a
-    folder the user may not read) is searched from its parent: the run reports that
-    path itself.
-    """
-    from_env = os.environ.get(CACHE_DIR_ENV)
-    if from_env:
-        return Path(from_env)
-    if config_file is not None:
-        return Path(os.path.abspath(config_file)).parent
-    for argument in paths[:1]:
-        start = Path(os.path.abspath(argument))
-        for folder in (start, start.parent):
-            try:
-                found = find_config_file(folder if folder.is_dir() else folder.parent)
-            except OSError:
-                continue
-            if found is not None:
-                return found.parent
-            break
-    return Path(".")
 
 
 def build_fingerprint(package: Path | None = None) -> str:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -52,6 +52,8 @@ from semantics_lint import vocabulary
 TABLE = "semantics-lint"
 MISSPELLED_TABLE = "semantics_lint"
 PYPROJECT = "pyproject.toml"
+CACHE_DIR_ENV = "SEMANTICS_LINT_CACHE_DIR"
+"""Where the results cache goes, when set (see :func:`default_cache_dir`)."""
 
 ALL_SELECTOR = "ALL"
 
@@ -325,6 +327,33 @@ def find_config_file(start: Path) -> Path | None:
         if has_table(candidate):
             return candidate
     return None
+
+
+def default_cache_dir(paths: Sequence[str] = (), config_file: Path | None = None) -> Path:
+    """Where the cache folder goes: ``$SEMANTICS_LINT_CACHE_DIR``, else the project root.
+
+    The project root is the folder of the configuration in use: ``config_file``
+    (``--config``), else the ``pyproject.toml`` that governs the first of ``paths``;
+    without one, the current folder. A first path that cannot be looked into (a
+    folder the user may not read) is searched from its parent: the run reports that
+    path itself.
+    """
+    from_env = os.environ.get(CACHE_DIR_ENV)
+    if from_env:
+        return Path(from_env)
+    if config_file is not None:
+        return Path(os.path.abspath(config_file)).parent
+    for argument in paths[:1]:
+        start = Path(os.path.abspath(argument))
+        for folder in (start, start.parent):
+            try:
+                found = find_config_file(folder if folder.is_dir() else folder.parent)
+            except OSError:
+                continue
+            if found is not None:
+                return found.parent
+            break
+    return Path(".")
 
 
 class ConfigResolver:

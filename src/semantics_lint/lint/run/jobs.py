@@ -15,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from semantics_lint.lint.core.model import Finding, Position, Severity
 from semantics_lint.lint.core.settings import might_contain_calls
 from semantics_lint.lint.run.config import known_codes, registered_codes
 from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.core.settings import LintSettings
     from semantics_lint.lint.engine import Linted
     from semantics_lint.lint.resolve import ProjectCache
@@ -99,6 +99,7 @@ def _filtered_linter(
     text is decoded once by the caller, and the prefilter has passed it. ``project``
     is the run's cache of other modules, or None for one of the file's own."""
     from semantics_lint.lint import engine
+    from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.core.source import readable_text
     from semantics_lint.lint.run.suppress import (
         UNUSED_NOQA_CODE,
@@ -145,6 +146,8 @@ def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list
 
 def crash_finding(display: str, what: str) -> Finding:
     """The finding that stands for a file the linter itself failed on."""
+    from semantics_lint.lint.core.model import Finding, Position, Severity
+
     return Finding(
         code=CRASH_CODE,
         message=(
@@ -207,6 +210,7 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     # The file passed the prefilter: the rules are imported anyway, so every code of
     # the registry counts (a rule not generated into the vocabulary's list yet too).
     codes = job.settings.enabled if job.settings.enabled is not None else registered_codes()
+    from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.core.source import Decoded, decode
 
     # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
@@ -254,6 +258,8 @@ def _read(path: Path) -> bytes | str:
 
 def unreadable_finding(display: str, reason: str) -> Finding:
     """The SEM001 finding for a file that could not be read (ruff's E902)."""
+    from semantics_lint.lint.core.model import Finding, Position, Severity
+
     return Finding(
         code=CRASH_CODE,
         message=f"cannot read the file: {reason}",

@@ -28,27 +28,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from semantics_lint.lint.core.model import Finding
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
 from semantics_lint.lint.run.discovery import (
     PathProblem,
     SourceFile,
     discover,
-    display_name,
-    excluded_by_config,
 )
 from semantics_lint.lint.run.jobs import (
-    CRASH_CODE,
     FileOutcome,
     Job,
     Mode,
     load,
-    run_job,
-    unreadable_finding,
-    unused_noqa_only,
+)
+from semantics_lint.lint.run.outcomes import (
+    add_path_problems,
+    collect,
+    collect_unread,
+    config_problems,
+    mode_of,
+    order,
 )
 from semantics_lint.lint.run.pool import (
     MIN_FILES_FOR_POOL,
@@ -57,93 +57,53 @@ from semantics_lint.lint.run.pool import (
     pool_size,
     run_jobs,
 )
+from semantics_lint.lint.run.results import (
+    DEFAULT_OPTIONS,
+    InMemory,
+    RunOptions,
+    RunResult,
+)
 from semantics_lint.lint.run.selection import (
     check_options,
     codes_for_file,
     settings_for,
 )
-from semantics_lint.reading import MAX_SOURCE_BYTES, too_large
+from semantics_lint.lint.run.texts import STDIN_DISPLAY, run_stdin, run_text
+from semantics_lint.reading import MAX_SOURCE_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.engine import LintSettings
     from semantics_lint.lint.run.cache import ResultCache
     from semantics_lint.lint.run.write import FixScope
 
-STDIN_DISPLAY = "-"
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "MAX_SOURCE_BYTES",
+    "STDIN_DISPLAY",
+    "Discovered",
+    "InMemory",
+    "RunOptions",
+    "RunResult",
+    "add_path_problems",
+    "check_options",
+    "codes_for_file",
+    "config_problems",
+    "discover_paths",
+    "fix_scope",
+    "run",
+    "run_discovered",
+    "run_sources",
+    "run_stdin",
+    "run_text",
+    "settings_for",
+]
 
-
-# ---------------------------------------------------------------------------
-# Options and results
-# ---------------------------------------------------------------------------
-
-
-class RunOptions(NamedTuple):
-    """What the command line asked for. Selectors are checked by :func:`check_options`."""
-
-    select: tuple[str, ...] | None = None
-    extend_select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    config_file: Path | None = None
-    jobs: int | None = None
-    fix: bool = False
-    unsafe_fixes: bool = False
-    diff: bool = False
-    respect_gitignore: bool = True
-    force_exclude: bool = False
-    cache_dir: Path | None = None
-    """Where the results cache lives; None lints every file afresh."""
-
-
-class RunResult:
-    """Everything the CLI prints or decides the exit code from (filled in as the run goes).
-
-    ``cached``: files whose findings came from the results cache. ``fixed_files``: how
-    many findings the fixes applied (or, with ``--diff``, would apply) per file.
-    ``excluded``: standard input stood for a file the configuration excludes
-    (``force_exclude``). ``file_errors``: files that could not be read (when SEM001 is
-    not selected to say so) or whose fix could not be written; each has a message in
-    ``messages``. ``other_files``: some file's findings depend on other files of its
-    project (its lint followed a name into another module).
-    """
-
-    __slots__ = (
-        "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
-        "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
-        "file_errors", "other_files",
-    )
-
-    def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:
-        self.findings: list[Finding] = []
-        self.files = files
-        self.linted = linted
-        self.fixed = 0
-        self.diffs: list[str] = []
-        self.messages: list[str] = []
-        self.changed_files = 0
-        self.internal_error = False
-        self.used_pool = False
-        self.fixed_stdin: bytes | None = None
-        self.cached = 0
-        self.fixed_files: dict[str, int] = {}
-        self.excluded = excluded
-        self.file_errors = 0
-        self.other_files = False
-
-    @property
-    def failed(self) -> bool:
-        """True when the run must exit 2: an internal error, or a file error."""
-        return self.internal_error or self.file_errors > 0
 
 
 # ---------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------
-
-
-def _mode(options: RunOptions) -> Mode:
-    if options.diff:
-        return "diff"
-    return "fix" if options.fix else "lint"
 
 
 def run(paths: Sequence[str], options: RunOptions) -> RunResult:
@@ -164,7 +124,7 @@ def discover_paths(paths: Sequence[str], options: RunOptions) -> Discovered:
     """The first half of :func:`run`: check the options and walk ``paths``; a caller
     that shows progress learns here how many files there are."""
     check_options(options)
-    resolver = _resolver(options)
+    resolver = resolver_for(options.config_file)
     problems: list[PathProblem] = []
     sources = discover(
         paths,
@@ -187,47 +147,13 @@ def run_discovered(
     return result
 
 
-def add_path_problems(result: RunResult, problems: Sequence[PathProblem]) -> None:
-    """Report the paths discovery could not take: a message each, before the others,
-    and a file error for each error (exit code 2); the rest was linted."""
-    result.messages[:0] = [f"{problem.level}: {problem}" for problem in problems]
-    result.file_errors += sum(problem.level == "error" for problem in problems)
-
-
 def fix_scope(paths: Sequence[str], options: RunOptions) -> FixScope | None:
     """Where ``--fix`` may write for these command-line ``paths`` (None when not fixing)."""
-    if _mode(options) != "fix":
+    if mode_of(options) != "fix":
         return None
     from semantics_lint.lint.run.write import FixScope
 
     return FixScope.of(paths)
-
-
-def _resolver(options: RunOptions) -> ConfigResolver:
-    return resolver_for(options.config_file)
-
-
-def config_problems(resolver: ConfigResolver) -> list[PathProblem]:
-    """The ``pyproject.toml`` files the configuration search met but could not read:
-    an error each (the run exits 2), since which settings apply is then unsure."""
-    return [
-        PathProblem(
-            _shown(path),
-            f"not read ({why}); the files below it were linted with the configuration "
-            "found above it (or the defaults)",
-        )
-        for path, why in resolver.unread.items()
-    ]
-
-
-def _shown(path: Path) -> str:
-    """``path`` as a message names it: relative to the current folder when inside it."""
-    text = os.fspath(path)
-    try:
-        relative = os.path.relpath(text)
-    except ValueError:  # another drive (Windows)
-        relative = text
-    return display_name(text if relative.startswith(os.pardir) else relative)
 
 
 def run_sources(
@@ -246,7 +172,7 @@ def run_sources(
     read, the linted ones as they finish), for a progress line.
     """
 
-    mode = _mode(options)
+    mode = mode_of(options)
     unsafe = options.unsafe_fixes
     jobs: list[Job] = []
     targets: list[tuple[int, SourceFile]] = []  # each job's file and its place in sources
@@ -308,7 +234,7 @@ def run_sources(
         for (index, source), job, outcome in zip(targets, jobs, outcomes)
     }
     _gather(result, not_linted, linted, cached, cache, scope)
-    result.findings.sort(key=_order)
+    result.findings.sort(key=order)
     return result
 
 
@@ -326,11 +252,11 @@ def _gather(
     for index in sorted((*not_linted, *linted)):
         if index in not_linted:
             result.findings.extend(not_linted[index].findings)
-            _collect_unread(result, not_linted[index])
+            collect_unread(result, not_linted[index])
             continue
         source, job, outcome = linted[index]
         result.linted += outcome.linted
-        _collect(result, source, outcome, job, scope)
+        collect(result, source, outcome, job, scope)
         if cache is not None and outcome.self_contained and job.source is not None:
             cache.put(source.path, job.display, job.source, job.settings, outcome.findings)
     for findings in cached:
@@ -359,156 +285,3 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     return ResultCache(options.cache_dir)
 
 
-def _order(finding: Finding) -> tuple[str, int, int, str, str, str]:
-    return (*finding.sort_key, finding.message, finding.help or "")
-
-
-def _collect(
-    result: RunResult,
-    source: SourceFile | None,
-    outcome: FileOutcome,
-    job: Job,
-    scope: FixScope | None = None,
-) -> None:
-    """Add one file's outcome to ``result``; write its fix (``source`` None: stdin)."""
-    result.internal_error = result.internal_error or outcome.internal_error
-    result.other_files = result.other_files or outcome.other_files
-    _collect_unread(result, outcome)
-    if outcome.fix_error is not None:
-        result.messages.append(f"error: {outcome.fix_error}")
-    findings = outcome.findings
-    if outcome.fixed_source is not None:
-        from semantics_lint.lint.run import write
-
-        if job.mode == "diff":
-            assert outcome.diff is not None
-            result.diffs.append(outcome.diff)
-        elif source is None:
-            result.fixed_stdin = outcome.fixed_source
-        elif not _write_fix(result, source, outcome, scope):
-            # What remains is what the unchanged file held, not the fixed text.
-            unchanged = outcome.original if outcome.original is not None else job.source
-            findings = run_job(
-                Job(job.display, unchanged, job.settings, "lint", False, job.path)
-            ).findings
-            result.findings.extend(findings)
-            return
-        result.fixed += outcome.applied
-        result.changed_files += 1
-        result.fixed_files[outcome.display] = outcome.applied
-    result.findings.extend(findings)
-
-
-def _write_fix(
-    result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
-) -> bool:
-    """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
-    from semantics_lint.lint.run import write
-
-    assert outcome.fixed_source is not None
-    trees = scope.trees_for(source.path) if scope is not None else None
-    try:
-        written = write.write_atomic(
-            source.path, outcome.fixed_source, expected=outcome.original, trees=trees
-        )
-    except write.NotWritten as refusal:
-        result.file_errors += refusal.error
-        level = "error" if refusal.error else "warning"
-        result.messages.append(f"{level}: {outcome.display}: not fixed: {refusal}")
-        return False
-    except OSError as error:
-        result.file_errors += 1
-        result.messages.append(
-            f"error: {outcome.display}: could not write the fixed file "
-            f"({error.strerror or error}); it was left unchanged"
-        )
-        return False
-    for leftover in written.removed:
-        result.messages.append(
-            f"note: removed {leftover}, a temporary file an interrupted --fix left behind"
-        )
-    return True
-
-
-def _collect_unread(result: RunResult, outcome: FileOutcome) -> None:
-    """Report a file that could not be read: its SEM001 finding, else a message.
-
-    As ruff reports an unreadable file as E902 when that code is selected (and only
-    warns otherwise), the file is a SEM001 finding (exit code 1); with SEM001 not
-    selected it is an error message naming the file, and the run exits 2, so that an
-    unread file never passes for a clean one.
-    """
-    if outcome.read_error is not None and not outcome.findings:
-        result.file_errors += 1
-        result.messages.append(
-            f"error: {outcome.display}: cannot read the file: {outcome.read_error}"
-        )
-
-
-def run_stdin(
-    source: bytes,
-    options: RunOptions,
-    stdin_filename: str | None = None,
-    *,
-    complete: bool = True,
-    size: int | None = None,
-) -> RunResult:
-    """Lint (or fix) bytes read from standard input (or an editor's buffer).
-
-    ``stdin_filename`` names the file the bytes stand for: findings carry it, and
-    it decides the configuration and per-file-ignores (from the current folder
-    when it is not given). With ``force_exclude``, a ``stdin_filename`` that the
-    configuration excludes is not linted (``excluded``), as that file named on the
-    command line would not be: editors and pre-commit pass every file by name.
-
-    Input larger than :data:`~semantics_lint.reading.MAX_SOURCE_BYTES` is not
-    linted: it is the SEM001 finding a file that large is. ``complete`` false says
-    that ``source`` is only the start of the input (reading stopped past the limit);
-    ``size`` is the whole input's size when known.
-    """
-    check_options(options)
-    resolver = _resolver(options)
-    display = stdin_filename or STDIN_DISPLAY
-    path = Path(os.path.abspath(stdin_filename or "stdin.py"))
-    config = resolver.for_file(path)
-    if (
-        options.force_exclude
-        and stdin_filename is not None
-        and excluded_by_config(path, config, whole=True)
-    ):
-        result = RunResult(files=0, excluded=True)
-    else:
-        result = RunResult(files=1)
-        _lint_stdin(result, source, display, options, config, path, complete, size)
-    add_path_problems(result, config_problems(resolver))
-    return result
-
-
-def _lint_stdin(
-    result: RunResult,
-    source: bytes,
-    display: str,
-    options: RunOptions,
-    config: Config,
-    path: Path,
-    complete: bool,
-    size: int | None,
-) -> None:
-    from semantics_lint.lint import engine
-
-    codes = codes_for_file(config, options, path)
-    settings = settings_for(config, codes)
-    if not complete or len(source) > MAX_SOURCE_BYTES:
-        shown = size if size is not None else len(source) if complete else None
-        reason = too_large(shown, MAX_SOURCE_BYTES)
-        unread = [unreadable_finding(display, reason)] if CRASH_CODE in codes else []
-        _collect_unread(result, FileOutcome(display, unread, linted=False, read_error=reason))
-        result.findings = unread
-        return
-    if not codes or not engine.might_contain_calls(source, settings):
-        result.findings = unused_noqa_only(source, display, codes)
-        return
-    result.linted = 1
-    job = Job(display, source, settings, _mode(options), options.unsafe_fixes)
-    _collect(result, None, run_job(job), job)
-    result.findings.sort(key=_order)
