@@ -6,7 +6,10 @@ the outside, median of ``--runs`` samples (default 11), samples interleaved acro
 rows (round 1 of every row, then round 2...), bytecode compiled first as an installed
 package has it; semantics-lint runs with ``--no-cache`` unless the row says otherwise.
 
-Rows (the files are written into ``--work-dir``, default ``bench/out/startup``):
+Rows (the files are written into ``--work-dir``, by default ``semantics-lint-startup`` in
+the system's temporary folder: outside this repository, whose ``pyproject.toml``
+configures semantics-lint and would be found and parsed by every row, as no real
+project above a user's files is):
 
 * ``python -c pass``: the interpreter alone, the floor of any Python tool;
 * one clean file (five lines, no call of ours), one tool module with one SEM102, and
@@ -47,6 +50,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -293,7 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--only", default="", help="comma-separated row keys")
-    parser.add_argument("--work-dir", type=Path, default=BENCH / "out" / "startup")
+    parser.add_argument(
+        "--work-dir", type=Path, default=Path(tempfile.gettempdir()) / "semantics-lint-startup"
+    )
     parser.add_argument("--baseline", type=Path, help="the src folder of another checkout, run beside")
     parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind)")
     args = parser.parse_args(argv)

@@ -1,10 +1,12 @@
 """A new rule written as ARCHITECTURE.md's "Where a new rule goes" says runs everywhere.
 
 The package is copied to a scratch folder; one class is added to one family module
-(``sem2xx_provenance.py``) and to that module's tuple, and nothing else changes: no
-generation step, no other module. The copy then runs under ``semantics-lint check``
-(selected with ``--select``, and reported at the key it judges, in a part given as a
-name too) and under flake8, in fresh processes.
+(``sem2xx_provenance.py``) and to that module's tuple, and no other module changes.
+Before the generation step the copy runs the rule under ``semantics-lint check
+--select`` (reported at the key it judges, in a part given as a name too) and under
+flake8; after ``python -m semantics_lint.gen`` (the recipe's step 6), also in the
+default run, in ``semantics-lint rule``, and in the language server. Each in a fresh
+process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_client import LspClient
 
 import semantics_lint
 
@@ -80,6 +83,18 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory, scratch: Path) -> Path:
+    """Another copy with the new rule, after the recipe's generation step."""
+    root = tmp_path_factory.mktemp("generated-package")
+    shutil.copytree(scratch / "semantics_lint", root / "semantics_lint")
+    made = _run(root, root, "-m", "semantics_lint.gen")
+    assert made.returncode == 0, made.stdout + made.stderr
+    wrote = {Path(line.removeprefix("wrote ")).name for line in made.stdout.splitlines()}
+    assert {"vocabulary_codes.py", "rules.md"} <= wrote, made.stdout
+    return root
+
+
 def _run(scratch: Path, cwd: Path, *command: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(scratch)}
     return subprocess.run(
@@ -118,3 +133,33 @@ def test_the_new_rule_runs_in_flake8(scratch: Path, tmp_path: Path) -> None:
     assert "tool.py:7:72: SEM299 `provenance.source` says the source is unknown" in found.stdout, (
         found.stdout + found.stderr
     )
+
+
+def test_after_generation_the_new_rule_runs_in_the_default_run(generated: Path, tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(TOOL, encoding="utf-8")
+    found = _run(generated, tmp_path, "-m", "semantics_lint", "check", "--no-cache", "tool.py")
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "tool.py:7:72: SEM299 `provenance.source` says the source is unknown" in found.stdout, found.stdout
+    # A family selects it too, and the rule command explains it from the generated docs.
+    family = _run(generated, tmp_path, "-m", "semantics_lint", "check", "--no-cache", "--select", "SEM2", "tool.py")
+    assert "tool.py:8:59: SEM299" in family.stdout, family.stdout + family.stderr
+    explained = _run(generated, tmp_path, "-m", "semantics_lint", "rule", "SEM299")
+    assert explained.returncode == 0, explained.stderr
+    assert "provenance-source-says-unknown" in explained.stdout
+    assert "Reports a `provenance.source` written as the text `unknown`." in explained.stdout
+
+
+@pytest.mark.slow
+def test_after_generation_the_new_rule_reaches_the_language_server(generated: Path, tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    path.write_text(TOOL, encoding="utf-8")
+    client = LspClient(tmp_path, env={"PYTHONPATH": str(generated)})
+    try:
+        client.initialize(tmp_path)
+        uri = client.open(path, TOOL)
+        diagnostics = client.diagnostics(uri, version=1)
+        assert client.stop() == 0
+    finally:
+        client.kill()
+    found = [(d["code"], d["range"]["start"]["line"]) for d in diagnostics if d["code"] == "SEM299"]
+    assert found == [("SEM299", 6), ("SEM299", 7)], diagnostics

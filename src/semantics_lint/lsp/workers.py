@@ -86,7 +86,7 @@ def serve_jobs(connection: Connection) -> None:
     """
     # Paid once, before the first job: the imports of a first lint.
     from semantics_lint.lint import engine  # noqa: F401
-    from semantics_lint.lint.run import fix, runner
+    from semantics_lint.lint.run import fix, runner  # noqa: F401
 
     while True:
         try:
