@@ -134,6 +134,27 @@ def test_each_entry_is_a_snapshot_taken_when_served() -> None:
     assert run.results == [{"tool": "t", "kind": "data", "record": {"rows": [1, 2]}}]
 
 
+
+def test_the_record_shares_nothing_with_the_message_the_framework_is_handed() -> None:
+    # LangChain's artifact and Pydantic AI's metadata are the message's record: an
+    # application that edits its message history must not rewrite the run.
+    with run_record() as run:
+        message = tool_message(backup())
+        record_served("t", message)
+    message.record["facts"][0]["entity"] = "edited"
+    message.record["coverage"]["checked"][0]["what"] = "never said by the tool"
+    assert run.results[0]["record"]["facts"][0]["entity"] == "vm1"
+    assert run.declared[0]["checked"] == [{"what": "every invoice"}]
+
+
+@pytest.mark.parametrize("odd", [0, 1.5, True, "every job", {"what": "x"}])
+def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goes_on(odd: object) -> None:
+    ledger = {"af_coverage": {"checked": odd, "cannot_cover": odd}, "result": {"hosts": 3}}
+    with run_record() as run:
+        record_served("scan", tool_message(ledger))
+    assert run.declared == [{"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}]
+    assert compose_answer_with_coverage("done", run.declared).startswith("done")
+
 def test_a_closed_run_never_changes() -> None:
     async def main() -> Any:
         started = asyncio.Event()
