@@ -79,6 +79,33 @@ def test_a_hand_built_envelope_json_cannot_carry_is_an_error_result() -> None:
     assert "facts[0].price is a Decimal" in message.text
 
 
+
+class _Unshown:
+    """A key whose own ``__repr__`` fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
+class _OddInt(int):
+    """An int key whose own ``__int__`` and ``__repr__`` fail."""
+
+    def __int__(self) -> int:
+        raise RuntimeError("int failed")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
+def test_a_key_whose_own_methods_fail_is_still_judged_as_json_judges_it() -> None:
+    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    message = tool_message({**absence, _Unshown(): 1})
+    assert message.is_error and message.kind is Kind.REFUSAL
+    assert message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert "a _Unshown whose repr fails" in message.text
+    # An int key is written as the int it holds, whatever its class says of itself.
+    assert json.loads(tool_message({_OddInt(7): "x"}).text) == {"7": "x"}
+
 @pytest.mark.parametrize(
     "value",
     [{"ids": {1, 2}}, {1: "a", "1": "b"}, {(1, 2): 3}, decimal.Decimal(1), {"n": 2**2000}, b"x"],
