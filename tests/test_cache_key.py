@@ -173,3 +173,14 @@ def test_an_entry_is_bound_to_its_file(tmp_path: Path) -> None:
     assert ResultCache(tmp_path, "f1", key=b"t" * 32).get(
         clean, "clean.py", b"x = 1\n", LintSettings()
     ) is None
+
+
+def test_a_key_that_is_a_folder_turns_the_cache_off_and_the_run_goes_on(tmp_path: Path, project: Path) -> None:
+    home = tmp_path / "cache-home"
+    (home / "semantics-lint" / "key").mkdir(parents=True)
+    done = _check("tool.py", cwd=project, XDG_CACHE_HOME=str(home))
+    assert done.returncode == 1 and "SEM102" in done.stdout, done.stderr
+    assert "internal error" not in done.stderr
+    assert "warning: the results cache is off for this run: its key" in done.stderr
+    assert "is not a file" in done.stderr
+    assert (home / "semantics-lint" / "key").is_dir()  # left as it is

@@ -66,6 +66,11 @@ call-names = ["make_result"]
         ("per-file-ignores = { 'x.py' = 'SEM1' }", "per-file-ignores"),
         ("api-modules = [1]", "api-modules"),
         ("call-names = true", "call-names"),
+        # Globs git cannot read: a lone "!", a trailing backslash, a reversed range.
+        ("exclude = ['!']", "exclude"),
+        ("extend-exclude = ['build/', 'gen\\']", "extend-exclude"),
+        ("extend-exclude = ['[z-a].py']", "extend-exclude"),
+        ("per-file-ignores = { '!' = ['SEM1'] }", "per-file-ignores"),
     ],
 )
 def test_mistakes_name_the_file_and_the_key(tmp_path: Path, body: str, named: str) -> None:
@@ -82,6 +87,20 @@ def test_invalid_toml_is_an_error_naming_the_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="invalid TOML") as caught:
         load_config(pyproject)
     assert str(pyproject) in str(caught.value)
+
+
+def test_toml_nested_too_deeply_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    # tomllib recurses once per nested array: past the interpreter's limit it raises
+    # RecursionError, which the run reports as a configuration error.
+    body = "[tool.semantics-lint]\nselect = " + "[" * 2000 + "]" * 2000 + "\n"
+    pyproject = write(tmp_path / "pyproject.toml", body)
+    with pytest.raises(ConfigError, match="nested too deeply") as caught:
+        load_config(pyproject)
+    assert str(pyproject) in str(caught.value)
+    # Found while searching upwards too, not only when named.
+    (tmp_path / "pkg").mkdir()
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        ConfigResolver().for_file(tmp_path / "pkg" / "m.py")
 
 
 def test_pyproject_without_the_table_is_skipped(tmp_path: Path) -> None:

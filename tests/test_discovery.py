@@ -84,6 +84,15 @@ def test_info_exclude_is_read(tmp_path: Path) -> None:
     assert names(tmp_path) == ["real.py"]
 
 
+def test_gitignore_lines_git_cannot_read_match_nothing_and_the_rest_still_apply() -> None:
+    # git takes "!" alone, a trailing backslash and a reversed range as matching nothing.
+    ignore_file = parse_gitignore("/repo", "!\na\\\n[z-a].py\n*.tmp\n")
+    assert ignore_file is not None
+    assert is_gitignored("/repo/x.tmp", False, [ignore_file])
+    assert not is_gitignored("/repo/x.py", False, [ignore_file])
+    assert not is_gitignored("/repo/a\\", False, [ignore_file])
+
+
 def test_gitignore_patterns() -> None:
     ignore_file = parse_gitignore("/repo", "docs/**/*.py\n**/fixtures\nlogs/\n\\#odd.py\n")
     assert ignore_file is not None

@@ -248,3 +248,62 @@ def test_pydantic_ai_run_goes_on() -> None:
     assert read["refusal"][0] == "failed"
     with pytest.raises(KeyError):  # Pydantic AI's policy for an exception
         _pydantic_ai_reads(served(hostile), ("crash",))
+
+
+# --- an async tool under a plain (sync) decorator ------------------------------------------
+
+
+def _logged(function: Any) -> Any:
+    """A decorator as applications write them: sync, so the async tool it wraps gives
+    the framework a coroutine to await."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    return wrapper
+
+
+@_logged
+async def _wrapped_status(vm: str) -> dict[str, Any]:
+    """Backup posture of one VM."""
+    from semantics_lint.runtime import described_result
+
+    return described_result(
+        facts=[{"entity": vm, "ok": True}],
+        provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "backup export"},
+        coverage={"checked": ["every job"]},
+        render={"default": "table"},
+    )
+
+
+def test_an_async_tool_under_a_sync_decorator_is_served_when_the_framework_awaits_it() -> None:
+    import fastmcp
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ToolReturnPart
+    from pydantic_ai.models.test import TestModel
+
+    from semantics_lint.frameworks import mcp, pydantic_ai
+    from semantics_lint.runtime import run_record
+
+    async def through_fastmcp() -> str:
+        server = fastmcp.FastMCP("wrapped")
+        server.tool(mcp.served(_wrapped_status))
+        async with fastmcp.Client(server) as client:
+            return (await client.call_tool_mcp("_wrapped_status", {"vm": "vm1"})).content[0].text
+
+    expected = tool_message(asyncio.run(_wrapped_status.__wrapped__("vm1"))).text
+    with run_record() as run:
+        text = anyio.run(through_fastmcp)
+    assert text == expected
+    assert "af_semantics" not in text and "render" not in text and "checked" not in text
+    assert [entry["tool"] for entry in run.results] == ["_wrapped_status"]
+
+    agent = Agent(TestModel())
+    agent.tool_plain(pydantic_ai.served(_wrapped_status))
+    with run_record() as run:
+        result = agent.run_sync("?")
+    part = next(p for m in result.all_messages() for p in m.parts if isinstance(p, ToolReturnPart))
+    assert "af_semantics" not in part.model_response_str() and "render" not in part.model_response_str()
+    assert [entry["tool"] for entry in run.results] == ["_wrapped_status"]

@@ -79,6 +79,33 @@ def test_a_hand_built_envelope_json_cannot_carry_is_an_error_result() -> None:
     assert "facts[0].price is a Decimal" in message.text
 
 
+
+class _Unshown:
+    """A key whose own ``__repr__`` fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
+class _OddInt(int):
+    """An int key whose own ``__int__`` and ``__repr__`` fail."""
+
+    def __int__(self) -> int:
+        raise RuntimeError("int failed")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr failed")
+
+
+def test_a_key_whose_own_methods_fail_is_still_judged_as_json_judges_it() -> None:
+    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    message = tool_message({**absence, _Unshown(): 1})
+    assert message.is_error and message.kind is Kind.REFUSAL
+    assert message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert "a _Unshown whose repr fails" in message.text
+    # An int key is written as the int it holds, whatever its class says of itself.
+    assert json.loads(tool_message({_OddInt(7): "x"}).text) == {"7": "x"}
+
 @pytest.mark.parametrize(
     "value",
     [{"ids": {1, 2}}, {1: "a", "1": "b"}, {(1, 2): 3}, decimal.Decimal(1), {"n": 2**2000}, b"x"],
@@ -133,6 +160,27 @@ def test_each_entry_is_a_snapshot_taken_when_served() -> None:
         value["late"] = True
     assert run.results == [{"tool": "t", "kind": "data", "record": {"rows": [1, 2]}}]
 
+
+
+def test_the_record_shares_nothing_with_the_message_the_framework_is_handed() -> None:
+    # LangChain's artifact and Pydantic AI's metadata are the message's record: an
+    # application that edits its message history must not rewrite the run.
+    with run_record() as run:
+        message = tool_message(backup())
+        record_served("t", message)
+    message.record["facts"][0]["entity"] = "edited"
+    message.record["coverage"]["checked"][0]["what"] = "never said by the tool"
+    assert run.results[0]["record"]["facts"][0]["entity"] == "vm1"
+    assert run.declared[0]["checked"] == [{"what": "every invoice"}]
+
+
+@pytest.mark.parametrize("odd", [0, 1.5, True, "every job", {"what": "x"}])
+def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goes_on(odd: object) -> None:
+    ledger = {"af_coverage": {"checked": odd, "cannot_cover": odd}, "result": {"hosts": 3}}
+    with run_record() as run:
+        record_served("scan", tool_message(ledger))
+    assert run.declared == [{"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}]
+    assert compose_answer_with_coverage("done", run.declared).startswith("done")
 
 def test_a_closed_run_never_changes() -> None:
     async def main() -> Any:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import io
 import re
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 
 from semantics_lint.lint import engine
 from semantics_lint.lint.core.model import Finding
-from semantics_lint.lint.core.source import split_lines
+from semantics_lint.lint.core.source import readable_text, split_lines
 
 
 def _reference_decode(source: bytes) -> str | tuple[str, int, int]:
@@ -99,3 +101,35 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 @given(st.text(alphabet=st.sampled_from(list("ab \n\r\x0c\x0b\x1c\x85\u2028\u2029")), max_size=40))
 def test_split_lines_splits_as_cpython_counts_lines(text: str) -> None:
     assert split_lines(text) == _NEWLINES.split(text)
+
+
+# A cookie naming a codec that is not a text encoding (rot13, base64: ``decode`` raises
+# LookupError), or a text codec that raises a bare UnicodeError (punycode, undefined).
+_ODD_CODECS = ["rot13", "base64", "hex", "zlib", "punycode", "undefined"]
+
+
+@pytest.mark.parametrize("codec", _ODD_CODECS)
+def test_a_cookie_naming_an_odd_codec_is_one_sem001(codec: str) -> None:
+    source = f"# coding: {codec}\nx = described_result(facts=[])\n".encode()
+    result = engine.decode_source(source)
+    assert isinstance(result, Finding) and result.code == "SEM001"
+    assert f"cannot be decoded as {codec}" in result.message
+    assert "x = described_result" in readable_text(source) or codec in ("punycode", "undefined")
+
+
+@pytest.mark.parametrize("codec", ["rot13", "punycode"])
+def test_the_command_reports_an_odd_codec_in_every_mode(codec: str, tmp_path: Path) -> None:
+    path = tmp_path / "tool.py"
+    path.write_bytes(
+        f"# coding: {codec}\nfrom semantics_lint.runtime import described_result\n"
+        "x = described_result(facts=[], provenance={'measured_at': 1})\n".encode()
+    )
+    for extra, code in (((), 1), (("--output-format", "full"), 1), (("--add-noqa",), 0)):
+        done = subprocess.run(
+            [sys.executable, "-m", "semantics_lint", "check", "--no-cache", *extra, "tool.py"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+        )
+        assert done.returncode == code, (extra, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr and "internal error" not in done.stdout + done.stderr
+        if not extra or extra[0] != "--add-noqa":
+            assert f"SEM001 the file cannot be decoded as {codec}" in done.stdout

@@ -242,6 +242,18 @@ async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) 
     return _settled(prepared, value)
 
 
+async def _served_later(prepared: Prepared, awaitable: Any, finish: Callable[[Outcome, Any], R], lead: Any) -> R:
+    """What ``awaitable`` gives, served, when the framework awaits it."""
+    try:
+        value = await awaitable
+    except Exception as error:
+        refused = _refused(prepared, error)
+        if refused is None:
+            raise
+        return finish(refused, lead)
+    return finish(_settled(prepared, value), lead)
+
+
 def served_function(
     prepared: Prepared,
     finish: Callable[[Outcome, Any], R],
@@ -278,8 +290,12 @@ def served_function(
         function: Callable[..., Any] = call_async
     else:
 
-        def call(*args: Any, **kwargs: Any) -> R:
+        def call(*args: Any, **kwargs: Any) -> Any:
             outcome = call_prepared(prepared, *args[skip:], **kwargs)
+            if isinstance(outcome, Unserved) and inspect.isawaitable(outcome.value):
+                # A sync callable that gave an awaitable (an async tool under a plain
+                # decorator): the framework awaits it, and so serves what it gives.
+                return _served_later(prepared, outcome.value, finish, args[0] if taking else None)
             return finish(outcome, args[0] if taking else None)
 
         function = call

@@ -137,10 +137,18 @@ def _key_text(key: object) -> str:
         return "true" if key else "false"
     if isinstance(key, int):
         _check_int(key)
-        return str(int(key))
+        return int.__repr__(key)  # not the subclass's own __int__ or __repr__
     if isinstance(key, float):
-        return js_number_text(float(key))
-    raise NotJSON(f"has a key that is {_type_name(key)} ({key!r}); a JSON object's keys are text")
+        return js_number_text(float.__float__(key))
+    raise NotJSON(f"has a key that is {_type_name(key)} ({_shown(key)}); a JSON object's keys are text")
+
+
+def _shown(value: object) -> str:
+    """``repr(value)`` for a message, or what it is when its own ``__repr__`` fails."""
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - a value's own repr may raise anything
+        return f"{_type_name(value)} whose repr fails"
 
 
 def _check_int(value: int) -> None:

@@ -101,10 +101,12 @@ class RunRecord:
         A run that has ended is not changed: the result is dropped with a
         :class:`SemanticsWarning`.
         """
-        entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": message.record}
+        # Copies: the message's record also goes to the framework (a LangChain artifact,
+        # Pydantic AI's metadata), where the application may edit it later.
+        record, declared = _copied([message.record, _declared(tool, message)])
+        entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": record}
         if span is not None:
             entry["trace_id"], entry["span_id"] = span
-        declared = _declared(tool, message)
         with self._lock:
             if not self.closed:
                 self.results.append(entry)
@@ -136,6 +138,16 @@ class RunRecord:
         return f"RunRecord(results={len(self.results)}, declared={len(self.declared)}{state})"
 
 
+def _copied(value: Any) -> Any:
+    """A copy of plain JSON data, sharing no dict or list with ``value``."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    return value
+
+
 def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
     if message.kind not in _DECLARING:
         return []
@@ -143,7 +155,11 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
     for facts in declared_coverage(message.record, message.kind == Kind.SEMANTICS):
         entry: dict[str, Any] = {"tool": tool, "kind": facts["kind"]}
         for key, items in facts["coverage"].items():
-            entry[key] = [{"what": item} if isinstance(item, str) else item for item in items]
+            # A hand-built ledger may hold anything where a list belongs: kept as found.
+            entry[key] = (
+                [{"what": item} if isinstance(item, str) else item for item in items]
+                if isinstance(items, list) else items
+            )
         if "lookedFor" in facts:
             entry["lookedFor"] = facts["lookedFor"]
         entries.append(entry)

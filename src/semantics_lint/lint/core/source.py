@@ -245,7 +245,7 @@ def decode(source: bytes) -> Decoded | Finding:
         encoding = "utf-8-sig"
     try:
         text = source.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
+    except (UnicodeError, LookupError) as exc:  # punycode raises a bare UnicodeError
         line = 1
         column = 0
         if isinstance(exc, UnicodeDecodeError):
@@ -292,10 +292,12 @@ def readable_text(source: bytes) -> str:
     ``# noqa`` comments and showing a diff, never for linting."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        codecs.lookup(encoding)
-    except (SyntaxError, LookupError):
-        encoding = "utf-8"
-    return source.decode(encoding, errors="replace").removeprefix("\ufeff")
+        text = source.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError, UnicodeError):
+        # No cookie Python reads, or a codec that is not text (rot13) or fails
+        # whatever the errors handler says (punycode).
+        text = source.decode("utf-8", errors="replace")
+    return text.removeprefix("\ufeff")
 
 
 def syntax_finding(filename: str, message: str, start: Position, end: Position | None = None) -> Finding:

@@ -104,7 +104,7 @@ DEFAULT_CONFIG = Config()
 
 class _Key(NamedTuple):
     attribute: str
-    kind: str  # "codes", "strings" or "table"
+    kind: str  # "codes", "globs", "strings" or "table"
 
 
 _KEYS: Mapping[str, _Key] = {
@@ -112,8 +112,8 @@ _KEYS: Mapping[str, _Key] = {
     "extend-select": _Key("extend_select", "codes"),
     "ignore": _Key("ignore", "codes"),
     "per-file-ignores": _Key("per_file_ignores", "table"),
-    "exclude": _Key("exclude", "strings"),
-    "extend-exclude": _Key("extend_exclude", "strings"),
+    "exclude": _Key("exclude", "globs"),
+    "extend-exclude": _Key("extend_exclude", "globs"),
     "api-modules": _Key("api_modules", "strings"),
     "call-names": _Key("call_names", "strings"),
 }
@@ -196,6 +196,8 @@ def _read_document(path: Path, raw: bytes | None = None) -> tuple[bytes, dict[st
         raise ConfigError(f"{path}: not UTF-8 text: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib's parser recurses once per nested array or table
+        raise ConfigError(f"{path}: TOML nested too deeply to read") from None
 
 
 def load_config(path: Path, raw: bytes | None = None) -> Config:
@@ -272,7 +274,7 @@ def _mentions_table(raw: bytes) -> bool:
     tomllib = _toml()
     try:
         document = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return b"semantics-lint" in raw or b"semantics_lint" in raw
     tool = document.get("tool")
     return isinstance(tool, dict) and (TABLE in tool or MISSPELLED_TABLE in tool)
@@ -292,6 +294,8 @@ def _parse_table(path: Path, table: Mapping[str, Any]) -> Config:
         strings = _string_list(where, value)
         if spec.kind == "codes":
             strings = check_selectors(strings, where)
+        elif spec.kind == "globs":
+            _check_globs(where, strings)
         values[spec.attribute] = strings
     return Config(**values)
 
@@ -306,10 +310,20 @@ def _parse_per_file_ignores(where: str, value: Any) -> tuple[tuple[str, tuple[st
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: expected a table of glob = [codes], got {_describe(value)}")
     entries: list[tuple[str, tuple[str, ...]]] = []
+    _check_globs(where, value)
     for glob, codes in value.items():
         codes = _string_list(f"{where} {glob!r}", codes)
         entries.append((glob, check_selectors(codes, f"{where} {glob!r}")))
     return tuple(entries)
+
+
+def _check_globs(where: str, globs: Iterable[str]) -> None:
+    from semantics_lint.lint.run.globs import glob_error
+
+    for glob in globs:
+        error = glob_error(glob)
+        if error is not None:
+            raise ConfigError(f"{where}: {glob!r} is not a glob git can read ({error})")
 
 
 def _describe(value: Any) -> str:

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from semantics_lint.lint.output.printable import printable
-from semantics_lint.lint.run.globs import GlobSet, _gitignore_spec, _relative, compile_globs
+from semantics_lint.lint.run.globs import GlobSet, _relative, compile_globs, readable_lines_spec
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.config import Config, ConfigResolver
@@ -193,7 +193,7 @@ def parse_gitignore(base: str, text: str) -> IgnoreFile | None:
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     if not lines:
         return None
-    return IgnoreFile(base, _gitignore_spec(lines))
+    return IgnoreFile(base, readable_lines_spec(lines))
 
 
 def _read_ignore_file(

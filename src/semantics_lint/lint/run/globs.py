@@ -30,6 +30,28 @@ def _gitignore_spec(lines: Iterable[str]) -> Any:
     return GitIgnoreSpec.from_lines(list(lines))
 
 
+def glob_error(pattern: str) -> str | None:
+    """Why ``pattern`` cannot be read as a gitignore line (``!`` alone, a trailing
+    ``\\``, a range such as ``[z-a]``), or None when it can."""
+    text = pattern.strip()
+    if not text or _LITERAL_NAME.fullmatch(text):
+        return None
+    try:
+        _gitignore_spec([text])
+    except (ValueError, re.error) as error:  # pathspec's GitIgnorePatternError is a ValueError
+        return str(error)
+    return None
+
+
+def readable_lines_spec(lines: list[str]) -> Any:
+    """The spec of a ``.gitignore``'s lines, each line git cannot read left out: git
+    takes such a line as matching nothing, and so does the walk."""
+    try:
+        return _gitignore_spec(lines)
+    except (ValueError, re.error):
+        return _gitignore_spec([line for line in lines if glob_error(line) is None])
+
+
 class GlobSet:
     """Exclude or per-file-ignores globs, compiled once, relative to ``root``.
 
