@@ -114,7 +114,9 @@ def test_a_cookie_naming_an_odd_codec_is_one_sem001(codec: str) -> None:
     result = engine.decode_source(source)
     assert isinstance(result, Finding) and result.code == "SEM001"
     assert f"cannot be decoded as {codec}" in result.message
-    assert "x = described_result" in readable_text(source) or codec in ("punycode", "undefined")
+    text = readable_text(source)  # total: what a noqa search and a diff read
+    if codec != "punycode":  # punycode decodes anything, to nonsense
+        assert text.endswith("x = described_result(facts=[])\n")
 
 
 @pytest.mark.parametrize("codec", ["rot13", "punycode"])

@@ -232,8 +232,20 @@ async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) 
     """Call a tool and await its value when it is async; otherwise as :func:`call_prepared`."""
     try:
         value = prepared.tool(*args, **_arguments(prepared, kwargs))
-        if prepared.is_async or inspect.isawaitable(value):
-            value = await value
+    except Exception as error:
+        refused = _refused(prepared, error)
+        if refused is None:
+            raise
+        return refused
+    if prepared.is_async or inspect.isawaitable(value):
+        return await _awaited(prepared, value)
+    return _settled(prepared, value)
+
+
+async def _awaited(prepared: Prepared, awaitable: Any) -> Outcome:
+    """What the awaitable a tool gave gives: served, refused, or left to the framework."""
+    try:
+        value = await awaitable
     except Exception as error:
         refused = _refused(prepared, error)
         if refused is None:
@@ -243,15 +255,8 @@ async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) 
 
 
 async def _served_later(prepared: Prepared, awaitable: Any, finish: Callable[[Outcome, Any], R], lead: Any) -> R:
-    """What ``awaitable`` gives, served, when the framework awaits it."""
-    try:
-        value = await awaitable
-    except Exception as error:
-        refused = _refused(prepared, error)
-        if refused is None:
-            raise
-        return finish(refused, lead)
-    return finish(_settled(prepared, value), lead)
+    """``finish`` of what ``awaitable`` gives, when the framework awaits it."""
+    return finish(await _awaited(prepared, awaitable), lead)
 
 
 def served_function(

@@ -18,7 +18,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from semantics_lint.runtime.json_text import NotJSON, json_copy, path_text
+from semantics_lint.runtime.json_text import NotJSON, json_copy, path_text, shown
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
     BAD_VALUE,
@@ -76,21 +76,6 @@ NOT_PASSED: Final = NotPassed()
 def is_list(value: object) -> TypeGuard[list[Any] | tuple[Any, ...]]:
     """True for what the reference reads as an array: a list, or a tuple from Python code."""
     return isinstance(value, (list, tuple))
-
-
-def shown(value: object) -> str:
-    """A user's value inside a message: strings trimmed, as a clipped one-line repr.
-
-    Total: an integer too long to print (Python refuses past 4,300 digits) is shown
-    by its size, and an object whose ``repr`` fails by its type.
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
-    try:
-        text = repr(js_trim(value) if isinstance(value, str) else value)
-    except Exception:  # noqa: BLE001 - a caller's repr is not ours to trust
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def type_named(value: object) -> str:

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
 from semantics_lint.runtime.parts import js_number_text
+from semantics_lint.vocabulary import js_trim
 
 __all__ = [
     "MAX_DEPTH",
@@ -113,6 +114,21 @@ def path_text(root: str, steps: list[str | int]) -> str:
     return text
 
 
+def shown(value: object) -> str:
+    """A user's value inside a message: strings trimmed, as a clipped one-line repr.
+
+    Total: an integer too long to print (Python refuses past 4,300 digits) is shown
+    by its size, and an object whose ``repr`` fails by its type.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(js_trim(value) if isinstance(value, str) else value)
+    except Exception:  # noqa: BLE001 - a caller's repr is not ours to trust
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _type_name(value: object) -> str:
     kind = type(value)
     article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
@@ -140,15 +156,7 @@ def _key_text(key: object) -> str:
         return int.__repr__(key)  # not the subclass's own __int__ or __repr__
     if isinstance(key, float):
         return js_number_text(float.__float__(key))
-    raise NotJSON(f"has a key that is {_type_name(key)} ({_shown(key)}); a JSON object's keys are text")
-
-
-def _shown(value: object) -> str:
-    """``repr(value)`` for a message, or what it is when its own ``__repr__`` fails."""
-    try:
-        return repr(value)
-    except Exception:  # noqa: BLE001 - a value's own repr may raise anything
-        return f"{_type_name(value)} whose repr fails"
+    raise NotJSON(f"has a key that is {_type_name(key)} ({shown(key)}); a JSON object's keys are text")
 
 
 def _check_int(value: int) -> None:

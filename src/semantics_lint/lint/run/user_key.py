@@ -106,13 +106,13 @@ def _read(path: Path) -> tuple[bytes | None, str | None]:
         return None, f"its key {path} cannot be read ({error.strerror or error})"
     try:  # the descriptor itself: a folder opens, but a file object refuses it
         status = os.fstat(fd)
-        data = os.read(fd, KEY_BYTES + 1) if stat.S_ISREG(status.st_mode) else b""
+        if not stat.S_ISREG(status.st_mode):
+            return None, f"its key {path} is not a file (a folder, a pipe...); it was left as it is"
+        data = os.read(fd, KEY_BYTES + 1)
     except OSError as error:
         return None, f"its key {path} cannot be read ({error.strerror or error})"
     finally:
         os.close(fd)
-    if not stat.S_ISREG(status.st_mode):
-        return None, f"its key {path} is not a file (a folder, a pipe...); it was left as it is"
     if _POSIX and (status.st_uid != os.geteuid() or status.st_mode & 0o077):
         return None, (
             f"its key {path} is not the user's own (it must be owned by the user and "
