@@ -206,10 +206,12 @@ def _settled(prepared: Prepared, value: object) -> Outcome:
         return Unserved(value)
 
 
-def _refused(prepared: Prepared, error: Exception) -> ToolMessage | None:
+def _refused(prepared: Prepared, error: Exception) -> ToolMessage:
+    """The refusal ``error`` is, recorded; any other exception is raised again, unchanged."""
     message = refusal_message(error)
-    if message is not None:
-        record_served(prepared.name, message)
+    if message is None:
+        raise error
+    record_served(prepared.name, message)
     return message
 
 
@@ -221,10 +223,7 @@ def call_prepared(prepared: Prepared, /, *args: Any, **kwargs: Any) -> Outcome:
     try:
         value = prepared.tool(*args, **_arguments(prepared, kwargs))
     except Exception as error:
-        refused = _refused(prepared, error)
-        if refused is None:
-            raise
-        return refused
+        return _refused(prepared, error)
     return _settled(prepared, value)
 
 
@@ -233,10 +232,7 @@ async def call_prepared_async(prepared: Prepared, /, *args: Any, **kwargs: Any) 
     try:
         value = prepared.tool(*args, **_arguments(prepared, kwargs))
     except Exception as error:
-        refused = _refused(prepared, error)
-        if refused is None:
-            raise
-        return refused
+        return _refused(prepared, error)
     if prepared.is_async or inspect.isawaitable(value):
         return await _awaited(prepared, value)
     return _settled(prepared, value)
@@ -247,10 +243,7 @@ async def _awaited(prepared: Prepared, awaitable: Any) -> Outcome:
     try:
         value = await awaitable
     except Exception as error:
-        refused = _refused(prepared, error)
-        if refused is None:
-            raise
-        return refused
+        return _refused(prepared, error)
     return _settled(prepared, value)
 
 
