@@ -25,7 +25,11 @@ faithful Python implementation of the reference framework's rules
   :func:`refusal_message`, :class:`ToolMessage`, :class:`Kind`,
   :class:`SemanticsWarning`), the one encoder (:func:`json_text`, :class:`NotJSON`)
   and the run record (:mod:`semantics_lint.runtime.record`: :func:`run_record`,
-  :class:`RunRecord`, :func:`current_run` and :func:`compose_answer_with_coverage`).
+  :class:`RunRecord`, :func:`current_run` and :func:`compose_answer_with_coverage`);
+* the answer checked against what the run settled (loaded on first use,
+  :mod:`semantics_lint.runtime.claims`): :func:`claim_rows`,
+  :func:`unsupported_claims`, :class:`ClaimRow`, :class:`ClaimCheck`,
+  :class:`ClaimFinding`, :class:`Disposition`.
 
 The markers, notes, result classes and counter words are re-exported from
 :mod:`semantics_lint.vocabulary`, the one place they are written.
@@ -66,6 +70,14 @@ from semantics_lint.vocabulary import (
 )
 
 if TYPE_CHECKING:
+    from semantics_lint.runtime.claims import (
+        ClaimCheck,
+        ClaimFinding,
+        ClaimRow,
+        Disposition,
+        claim_rows,
+        unsupported_claims,
+    )
     from semantics_lint.runtime.gate import (
         SemanticsCatalogError,
         check_semantics,
@@ -138,6 +150,9 @@ __all__ = [
     "AbsenceFields",
     "AsyncTool",
     "CannotCoverItem",
+    "ClaimCheck",
+    "ClaimFinding",
+    "ClaimRow",
     "Clarify",
     "ClarifyDeclaration",
     "Coverage",
@@ -147,6 +162,7 @@ __all__ = [
     "CoveredResult",
     "DescribedResultDeclaration",
     "DescribedResultFields",
+    "Disposition",
     "Edge",
     "EdgesDeclaration",
     "Fact",
@@ -181,6 +197,7 @@ __all__ = [
     "ToolSemantics",
     "absent",
     "check_semantics",
+    "claim_rows",
     "coerce_semantics_catalog",
     "compose_answer_with_coverage",
     "compose_not_covered",
@@ -202,6 +219,7 @@ __all__ = [
     "semantic_issues",
     "semantics_for_model",
     "tool_message",
+    "unsupported_claims",
 ]
 
 _LAZY = {
@@ -216,6 +234,12 @@ _LAZY = {
     "compose_answer_with_coverage": "record",
     "current_run": "record",
     "run_record": "record",
+    "ClaimCheck": "claims",
+    "ClaimFinding": "claims",
+    "ClaimRow": "claims",
+    "Disposition": "claims",
+    "claim_rows": "claims",
+    "unsupported_claims": "claims",
     "SemanticsCatalogError": "gate",
     "check_semantics": "gate",
     "coerce_semantics_catalog": "gate",
