@@ -460,3 +460,95 @@ def _judged(
         claim.answer_field, claim.entity, claim.field, claimed, settled, False, message,
         witnesses,
     )
+
+
+# --- a run's answer and its rows ----------------------------------------------------------
+
+_UNREADABLE: Final = object()
+"""An answer with no typed stratum to read (prose, a number): every claim is unreachable."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def answer_data(answer: object) -> Any:
+    """The answer as JSON data, as the framework gives it: JSON text (a JSON object or
+    array; anything else has no typed stratum), a pydantic model (``model_dump(mode=
+    "json")``: field names, not aliases), a dataclass, a mapping or a list. Anything
+    else (a str of prose, None, a number) is unreadable: :data:`_UNREADABLE`.
+
+    Raises :class:`~semantics_lint.runtime.json_text.NotJSON` for a mapping, list or
+    dataclass holding something that is not JSON data.
+    """
+    if isinstance(answer, (str, bytes, bytearray)):
+        import json
+
+        try:
+            data = json.loads(answer, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return _UNREADABLE
+        return data if isinstance(data, (dict, list)) else _UNREADABLE
+    model_dump = getattr(answer, "model_dump", None)
+    if callable(model_dump) and not isinstance(answer, type):
+        return json_copy(model_dump(mode="json"), "answer")
+    import dataclasses
+
+    if dataclasses.is_dataclass(answer) and not isinstance(answer, type):
+        return json_copy(dataclasses.asdict(answer), "answer")
+    if isinstance(answer, Mapping):
+        return json_copy(dict(answer), "answer")
+    if isinstance(answer, (list, tuple)):
+        return json_copy(answer, "answer")
+    return _UNREADABLE
+
+
+Span = tuple[str, str]
+"""A served result's ``(trace_id, span_id)``."""
+
+
+def run_rows(results: Sequence[Mapping[str, Any]]) -> tuple[list[ClaimRow], list[Span | None]]:
+    """The rows a run's recognized envelopes settled, in the order served, and the span
+    of the result each row came from (None without one).
+
+    ``results`` is ``RunRecord.results``. A result's call id is the framework's
+    (``call_id``, recorded by its adapter), else ``#n``, its place among the run's
+    results (from 1); its iteration the framework's, else None.
+    """
+    rows: list[ClaimRow] = []
+    spans: list[Span | None] = []
+    for index, entry in enumerate(results):
+        if entry.get("kind") != "semantics":
+            continue
+        call_id = entry.get("call_id")
+        found = claim_rows(
+            entry["record"],
+            tool=entry["tool"],
+            call_id=f"#{index + 1}" if call_id is None else str(call_id),
+            iteration=entry.get("iteration"),
+        )
+        rows.extend(found)
+        span = (entry["trace_id"], entry["span_id"]) if "span_id" in entry else None
+        spans.extend([span] * len(found))
+    return rows, spans
+
+
+def check_run(
+    declared: Sequence[DeclaredClaim], results: Sequence[Mapping[str, Any]], answer: object
+) -> tuple[ClaimCheck, list[Span | None]]:
+    """The check of a run's answer (:func:`answer_data`) against its results' rows, and
+    for each finding the span of the result that settled its fact."""
+    data = answer_data(answer)
+    if data is _UNREADABLE:
+        unreachable = tuple((c.answer_field, Disposition.UNREACHABLE) for c in declared)
+        return ClaimCheck(unreachable, ()), []
+    rows, spans = run_rows(results)
+    check = unsupported_claims(declared, rows, data)
+    settled: list[Span | None] = []
+    for finding in check.findings:
+        last = None
+        for row, span in zip(rows, spans, strict=True):
+            if row.entity == finding.entity and row.field == finding.field:
+                last = span
+        settled.append(last)
+    return check, settled

@@ -36,6 +36,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from typing import Any, Final, ParamSpec, TypeVar
 
+from semantics_lint.runtime.claims import (
+    ClaimCheck,
+    DeclaredClaim,
+    check_run,
+    claim_contract,
+    current_call,
+)
 from semantics_lint.runtime.envelope import declared_coverage
 from semantics_lint.runtime.parts import _js_string, js_number
 from semantics_lint.runtime.serving import (
@@ -45,7 +52,7 @@ from semantics_lint.runtime.serving import (
     served_with_record_text,
     tool_message,
 )
-from semantics_lint.runtime.tracing import current_tracer, trace_served
+from semantics_lint.runtime.tracing import current_tracer, trace_claims, trace_served
 from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
 
 __all__ = [
@@ -80,17 +87,26 @@ class RunRecord:
       ``{"what", "why"?}`` items. A ledger around an absence declares both, outer
       first. ``compose_answer_with_coverage(answer, run.declared)`` puts them in an
       answer.
-    * ``closed``: True once the ``with`` block has ended; nothing is added after.
+    * ``closed``: True once the ``with`` block has ended; nothing is added after;
+    * ``claims``: the contract declared with ``run_record(claims=...)`` (its entries),
+      or None; ``claim_check``: the last :meth:`check_claims` verdict, or None.
+
+    A result served as the answer to a framework's tool call adds its ``"call_id"``
+    and ``"iteration"`` (None where the framework gives none).
 
     Results may be added from several threads at once.
     """
 
-    __slots__ = ("_lock", "_parent", "closed", "declared", "results")
+    __slots__ = ("_lock", "_parent", "claim_check", "claims", "closed", "declared", "results")
 
-    def __init__(self, parent: RunRecord | None = None) -> None:
+    def __init__(
+        self, parent: RunRecord | None = None, claims: tuple[DeclaredClaim, ...] | None = None
+    ) -> None:
         self.results: list[dict[str, Any]] = []
         self.declared: list[dict[str, Any]] = []
         self.closed = False
+        self.claims = claims
+        self.claim_check: ClaimCheck | None = None
         self._parent = parent
         self._lock = threading.Lock()
 
@@ -107,6 +123,9 @@ class RunRecord:
         entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": record}
         if span is not None:
             entry["trace_id"], entry["span_id"] = span
+        call = current_call()
+        if call is not None:
+            entry["call_id"], entry["iteration"] = call
         with self._lock:
             if not self.closed:
                 self.results.append(entry)
@@ -118,6 +137,27 @@ class RunRecord:
             SemanticsWarning,
             stacklevel=3,
         )
+
+    def check_claims(self, answer: object) -> ClaimCheck:
+        """The answer held to what the run settled (``semantics_lint.runtime.claims``).
+
+        ``answer`` as the framework gives it: a mapping or list, a pydantic model, a
+        dataclass, or JSON text (text that is not a JSON object or array makes every
+        claim unreachable). The rows are those of the run's recognized envelopes, in
+        the order served. The verdict is kept as :attr:`claim_check` and, with
+        OpenTelemetry, written as the span ``semantics claims``. Raises
+        ``RuntimeError`` for a run declared without claims.
+        """
+        if self.claims is None:
+            raise RuntimeError(
+                "check_claims() needs a contract: declare it with run_record(claims={...})"
+            )
+        with self._lock:
+            results = list(self.results)
+        check, settled = check_run(self.claims, results, answer)
+        self.claim_check = check
+        trace_claims(check, settled)
+        return check
 
     def bind(self, function: Callable[P, R]) -> Callable[P, R]:
         """``function``, run with this run as the current one wherever it is called.
@@ -173,17 +213,29 @@ _open_lock = threading.Lock()
 
 
 @contextmanager
-def run_record() -> Iterator[RunRecord]:
+def run_record(claims: Mapping[str, Mapping[str, str]] | None = None) -> Iterator[RunRecord]:
     """Collect what is served during the block: ``with run_record() as run: ...``.
 
-    See the module docstring for which results a run collects.
+    See the module docstring for which results a run collects. ``claims``: the
+    contract of the final answer (``{answer_field: {"entity": e, "field": f}}``),
+    refused here when nobody could have meant it (``refused: claims: ...``); hold the
+    answer to it with :meth:`RunRecord.check_claims` before the block ends (a run
+    declared with claims that ends unchecked warns, :class:`SemanticsWarning`).
     """
-    run = RunRecord(parent=_current.get())
+    declared = None if claims is None else claim_contract(claims)
+    run = RunRecord(parent=_current.get(), claims=declared)
     token = _current.set(run)
     with _open_lock:
         _open.append(run)
     try:
         yield run
+        if declared is not None and run.claim_check is None:
+            warnings.warn(
+                "a run_record(claims=...) ended without its answer checked; call "
+                "run.check_claims(answer) before the block ends",
+                SemanticsWarning,
+                stacklevel=3,
+            )
     finally:
         with run._lock:
             run.closed = True

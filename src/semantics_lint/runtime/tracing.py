@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Final
 from semantics_lint.runtime.json_text import json_text, plain_text
 
 if TYPE_CHECKING:
+    from semantics_lint.runtime.claims import ClaimCheck
     from semantics_lint.runtime.serving import ToolMessage
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "current_tracer",
     "max_value_bytes",
     "served_attributes",
+    "trace_claims",
     "trace_served",
     "use_tracer_provider",
 ]
@@ -301,3 +303,53 @@ def _whole(name: str) -> int | None:
         )
         return None
     return value
+
+
+CLAIMS_SPAN: Final = "semantics claims"
+CLAIM_FINDING_EVENT: Final = "semantics claim finding"
+CLAIM_PREFIX: Final = "semantics_lint.claims."
+"""The span of an answer's check (``RunRecord.check_claims``) and its attributes: one
+count per disposition (``semantics_lint.claims.checked_pass``, ``checked_fail``,
+``not_applicable``, ``unreachable``) and ``semantics_lint.claims.advisory``."""
+
+
+def trace_claims(check: ClaimCheck, settled: list[tuple[str, str] | None]) -> None:
+    """Write the span ``semantics claims`` of one answer's check, under the current span.
+
+    It carries the counts (:data:`CLAIM_PREFIX`), one event ``semantics claim finding``
+    per finding (the answer field, entity, field, whether it is an advisory, the
+    message, and the span id of the result that settled the fact), and a link to each
+    settling result's span (``settled``: one ``(trace_id, span_id)`` or None per
+    finding). Nothing when no span records.
+    """
+    tracer = current_tracer()
+    if tracer is None:
+        return
+    api = _api
+    links = []
+    for found in dict.fromkeys(s for s in settled if s is not None):
+        context = api.SpanContext(
+            int(found[0], 16), int(found[1], 16), is_remote=False,
+            trace_flags=api.TraceFlags(api.TraceFlags.SAMPLED),
+        )
+        links.append(api.Link(context))
+    span = tracer.start_span(CLAIMS_SPAN, links=links)
+    try:
+        if not span.is_recording():
+            return
+        span.set_attributes(
+            {CLAIM_PREFIX + key.replace("-", "_"): n for key, n in check.counts().items()}
+        )
+        for finding, where in zip(check.findings, settled, strict=True):
+            attributes: dict[str, str | bool] = {
+                CLAIM_PREFIX + "answer_field": finding.answer_field,
+                CLAIM_PREFIX + "entity": finding.entity,
+                CLAIM_PREFIX + "field": finding.field,
+                CLAIM_PREFIX + "advisory": finding.advisory,
+                CLAIM_PREFIX + "message": finding.message,
+            }
+            if where is not None:
+                attributes[CLAIM_PREFIX + "settled_span_id"] = where[1]
+            span.add_event(CLAIM_FINDING_EVENT, attributes)
+    finally:
+        span.end()
