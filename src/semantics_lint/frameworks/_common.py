@@ -30,9 +30,11 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
+from semantics_lint.runtime.claims import tool_call
 from semantics_lint.runtime.json_text import wire_text
 from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
@@ -62,6 +64,15 @@ __all__ = [
 ]
 
 R = TypeVar("R")
+
+CallIds = Callable[[tuple[Any, ...], dict[str, Any]], "tuple[str | None, int | None] | None"]
+"""What an adapter reads of a call's arguments: the framework's tool-call id and
+iteration (``semantics_lint.runtime.claims.tool_call``), or None."""
+
+
+def _answering(calling: CallIds | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> AbstractContextManager[None]:
+    ids = None if calling is None else calling(args, kwargs)
+    return nullcontext() if ids is None else tool_call(*ids)
 
 
 class Unserved(NamedTuple):
@@ -257,6 +268,7 @@ def served_function(
     finish: Callable[[Outcome, Any], R],
     *,
     lead: inspect.Parameter | None = None,
+    calling: CallIds | None = None,
 ) -> Callable[..., Any]:
     """The function a framework registers for ``prepared``.
 
@@ -271,6 +283,10 @@ def served_function(
     ``lead`` is a first parameter the framework fills (the OpenAI Agents SDK's tool
     context): its argument is handed to ``finish`` (None without a lead), and to the
     tool as well when the tool's own first parameter has that name.
+
+    ``calling`` reads the framework's tool-call id and iteration from the call's
+    arguments (all of them, the lead's too): the results served by the call are
+    recorded as its answer.
     """
     parameters = list(prepared.signature.parameters.values())
     own_lead = lead is not None and bool(parameters) and parameters[0].name == lead.name
@@ -282,14 +298,16 @@ def served_function(
     if prepared.is_async:
 
         async def call_async(*args: Any, **kwargs: Any) -> R:
-            outcome = await call_prepared_async(prepared, *args[skip:], **kwargs)
+            with _answering(calling, args, kwargs):
+                outcome = await call_prepared_async(prepared, *args[skip:], **kwargs)
             return finish(outcome, args[0] if taking else None)
 
         function: Callable[..., Any] = call_async
     else:
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            outcome = call_prepared(prepared, *args[skip:], **kwargs)
+            with _answering(calling, args, kwargs):
+                outcome = call_prepared(prepared, *args[skip:], **kwargs)
             if isinstance(outcome, Unserved) and inspect.isawaitable(outcome.value):
                 # A sync callable that gave an awaitable (an async tool under a plain
                 # decorator): the framework awaits it, and so serves what it gives.

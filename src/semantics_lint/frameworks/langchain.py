@@ -23,7 +23,11 @@ the schema, as for any tool. Invoked with a tool call
 * any other exception follows LangChain's policy: a ``ToolException`` is handled as
   ``handle_tool_error`` says (by default it propagates), anything else propagates.
 
-Each call is recorded into the current ``run_record()`` and seen by the pytest plugin.
+Each call is recorded into the current ``run_record()`` and seen by the pytest plugin,
+as the answer to LangChain's tool call (the ``id`` of the tool call it was invoked
+with, ``ToolMessage.tool_call_id``) in the graph step LangGraph runs it in (the
+config's ``langgraph_step``) as its iteration; invoked with bare arguments, it has no
+call id and the run's fallback applies (``#n``, no iteration).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from semantics_lint.frameworks._common import (
     prepare,
     served_function,
 )
+from semantics_lint.runtime.claims import tool_call
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]
@@ -95,6 +100,24 @@ def _tool_errors(handle_tool_error: ToolErrorHandling) -> Callable[[ToolExceptio
     return handle
 
 
+def _step(config: object) -> int | None:
+    metadata = config.get("metadata") if isinstance(config, dict) else None
+    step = metadata.get("langgraph_step") if isinstance(metadata, dict) else None
+    return step if isinstance(step, int) and not isinstance(step, bool) else None
+
+
+class _ServedTool(StructuredTool):
+    """A ``StructuredTool`` whose results are recorded as the answer to its tool call."""
+
+    def run(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        with tool_call(kwargs.get("tool_call_id"), _step(kwargs.get("config"))):
+            return super().run(tool_input, *args, **kwargs)
+
+    async def arun(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        with tool_call(kwargs.get("tool_call_id"), _step(kwargs.get("config"))):
+            return await super().arun(tool_input, *args, **kwargs)
+
+
 def tool(
     fn_or_tool: Callable[..., Any] | Tool,
     /,
@@ -124,7 +147,7 @@ def tool(
         extra="langchain",
     )
     function = served_function(prepared, _content_and_artifact)
-    return StructuredTool.from_function(
+    return _ServedTool.from_function(
         func=None if prepared.is_async else function,
         coroutine=function if prepared.is_async else None,
         name=prepared.name,

@@ -30,7 +30,11 @@ returns a ``CallToolResult`` made from ``tool_message(value)``:
 A value the seam does not write (not JSON data: a pydantic model, a dataclass, a set)
 is returned to the server as it is, which serializes it as for any tool. Every call
 is recorded into the current ``run_record()`` and, through ``define_tool``, seen by the
-pytest plugin.
+pytest plugin. It is recorded as the answer to the MCP request that called it (the
+request's id) when the server tells it: a tool that takes the server's ``Context``
+(any of the three), or any tool under fastmcp, whose current context is read. MCP has
+no agent loop on the server's side, so the iteration is None; without a request id
+the run's fallback applies (``#n``).
 """
 
 from __future__ import annotations
@@ -90,6 +94,31 @@ def _is_context(parameter: inspect.Parameter) -> bool:
     return any(inspect.isclass(c) and issubclass(c, classes) for c in candidates)
 
 
+def _request_id(context: object) -> str | None:
+    try:
+        found = getattr(context, "request_id", None)
+    except (RuntimeError, LookupError, AttributeError):  # no request under way
+        return None
+    return None if found is None else str(found)
+
+
+def _call_ids(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str | None, int | None] | None:
+    classes = _context_classes()
+    for value in (*args, *kwargs.values()):
+        if classes and isinstance(value, classes):
+            found = _request_id(value)
+            if found is not None:
+                return found, None
+    # fastmcp's current context, when fastmcp serves the call (its public reader).
+    get_context = getattr(sys.modules.get("fastmcp.server.dependencies"), "get_context", None)
+    try:
+        context = None if get_context is None else get_context()
+    except RuntimeError:  # no context: not a fastmcp call
+        context = None
+    found = None if context is None else _request_id(context)
+    return None if found is None else (found, None)
+
+
 @overload
 def served(
     fn_or_tool: Callable[..., Any] | Tool,
@@ -127,4 +156,4 @@ def served(
             return outcome.value
         return call_tool_result(outcome, record_in_meta=record_in_meta)
 
-    return served_function(prepared, finish)
+    return served_function(prepared, finish, calling=_call_ids)

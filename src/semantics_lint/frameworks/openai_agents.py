@@ -21,8 +21,9 @@ not part of the schema.
 * a refusal raised inside the tool is the call's output, its ``refused:`` text, and
   the run goes on; any other exception is left to the SDK (``failure_error_function``:
   by default the model reads the SDK's error message; ``None`` fails the run);
-* each call is recorded into the current ``run_record()`` and seen by the pytest
-  plugin;
+* each call is recorded into the current ``run_record()`` as the answer to the SDK's
+  tool call (its ``call_id``, ``ToolContext.tool_call_id``; the SDK gives a tool no
+  turn number, so the iteration is None), and seen by the pytest plugin;
 * when the SDK's own tracing is on, each served result is also a ``custom_span``
   ``semantics {tool}`` under the SDK's function span, holding the attributes of its
   OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) and the envelope, so the
@@ -103,6 +104,11 @@ def _custom_span(name: str, context: ToolContext[Any], message: ToolMessage) -> 
             span.set_error(SpanError(message=message.text, data=None))
 
 
+def _call_ids(args: tuple[Any, ...], _kwargs: dict[str, Any]) -> tuple[str | None, int | None] | None:
+    context = args[0] if args else None
+    return (context.tool_call_id, None) if isinstance(context, ToolContext) else None
+
+
 def function_tool(
     fn_or_tool: Callable[..., Any] | Tool,
     /,
@@ -160,5 +166,5 @@ def function_tool(
             return own
         return {**(own or {}), **record_entry(message)} or own
 
-    invoke = _served_function(prepared, finish, lead=lead)
+    invoke = _served_function(prepared, finish, lead=lead, calling=_call_ids)
     return _sdk_function_tool(invoke, custom_data_extractor=extract, **kwargs)

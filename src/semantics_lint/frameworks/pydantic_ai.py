@@ -26,6 +26,11 @@ run's context, for ``Agent.tool``. Each call returns
   returned to Pydantic AI as it is, which serializes it as for any tool.
 
 Each call is recorded into the current ``run_record()`` and seen by the pytest plugin.
+It is recorded as the answer to Pydantic AI's tool call (``RunContext.tool_call_id``,
+and ``RunContext.run_step`` as its iteration) when the tool takes a ``RunContext``, or
+when the agent runs with the :func:`tool_call_ids` capability
+(``Agent(..., capabilities=[tool_call_ids()])``), which reads them for every tool,
+``tool_plain`` ones too; otherwise the run's fallback applies (``#n``, no iteration).
 """
 
 from __future__ import annotations
@@ -33,12 +38,14 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, overload
 
 from semantics_lint.extras import framework_import
 
 with framework_import(__name__, "pydantic-ai"):
     from pydantic_ai import RunContext, ToolFailed, ToolReturn
+    from pydantic_ai.capabilities import AbstractCapability
 
 from semantics_lint.frameworks._common import (
     Outcome,
@@ -46,9 +53,10 @@ from semantics_lint.frameworks._common import (
     prepare,
     served_function,
 )
+from semantics_lint.runtime.claims import tool_call
 from semantics_lint.runtime.tools import Tool
 
-__all__ = ["served"]
+__all__ = ["served", "tool_call_ids"]
 
 
 def _tool_return(outcome: Outcome, _lead: object) -> Any:
@@ -65,11 +73,35 @@ def _is_context(parameter: inspect.Parameter) -> bool:
     return (typing.get_origin(annotation) or annotation) is RunContext
 
 
+def _call_ids(args: tuple[Any, ...], _kwargs: dict[str, Any]) -> tuple[str | None, int | None] | None:
+    context = args[0] if args else None
+    if isinstance(context, RunContext) and context.tool_call_id is not None:
+        return context.tool_call_id, context.run_step
+    return None
+
+
+@dataclass
+class _ToolCallIds(AbstractCapability[Any]):
+    """Each tool call's results recorded as the answer to that call (see :func:`tool_call_ids`)."""
+
+    async def wrap_tool_execute(
+        self, ctx: RunContext[Any], *, call: Any, tool_def: Any, args: Any, handler: Any
+    ) -> Any:
+        with tool_call(call.tool_call_id, ctx.run_step):
+            return await handler(args)
+
+
+def tool_call_ids() -> AbstractCapability[Any]:
+    """A Pydantic AI capability: every served result of a tool call is recorded with
+    that call's ``tool_call_id`` and the run step (``Agent(..., capabilities=[...])``)."""
+    return _ToolCallIds()
+
+
 def _serve(fn_or_tool: Callable[..., Any] | Tool, result_class: str | None) -> Callable[..., Any]:
     prepared = prepare(
         fn_or_tool, result_class=result_class, context=_is_context, extra="pydantic-ai"
     )
-    return served_function(prepared, _tool_return)
+    return served_function(prepared, _tool_return, calling=_call_ids)
 
 
 @overload
