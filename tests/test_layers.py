@@ -72,6 +72,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
         "semantics_lint.lint.rules.sem5xx_clarify_render",
         "semantics_lint.lint.rules.sem6xx_tools",
         "semantics_lint.lint.rules.sem6xx_data_variable",
+        "semantics_lint.lint.rules.sem7xx_claims",
     ),
     ("semantics_lint.lint.rules",),
     ("semantics_lint.lint.engine",),

@@ -288,6 +288,16 @@ is a tool of that result class."""
 ADAPTER_CLASS_KEYWORD: Final = "result_class"
 """The adapters' keyword argument that names the tool's result class."""
 
+CLAIMS_CALLS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {"semantics_lint.runtime": ("run_record",), "semantics_lint.runtime.record": ("run_record",)}
+)
+"""The calls that declare a claim contract for a run's final answer, by module:
+``run_record(claims={answer_field: {"entity": ..., "field": ...}})``."""
+CLAIMS_KEYWORD: Final = "claims"
+"""The keyword argument of :data:`CLAIMS_CALLS` that holds the contract."""
+CLAIM_KEYS: Final = ("entity", "field")
+"""The keys of one contract entry: the fact an answer field claims."""
+
 # ---------------------------------------------------------------------------
 # Static rule codes
 # ---------------------------------------------------------------------------

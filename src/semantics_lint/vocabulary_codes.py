@@ -39,4 +39,5 @@ RULE_CODES: Final = (
     "SEM602",
     "SEM603",
     "SEM604",
+    "SEM701",
 )

@@ -300,9 +300,13 @@ def _lint_tree(
 
 def _serves_tools(context: FileContext) -> bool:
     """Whether a file with no declaration call still serves a tool through an adapter
-    (``@served(result_class=...)``), which the tool-level rules judge."""
+    (``@served(result_class=...)``), or calls ``run_record`` (a claim contract), which
+    the module-level rules judge."""
     from semantics_lint.lint.calls.locate import locate_adapter_calls
 
+    calls = context.index.calls
+    if any(name in calls for names in vocabulary.CLAIMS_CALLS.values() for name in names):
+        return True
     return bool(locate_adapter_calls(context.index))
 
 

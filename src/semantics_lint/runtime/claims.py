@@ -52,7 +52,7 @@ from typing import Any, Final, NamedTuple
 from semantics_lint.runtime.faults import _js_string, js_number
 from semantics_lint.runtime.json_text import json_copy, json_text
 from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal, key_text
-from semantics_lint.vocabulary import js_trim
+from semantics_lint.vocabulary import CLAIM_KEYS, js_trim
 
 __all__ = [
     "ClaimCheck",
@@ -216,7 +216,7 @@ def claim_contract(contract: object) -> tuple[DeclaredClaim, ...]:
                 (answer_field,),
                 WRONG_TYPE,
             )
-        for key in ("entity", "field"):
+        for key in CLAIM_KEYS:
             _check_half(answer_field, key, fact)
         declared.append(DeclaredClaim(answer_field, fact["entity"], fact["field"]))
     return tuple(declared)

@@ -70,6 +70,7 @@ __all__ = [
     "WRAPPED",
     "WRONG_TYPE",
     "Refusal",
+    "claims_refusal",
     "closest_field",
     "followable",
     "instant",
@@ -77,6 +78,17 @@ __all__ = [
     "refusals",
     "wraps_described_result",
 ]
+
+
+def claims_refusal(contract: object) -> Refusal | None:
+    """The runtime's refusal of a claim contract (``run_record(claims=...)``), or None."""
+    from semantics_lint.runtime.claims import claim_contract
+
+    try:
+        claim_contract(contract)
+    except Refusal as refusal:
+        return refusal
+    return None
 
 
 def closest_field(key: str, fields: Iterable[str]) -> str | None:

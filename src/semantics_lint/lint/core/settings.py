@@ -53,6 +53,9 @@ _ADAPTER_MODULE: bytes = next(iter(vocabulary.ADAPTERS)).split(".", 1)[0].encode
 _ADAPTER_NAMES: tuple[bytes, ...] = tuple(
     dict.fromkeys(name.encode("utf-8") for names in vocabulary.ADAPTERS.values() for name in names)
 )
+_CLAIMS_NAMES: tuple[bytes, ...] = tuple(
+    dict.fromkeys(name.encode("utf-8") for names in vocabulary.CLAIMS_CALLS.values() for name in names)
+)
 
 
 DEFAULT_SETTINGS = LintSettings()
@@ -66,7 +69,8 @@ def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETT
     recognized alone) together with the first component of an API module
     (``semantics_lint``): those are recognized only when imported from an API module,
     and that import spells the module; likewise an adapter's name (``served``...) with
-    the first component of the adapters' modules, whatever the API modules are. Plain
+    the first component of the adapters' modules, whatever the API modules are, and a
+    claim contract's call (``run_record``) with the first component of its module. Plain
     substring searches: it may say True for a file without calls (a comment,
     ``coverage`` in a word), never False for a file with one.
     """
@@ -76,4 +80,6 @@ def might_contain_calls(text: str | bytes, settings: LintSettings = DEFAULT_SETT
         return True
     if any(module in data for module in modules) and any(function in data for function in functions):
         return True
-    return _ADAPTER_MODULE in data and any(name in data for name in _ADAPTER_NAMES)
+    return _ADAPTER_MODULE in data and (
+        any(name in data for name in _ADAPTER_NAMES) or any(name in data for name in _CLAIMS_NAMES)
+    )

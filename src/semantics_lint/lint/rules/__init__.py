@@ -29,6 +29,7 @@ from semantics_lint.lint.rules.sem4xx_period import PERIOD_RULES
 from semantics_lint.lint.rules.sem5xx_clarify_render import CLARIFY_RENDER_RULES
 from semantics_lint.lint.rules.sem6xx_data_variable import DATA_VARIABLE_RULES
 from semantics_lint.lint.rules.sem6xx_tools import TOOL_RULES
+from semantics_lint.lint.rules.sem7xx_claims import CLAIMS_RULES
 
 if TYPE_CHECKING:
     from semantics_lint.lint.core.settings import LintSettings
@@ -53,6 +54,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             *CLARIFY_RENDER_RULES,
             *TOOL_RULES,
             *DATA_VARIABLE_RULES,
+            *CLAIMS_RULES,
         ),
         key=lambda rule: rule.code,
     )
