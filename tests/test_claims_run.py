@@ -163,3 +163,10 @@ def test_the_check_is_a_span_linked_to_the_settling_result(spans: Spans) -> None
     assert [e["semantics_lint.claims.advisory"] for e in events] == [False, True]
     assert {e["semantics_lint.claims.settled_span_id"] for e in events} == {ids(served)["span_id"]}
     assert events[0]["semantics_lint.claims.message"] == run.claim_check.findings[0].message  # type: ignore[union-attr]
+
+
+def test_a_run_without_claims_keeps_its_entries_as_before() -> None:
+    with run_record() as run:
+        with tool_call("call_abc", 2):
+            serve("vm_backup_status", fleet_status())
+    assert set(run.results[0]) == {"tool", "kind", "record"}

@@ -192,8 +192,7 @@ def test_a_define_tool_tool_and_an_async_one_are_served() -> None:
     assert _outputs_read(model)["a1"] == tool_message(envelope).text
     assert _output_items(result)["a1"].custom_data == {RECORD_KEY: envelope}
     assert run.results == [
-        {"tool": "vm_backup_status_async", "kind": "semantics", "record": envelope,
-         "call_id": "a1", "iteration": None}
+        {"tool": "vm_backup_status_async", "kind": "semantics", "record": envelope}
     ]
 
 

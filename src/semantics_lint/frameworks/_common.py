@@ -34,7 +34,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
-from semantics_lint.runtime.claims import tool_call
+from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.json_text import wire_text
 from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
@@ -71,8 +71,12 @@ iteration (``semantics_lint.runtime.claims.tool_call``), or None."""
 
 
 def _answering(calling: CallIds | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> AbstractContextManager[None]:
-    ids = None if calling is None else calling(args, kwargs)
-    return nullcontext() if ids is None else tool_call(*ids)
+    # The ids are read only while a run declared with claims is open.
+    ids = None if calling is None or not contracts_open() else calling(args, kwargs)
+    return _UNCHANGED if ids is None else tool_call(*ids)
+
+
+_UNCHANGED: Final = nullcontext()
 
 
 class Unserved(NamedTuple):

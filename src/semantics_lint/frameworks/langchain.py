@@ -49,7 +49,7 @@ from semantics_lint.frameworks._common import (
     prepare,
     served_function,
 )
-from semantics_lint.runtime.claims import tool_call
+from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]
@@ -110,10 +110,14 @@ class _ServedTool(StructuredTool):
     """A ``StructuredTool`` whose results are recorded as the answer to its tool call."""
 
     def run(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        if not contracts_open():
+            return super().run(tool_input, *args, **kwargs)
         with tool_call(kwargs.get("tool_call_id"), _step(kwargs.get("config"))):
             return super().run(tool_input, *args, **kwargs)
 
     async def arun(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        if not contracts_open():
+            return await super().arun(tool_input, *args, **kwargs)
         with tool_call(kwargs.get("tool_call_id"), _step(kwargs.get("config"))):
             return await super().arun(tool_input, *args, **kwargs)
 

@@ -53,7 +53,7 @@ from semantics_lint.frameworks._common import (
     prepare,
     served_function,
 )
-from semantics_lint.runtime.claims import tool_call
+from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["served", "tool_call_ids"]
@@ -87,6 +87,8 @@ class _ToolCallIds(AbstractCapability[Any]):
     async def wrap_tool_execute(
         self, ctx: RunContext[Any], *, call: Any, tool_def: Any, args: Any, handler: Any
     ) -> Any:
+        if not contracts_open():
+            return await handler(args)
         with tool_call(call.tool_call_id, ctx.run_step):
             return await handler(args)
 

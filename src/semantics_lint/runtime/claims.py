@@ -44,6 +44,7 @@ from __future__ import annotations
 import enum
 import math
 import re
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -63,6 +64,8 @@ __all__ = [
     "Disposition",
     "claim_contract",
     "claim_rows",
+    "contract_open",
+    "contracts_open",
     "current_call",
     "js_string_to_number",
     "tool_call",
@@ -287,6 +290,29 @@ def claim_rows(
 _call: ContextVar[tuple[str | None, int | None] | None] = ContextVar(
     "semantics_lint_tool_call", default=None
 )
+
+
+_contracts = 0
+_contracts_lock = threading.Lock()
+
+
+def contracts_open() -> bool:
+    """Whether a run declared with claims is open anywhere: only then do the adapters
+    read the framework's call ids (a run without claims costs nothing more)."""
+    return _contracts > 0
+
+
+@contextmanager
+def contract_open() -> Iterator[None]:
+    """Count a run declared with claims as open for the block."""
+    global _contracts
+    with _contracts_lock:
+        _contracts += 1
+    try:
+        yield
+    finally:
+        with _contracts_lock:
+            _contracts -= 1
 
 
 @contextmanager

@@ -32,7 +32,7 @@ import math
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, copy_context
 from typing import Any, Final, ParamSpec, TypeVar
 
@@ -41,6 +41,7 @@ from semantics_lint.runtime.claims import (
     DeclaredClaim,
     check_run,
     claim_contract,
+    contract_open,
     current_call,
 )
 from semantics_lint.runtime.envelope import declared_coverage
@@ -91,8 +92,9 @@ class RunRecord:
     * ``claims``: the contract declared with ``run_record(claims=...)`` (its entries),
       or None; ``claim_check``: the last :meth:`check_claims` verdict, or None.
 
-    A result served as the answer to a framework's tool call adds its ``"call_id"``
-    and ``"iteration"`` (None where the framework gives none).
+    In a run declared with claims, a result served as the answer to a framework's
+    tool call adds its ``"call_id"`` and ``"iteration"`` (None where the framework
+    gives none).
 
     Results may be added from several threads at once.
     """
@@ -123,9 +125,10 @@ class RunRecord:
         entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": record}
         if span is not None:
             entry["trace_id"], entry["span_id"] = span
-        call = current_call()
-        if call is not None:
-            entry["call_id"], entry["iteration"] = call
+        if self.claims is not None:
+            call = current_call()
+            if call is not None:
+                entry["call_id"], entry["iteration"] = call
         with self._lock:
             if not self.closed:
                 self.results.append(entry)
@@ -228,7 +231,8 @@ def run_record(claims: Mapping[str, Mapping[str, str]] | None = None) -> Iterato
     with _open_lock:
         _open.append(run)
     try:
-        yield run
+        with contract_open() if declared is not None else nullcontext():
+            yield run
         if declared is not None and run.claim_check is None:
             warnings.warn(
                 "a run_record(claims=...) ended without its answer checked; call "
