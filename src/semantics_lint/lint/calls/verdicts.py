@@ -87,7 +87,8 @@ def claims_refusal(contract: object) -> Refusal | None:
     try:
         claim_contract(contract)
     except Refusal as refusal:
-        return refusal
+        # Without its traceback it holds no frame: a caller that keeps it makes no cycle.
+        return refusal.with_traceback(None)
     return None
 
 
