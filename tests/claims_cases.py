@@ -134,7 +134,7 @@ def _put(answer: dict[str, Any], path: str, value: Any) -> None:
 
 def case(rng: random.Random) -> dict[str, Any]:
     """One case: ``served``, ``contract`` (pairs) and ``answer``."""
-    served = [
+    served: list[dict[str, Any]] = [
         {"envelope": _envelope(rng), "tool": rng.choice(["vm_backup_status", "whats_here"]),
          "call_id": rng.choice(["call_abc", "c1", "toolu_01", "7"]), "iteration": rng.randint(0, 4)}
         for _ in range(rng.randint(1, 3))
@@ -146,13 +146,13 @@ def case(rng: random.Random) -> dict[str, Any]:
         for row in one["envelope"].get("facts", [])
         for key in row if key != "entity"
     ] + [(p["entity"], p["metric"]) for one in served for p in one["envelope"].get("series", [])]
-    contract = []
+    contract: list[tuple[str, dict[str, str]]] = []
     for answer_field in fields:
         entity, field = (
             rng.choice(readings) if rng.random() < 0.75
             else (rng.choice(ENTITIES), rng.choice(FIELDS))
         )
-        contract.append([answer_field, {"entity": entity, "field": field}])
+        contract.append((answer_field, {"entity": entity, "field": field}))
     answer: Any = {}
     for answer_field, fact in contract:
         if rng.random() < 0.12:

@@ -25,7 +25,7 @@ from semantics_lint.runtime.refusal import Refusal
 SETTINGS = LintSettings(enabled=frozenset({"SEM701"}))
 
 texts = st.sampled_from(["fleet", "jobs_local", "", " ", "\u3000", "\n", "vm 1", "x"])
-odd = st.sampled_from([None, 0, 1.5, True, [], ["fleet"], {}, ("a",)])
+odd: st.SearchStrategy[Any] = st.sampled_from([None, 0, 1.5, True, [], ["fleet"], {}, ("a",)])
 halves = st.one_of(texts, odd)
 entries = st.one_of(
     st.fixed_dictionaries(
