@@ -163,10 +163,17 @@ def test_dot_paths_read_dicts_and_lists() -> None:
     answer = {"report": {"items": [{"nav": 2}, {"nav": 5}]}}
     check = unsupported_claims(contract, [row("screen2", "nav", 2)], answer)
     assert check.dispositions == (("report.items.1.nav", FAIL),)
-    for path in ("report.items.01.nav", "report.items.2.nav", "report.items.length"):
+    for path in ("report.items.01.nav", "report.items.2.nav", "report.items.1.length"):
         missing = unsupported_claims({path: {"entity": "screen2", "field": "nav"}},
                                      [row("screen2", "nav", 2)], answer)
         assert missing.dispositions == ((path, NA),)
+
+
+def test_a_list_s_length_is_read_as_javascript_reads_it() -> None:
+    check = unsupported_claims({"report.items.length": {"entity": "screen2", "field": "nav"}},
+                               [row("screen2", "nav", 3)], {"report": {"items": [1, 2]}})
+    assert check.dispositions == (("report.items.length", FAIL),)
+    assert check.findings[0].claimed == 2
 
 
 def test_two_fields_of_one_entity_are_two_findings() -> None:

@@ -28,9 +28,9 @@ reference's check (agentfootprint 9.62.0, the unsupported claim), fence for fenc
     order counts; a claimed unknown Claim never conflicts): ``checked-pass`` or
     ``checked-fail`` with a finding.
 
-  A dot path reads dicts by key and lists by a segment of digits (``report.items.0``);
-  only a dict's own keys and a list's indexes are read (JavaScript would also read an
-  array's ``length`` and an object's inherited members).
+  A dot path reads dicts by key and lists by a segment of digits (``report.items.0``),
+  and a list's ``length`` as JavaScript reads it; only a dict's own keys are read
+  (JavaScript would also read an object's inherited members, ``constructor``...).
 * :func:`claim_contract` refuses a contract nobody could have meant, where it is
   declared (``refused: claims: ...``, naming the answer field).
 
@@ -362,6 +362,8 @@ def _read_path(answer: object, path: str) -> Any:
             cursor = cursor.get(key, _MISSING)
         elif isinstance(cursor, (list, tuple)) and _is_index(key) and int(key) < len(cursor):
             cursor = cursor[int(key)]
+        elif isinstance(cursor, (list, tuple)) and key == "length":
+            cursor = len(cursor)  # as JavaScript reads an array's length
         else:
             return _MISSING
         if cursor is _MISSING:
