@@ -20,7 +20,9 @@ from typing import Any
 
 ENTITIES = ("vm1", "vm2", "fleet", "fc1/3")
 FIELDS = ("jobs_local", "status", "nav", "10", "x y")
-ANSWER_FIELDS = ("a", "jobs", "report.a", "report.jobs", "items.0.a", "items.1.b", "0", "r.s.t")
+ANSWER_FIELDS = (
+    "a", "jobs", "report.a", "report.jobs", "items.0.a", "items.1.b", "0", "r.s.t", "items.length",
+)
 TIMES = ("2026-01-01T00:00:00Z", "2026-02-03T04:05:06+02:00")
 
 
@@ -90,9 +92,9 @@ def _settled(served: list[dict[str, Any]], entity: str, field: str) -> list[Any]
 def _number_texts(value: Any) -> list[str]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return []
-    texts = [str(value), f" {value}\n", f"{value}e0", "1_000"]
+    texts = [str(value), f" {value}\n", f"\u00a0{value}\u2028", f"{value}e0", f"+{value}", f"{value}n", "1_000"]
     if isinstance(value, int) and value >= 0:
-        texts += [hex(value), f"0o{value:o}", f"0b{value:b}", f"{value}.0"]
+        texts += [hex(value), hex(value).upper(), f"0o{value:o}", f"0b{value:b}", f"{value}.0", f"-{hex(value)}"]
     return texts
 
 
