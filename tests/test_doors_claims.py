@@ -87,6 +87,8 @@ def test_a_contract_not_written_with_literals_is_left_to_the_runtime() -> None:
         "with run_record(claims={'a': {'entity': name, 'field': other}}) as run: pass\n"
         "with run_record(claims={'a': {**base}}) as run: pass\n"
         "with run_record(claims=None) as run: pass\n"
+        "BAD = {'a': {'entity': '', 'field': 'f'}}\n"
+        "with run_record(claims=BAD) as run: pass  # a name: not followed (yet)\n"
     )
     assert lint_source(source.encode(), "tool.py", SETTINGS) == []
 
