@@ -183,14 +183,27 @@ def test_a_line_matches_the_entry_itself_not_what_a_folder_holds() -> None:
 # ---------------------------------------------------------------------------
 
 FOLDERS = ("a", "b", "sub", "keep", "a/b", "sub/a", "b/keep", "a/b/c", "a/keep", "sub/b/keep")
-FILES = ("x.py", "y.py", "tool.py", "k.pyi", "notes.txt", "x_gen.py")
-SEGMENTS = ("*", "**", "a", "b", "sub", "keep", "*.py", "x.py", "?.py", "[xy].py", "s*", "*_gen.py", "k*")
+FILES = ("x.py", "y.py", "tool.py", "k.pyi", "notes.txt", "x_gen.py", "x1.py", "a.py")
+SEGMENTS = (
+    "*", "**", "a", "b", "sub", "keep", "*.py", "x.py", "?.py", "[xy].py", "s*", "*_gen.py",
+    "k*", "[!x]*", "[a-c]*", "*[[:digit:]]*", "x\\.py", "a**", "**.py", "[[:alpha:]].py",
+)
 
 
-# Lines people write (ignore all but..., a folder and its exceptions), beside random ones.
+# Lines people write, alone or as the idioms they make together (ignore all but
+# Python, a folder and its exceptions), beside random ones.
 COMMON_LINES = (
     "*", "!*/", "!*.py", "*/", "!sub/", "a/", "!a/x.py", "/a/*", "!/a/keep/", "**/b",
     "a/**", "!a/**/", "!**/keep/**", "*.py", "!x.py", "sub", "!sub/*.py", "b/*/",
+)
+IDIOMS = (
+    ("*", "!*/", "!*.py"),
+    ("*", "!*/"),
+    ("*", "!*.py"),
+    ("a/", "!a/x.py"),
+    ("/a/*", "!/a/keep/"),
+    ("a/**", "!a/**/", "!a/**/*.py"),
+    ("*.py", "!tool.py"),
 )
 
 
@@ -221,7 +234,14 @@ def trees(draw: st.DrawFn) -> dict[str, str]:
     )
     tree = {f"{folder}/{name}" if folder else name: "" for folder, name in files}
     for folder in draw(st.lists(st.sampled_from(("", *FOLDERS)), max_size=3, unique=True)):
-        lines = draw(st.lists(patterns(), min_size=1, max_size=5))
+        groups = draw(
+            st.lists(
+                st.one_of(patterns().map(lambda line: (line,)), st.sampled_from(IDIOMS)),
+                min_size=1,
+                max_size=4,
+            )
+        )
+        lines = [line for group in groups for line in group]
         tree[f"{folder}/.gitignore" if folder else ".gitignore"] = "\n".join(lines) + "\n"
     if draw(st.integers(0, 3)) == 0:
         tree[".git/info/exclude"] = "\n".join(draw(st.lists(patterns(), max_size=3))) + "\n"
