@@ -117,7 +117,9 @@ def test_an_unknown_output_format_in_the_environment_is_a_usage_error(tmp_path: 
     finally:
         os.chdir(old)
     assert code == 2 and out == ""
-    assert "Invalid value for '--output-format'" in err and "SEMANTICS_LINT_OUTPUT_FORMAT" not in out
+    # The error names the option, the variable the bad value came from, and the value.
+    assert "'--output-format'" in err
+    assert "SEMANTICS_LINT_OUTPUT_FORMAT" in err and "'bogus'" in err
 
 
 def test_the_group_help_imports_no_command() -> None:

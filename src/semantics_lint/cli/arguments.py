@@ -91,7 +91,10 @@ def _fixes() -> list[click.Parameter]:
             help="Apply fixes and report only what was fixed; leftover findings do not fail the run "
             "(implies --fix).",
         ),
-        _flag("--show-fixes", help="List the fixes made, per file and code."),
+        _flag(
+            "--show-fixes",
+            help="With --fix, list each file that was fixed and how many fixes it got.",
+        ),
         _flag(
             "--diff",
             help="Print the diff of what --fix would change and write nothing; exit 1 when something "
