@@ -170,3 +170,55 @@ def test_a_process_with_work_left_at_exit_ends_as_python_ends(tmp_path: Path) ->
     done = _script("check", "--no-cache", "tool.py", cwd=tmp_path, prelude=prelude)
     assert done.returncode == 1, done.stderr
     assert done.stdout.endswith("atexit ran\n")
+
+
+# ---------------------------------------------------------------------------
+# check's flags: CheckFlags' fields are the one list of them
+# ---------------------------------------------------------------------------
+
+_TYPES = {
+    "bool": (bool,),
+    "tuple[str, ...]": (tuple,),
+    "str": (str,),
+    "str | None": (str, type(None)),
+    "int | None": (int, type(None)),
+}
+
+
+def _parsed_flags(*arguments: str) -> object:
+    from semantics_lint.cli.arguments import CheckFlags
+    from semantics_lint.cli.check import check_command
+
+    context = check_command.make_context("check", list(arguments))
+    return CheckFlags(**context.params)
+
+
+def test_every_check_flag_is_one_option_named_after_its_field() -> None:
+    from semantics_lint.cli.arguments import CheckFlags
+    from semantics_lint.cli.check import check_command
+
+    fields = CheckFlags.__annotations__
+    names = [parameter.name for parameter in check_command.params]
+    assert sorted(names) == sorted(fields)
+    for parameter in check_command.params:
+        if parameter.name != "paths":
+            assert f"--{parameter.name.replace('_', '-')}" in parameter.opts, parameter.opts
+    # Parsed with nothing given and with every option given, each value has its type.
+    given = _parsed_flags(
+        "a.py", "--fix", "--select", "SEM1", "--no-respect-gitignore", "--stdin-filename", "x.py",
+        "--output-format", "json", "--jobs", "2", "--config", "c.toml", "--cache-dir", "d",
+    )
+    for flags in (_parsed_flags(), given):
+        for field, annotation in fields.items():
+            assert isinstance(getattr(flags, field), _TYPES[annotation]), (field, annotation)
+    assert (given.fix, given.select, given.respect_gitignore, given.jobs) == (  # type: ignore[attr-defined]
+        True, ("SEM1",), False, 2,
+    )
+
+
+def test_a_check_flag_without_an_option_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from semantics_lint.cli.arguments import CheckFlags, build_check
+
+    monkeypatch.setitem(CheckFlags.__annotations__, "new_flag", "bool")
+    with pytest.raises(TypeError, match="new_flag"):
+        build_check(lambda flags: None)
