@@ -7,8 +7,8 @@
   stderr and exit code 2, for ``check`` and ``rule`` as for the rest.
 * The group's ``--help`` lists the commands without importing them.
 * The console script pauses the garbage collector while it starts and always
-  resumes it; it ends the process at once only when nothing is left to do at exit,
-  its output written first.
+  resumes it; it ends as Python ends (its output written, ``atexit`` callbacks run):
+  no private interpreter API to end it sooner.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def _script(*arguments: str, cwd: Path, prelude: str = "") -> subprocess.Complet
     )
 
 
-def test_a_process_ended_at_once_has_written_all_its_output(tmp_path: Path) -> None:
+def test_the_console_script_writes_all_its_output(tmp_path: Path) -> None:
     for index in range(300):
         (tmp_path / f"tool{index:03d}.py").write_text(TOOL, encoding="utf-8")
     done = _script("check", "--no-cache", "--jobs", "1", ".", cwd=tmp_path)
@@ -164,7 +164,7 @@ def test_a_process_ended_at_once_has_written_all_its_output(tmp_path: Path) -> N
     assert done.stdout.endswith("Found 300 errors.\n[*] 300 fixable with the `--fix` option.\n")
 
 
-def test_a_process_with_work_left_at_exit_ends_as_python_ends(tmp_path: Path) -> None:
+def test_the_console_script_ends_as_python_ends(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text(TOOL, encoding="utf-8")
     prelude = "import atexit\natexit.register(lambda: print('atexit ran'))"
     done = _script("check", "--no-cache", "tool.py", cwd=tmp_path, prelude=prelude)
