@@ -415,6 +415,44 @@ def test_watch_lints_again_when_a_file_changes(project: Path) -> None:
     assert process.returncode == 130
 
 
+class _Stop(Exception):
+    """Ends a watch in the test below."""
+
+
+def test_watch_lints_again_a_file_that_changed_while_it_was_linted(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An editor that saves while a lint runs (or a file read half written) must be
+    # linted again: the watch compares with the files as they were when the lint began.
+    from semantics_lint.cli import check
+    from semantics_lint.cli.arguments import CheckFlags
+    from semantics_lint.cli.console import SILENT, Console
+
+    snake = project / "tools" / "snake.py"
+    lints: list[str] = []
+
+    def lint(_flags: object, _console: object) -> int:
+        lints.append(snake.read_text(encoding="utf-8"))
+        if len(lints) == 1:
+            snake.write_text(SNAKE_KEY.replace("measured_at", "measuredAt"), encoding="utf-8")
+            return 1
+        raise _Stop
+
+    looks: list[float] = []
+
+    def look(seconds: float) -> None:
+        looks.append(seconds)
+        assert len(looks) < 20, "the change made while the lint ran was never linted"
+
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(check, "_check", lint)
+    monkeypatch.setattr(check.time, "sleep", look)
+    context = check.check_command.make_context("check", ["tools", "--watch"])
+    with pytest.raises(_Stop):
+        check._watch(CheckFlags(**context.params), Console(SILENT))
+    assert len(lints) == 2 and "measuredAt" in lints[1]
+
+
 # ---------------------------------------------------------------------------
 # Start-up: what a run without calls imports
 # ---------------------------------------------------------------------------

@@ -7,8 +7,8 @@
   stderr and exit code 2, for ``check`` and ``rule`` as for the rest.
 * The group's ``--help`` lists the commands without importing them.
 * The console script pauses the garbage collector while it starts and always
-  resumes it; it ends the process at once only when nothing is left to do at exit,
-  its output written first.
+  resumes it; it ends as Python ends (its output written, ``atexit`` callbacks run):
+  no private interpreter API to end it sooner.
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ def test_an_unknown_output_format_in_the_environment_is_a_usage_error(tmp_path: 
     finally:
         os.chdir(old)
     assert code == 2 and out == ""
-    assert "Invalid value for '--output-format'" in err and "SEMANTICS_LINT_OUTPUT_FORMAT" not in out
+    # The error names the option, the variable the bad value came from, and the value.
+    assert "'--output-format'" in err
+    assert "SEMANTICS_LINT_OUTPUT_FORMAT" in err and "'bogus'" in err
 
 
 def test_the_group_help_imports_no_command() -> None:
@@ -152,7 +154,7 @@ def _script(*arguments: str, cwd: Path, prelude: str = "") -> subprocess.Complet
     )
 
 
-def test_a_process_ended_at_once_has_written_all_its_output(tmp_path: Path) -> None:
+def test_the_console_script_writes_all_its_output(tmp_path: Path) -> None:
     for index in range(300):
         (tmp_path / f"tool{index:03d}.py").write_text(TOOL, encoding="utf-8")
     done = _script("check", "--no-cache", "--jobs", "1", ".", cwd=tmp_path)
@@ -162,9 +164,61 @@ def test_a_process_ended_at_once_has_written_all_its_output(tmp_path: Path) -> N
     assert done.stdout.endswith("Found 300 errors.\n[*] 300 fixable with the `--fix` option.\n")
 
 
-def test_a_process_with_work_left_at_exit_ends_as_python_ends(tmp_path: Path) -> None:
+def test_the_console_script_ends_as_python_ends(tmp_path: Path) -> None:
     (tmp_path / "tool.py").write_text(TOOL, encoding="utf-8")
     prelude = "import atexit\natexit.register(lambda: print('atexit ran'))"
     done = _script("check", "--no-cache", "tool.py", cwd=tmp_path, prelude=prelude)
     assert done.returncode == 1, done.stderr
     assert done.stdout.endswith("atexit ran\n")
+
+
+# ---------------------------------------------------------------------------
+# check's flags: CheckFlags' fields are the one list of them
+# ---------------------------------------------------------------------------
+
+_TYPES = {
+    "bool": (bool,),
+    "tuple[str, ...]": (tuple,),
+    "str": (str,),
+    "str | None": (str, type(None)),
+    "int | None": (int, type(None)),
+}
+
+
+def _parsed_flags(*arguments: str) -> object:
+    from semantics_lint.cli.arguments import CheckFlags
+    from semantics_lint.cli.check import check_command
+
+    context = check_command.make_context("check", list(arguments))
+    return CheckFlags(**context.params)
+
+
+def test_every_check_flag_is_one_option_named_after_its_field() -> None:
+    from semantics_lint.cli.arguments import CheckFlags
+    from semantics_lint.cli.check import check_command
+
+    fields = CheckFlags.__annotations__
+    names = [parameter.name for parameter in check_command.params]
+    assert sorted(names) == sorted(fields)
+    for parameter in check_command.params:
+        if parameter.name != "paths":
+            assert f"--{parameter.name.replace('_', '-')}" in parameter.opts, parameter.opts
+    # Parsed with nothing given and with every option given, each value has its type.
+    given = _parsed_flags(
+        "a.py", "--fix", "--select", "SEM1", "--no-respect-gitignore", "--stdin-filename", "x.py",
+        "--output-format", "json", "--jobs", "2", "--config", "c.toml", "--cache-dir", "d",
+    )
+    for flags in (_parsed_flags(), given):
+        for field, annotation in fields.items():
+            assert isinstance(getattr(flags, field), _TYPES[annotation]), (field, annotation)
+    assert (given.fix, given.select, given.respect_gitignore, given.jobs) == (  # type: ignore[attr-defined]
+        True, ("SEM1",), False, 2,
+    )
+
+
+def test_a_check_flag_without_an_option_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from semantics_lint.cli.arguments import CheckFlags, build_check
+
+    monkeypatch.setitem(CheckFlags.__annotations__, "new_flag", "bool")
+    with pytest.raises(TypeError, match="new_flag"):
+        build_check(lambda flags: None)

@@ -8,13 +8,9 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint.run.config import ConfigResolver
-from semantics_lint.lint.run.discovery import (
-    DiscoveryError,
-    discover,
-    is_gitignored,
-    parse_gitignore,
-)
+from semantics_lint.lint.run.discovery import DiscoveryError, discover
 from semantics_lint.lint.run.globs import compile_globs
+from semantics_lint.lint.run.ignore_files import is_gitignored, parse_gitignore
 
 
 def touch(path: Path, text: str = "x = 1\n") -> Path:

@@ -192,6 +192,51 @@ def test_options_reach_the_engine_from_the_command_line_and_config(tmp_path: Pat
 # The adapter in-process
 # ---------------------------------------------------------------------------
 
+NOQA_AND_UNDECODABLE_FILES: dict[str, bytes] = {
+    "unused_noqa.py": (
+        b"from semantics_lint.runtime import described_result\n"
+        b"def f(rows, export):\n"
+        b"    return described_result(facts=rows, provenance=export.p)  # noqa: SEM102\n"
+        b"r = described_result(facts=[], provenance={'measured_at': t, 'source': s})  # noqa: SEM1, SEM999\n"
+        b"q = described_result(facts=[], provenance={'a': t})  # noqa: SEM002, SEM102\n"
+        b"d = described_result(facts=[], text='''x\n"
+        b"y''', provenance={'measured_at': t, 'source': s})  # noqa: SEM102\n"
+    ),
+    "noqa_without_the_api.py": b"x = 1  # noqa: SEM102\ny = 2  # noqa: E501, SEM4\nz = 3  # noqa\n",
+    "undecodable_comment.py": (
+        b"# caf\xe9: not UTF-8, and no coding cookie\n"
+        b"from semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=[], provenance={'measured_at': t, 'source': s})\n"
+    ),
+    "undecodable_crlf_noqa.py": (
+        b"from semantics_lint.runtime import described_result\r\n"
+        b"r = described_result(facts=[], provenance={'measured_at': t})  # noqa: SEM001, SEM3 \xff\r\n"
+    ),
+    "undecodable_after_a_bom.py": (
+        b"\xef\xbb\xbffrom semantics_lint.runtime import described_result\n"
+        b"r = described_result(facts=['\xe9'], provenance={'measured_at': t, 'source': s})\n"
+    ),
+    "undecodable_without_the_api.py": b"# caf\xe9\nx = 1\n",
+}
+
+
+def test_flake8_reports_unused_noqa_and_undecodable_files_as_the_cli_does(tmp_path: Path) -> None:
+    for name, data in NOQA_AND_UNDECODABLE_FILES.items():
+        (tmp_path / name).write_bytes(data)
+    rows = _compare(["."], tmp_path)
+    codes = {(row[0], row[3]) for row in rows}
+    # The comparison covers each case: an unused code, one in a file without the API,
+    # and a file Python cannot decode (SEM001 in both doors, its comments read alike).
+    assert {
+        ("unused_noqa.py", "SEM002"),
+        ("noqa_without_the_api.py", "SEM002"),
+        ("undecodable_comment.py", "SEM001"),
+        ("undecodable_crlf_noqa.py", "SEM002"),
+        ("undecodable_after_a_bom.py", "SEM001"),
+    } <= codes, rows
+    assert not any(row[0] == "undecodable_without_the_api.py" for row in rows)
+
+
 DEFECT = (
     "from semantics_lint.runtime import described_result\n"
     "r = described_result(facts=[{'entity': 'a'}], provenance={'measured_at': t, 'source': s})\n"

@@ -10,7 +10,12 @@ engine lints flake8's tree and the text without parsing again; otherwise (a cook
 text cannot be written back in, say) it reads the bytes as ``semantics-lint check``
 does. The findings are the same either way. The engine's settings are flake8's
 options, not a ``pyproject.toml``; flake8 applies ``# noqa`` and
-``--select``/``--ignore`` itself, so the runner filters nothing.
+``--select``/``--ignore`` itself, so the runner filters nothing. Two things flake8
+does not do, the plugin does, so that both doors report the same on a file: SEM002
+for a ``# noqa`` code of ours that suppressed nothing (flake8 then filters it like any
+code), and SEM001 for a file Python cannot decode, which flake8 reads as Latin-1
+instead (``# caf\\xe9`` in a file without a cookie): its bytes are read again and
+linted as ``semantics-lint check`` lints them.
 
 Size: flake8 reads the file itself, whatever its size. A file larger than
 ``reading.MAX_SOURCE_BYTES`` is reported here as the same SEM001 ``semantics-lint
@@ -77,6 +82,55 @@ def _source_bytes(lines: Sequence[str]) -> bytes:
     return saved_bytes("".join(lines))
 
 
+def _undecodable_on_disk(filename: str, text: str, engine: Any, settings: LintSettings) -> bytes | None:
+    """The bytes of ``filename`` when flake8's ``text`` of it is its Latin-1 reading
+    because Python cannot decode it (flake8 falls back to Latin-1 when the file's own
+    encoding fails: ``# caf\\xe9`` in a UTF-8 file), and it mentions our API; else None.
+
+    ``semantics-lint check`` reports such a file as its SEM001 (Python cannot import
+    it), and so does the plugin, from these bytes. Only a text with a character past
+    ASCII, all within Latin-1, is checked against the file: any other text is not
+    flake8's fallback.
+    """
+    if text.isascii() or not engine.might_contain_calls(text, settings):
+        return None
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    from semantics_lint.reading import MAX_SOURCE_BYTES, Unreadable, read_regular
+
+    try:
+        data = read_regular(filename, MAX_SOURCE_BYTES)
+    except (Unreadable, ValueError):
+        return None
+    # flake8 reads with universal newlines, and drops a BOM (as Latin-1 reads it).
+    read = data.decode("latin-1").removeprefix("\xef\xbb\xbf")
+    read = read.replace("\r\n", "\n").replace("\r", "\n")
+    if read != text.replace("\r\n", "\n").replace("\r", "\n"):
+        return None
+    return data if not isinstance(engine.decode_source(data), str) else None
+
+
+def _stale_noqa(text: str, data: bytes | None, findings: Sequence[Any], filename: str) -> list[Any]:
+    """SEM002, as ``semantics-lint check`` reports it, for the ``# noqa`` comments of
+    the file that ``findings`` (all of the file's, every rule having run) did not need.
+
+    flake8 applies ``# noqa`` itself, with the grammar and the line mapping the runner
+    copies (``lint/run/suppress.py``), and has no word for a comment that suppressed
+    nothing: the plugin reports it, and flake8 then filters the SEM002 like any code
+    (``--select``, ``--ignore``, a ``# noqa`` that lists SEM002). The comments of a
+    file Python cannot decode are read as the command line reads them. A
+    ``# semantics-lint: noqa`` line means nothing to flake8, here as for every code.
+    """
+    from semantics_lint.lint.core.source import readable_text
+    from semantics_lint.lint.run.config import known_codes
+    from semantics_lint.lint.run.suppress import unused_noqa
+
+    shown = text if data is None else readable_text(data)
+    return unused_noqa(shown, findings, known_codes(), filename)
+
+
 class SemanticsLintPlugin:
     """flake8 checker for the SEM codes; yields ``(line, col, "SEMxxx message", type)``."""
 
@@ -141,15 +195,23 @@ class SemanticsLintPlugin:
     def run(self) -> Iterator[tuple[int, int, str, type[SemanticsLintPlugin]]]:
         """Lint the file; flake8 wants 1-based lines and 0-based columns, as we keep them."""
         engine, texts, printable = _linter()
+        settings = type(self)._get_settings()
+        text: str | None = None
+        data: bytes | None = None
         if sum(map(len, self._lines)) > texts.MAX_SOURCE_BYTES:
             # A character is at least one byte: more characters than the limit is too
             # large. Its text is not joined (a copy of its size), only sized.
             source = texts.InMemory(self._filename, complete=False, size=self._size_on_disk())
         else:
-            tree = self._tree if isinstance(self._tree, ast.Module) else None
-            source = texts.InMemory(self._filename, text="".join(self._lines), tree=tree)
+            text = "".join(self._lines)
+            data = _undecodable_on_disk(self._filename, text, engine, settings)
+            if data is not None:
+                source = texts.InMemory(self._filename, data)
+            else:
+                tree = self._tree if isinstance(self._tree, ast.Module) else None
+                source = texts.InMemory(self._filename, text=text, tree=tree)
         try:
-            result = texts.run_text(source, texts.DEFAULT_OPTIONS, settings=type(self)._get_settings())
+            result = texts.run_text(source, texts.DEFAULT_OPTIONS, settings=settings)
         except Exception as exc:
             # The engine promises not to raise on bad input, so this is a bug in it. Say
             # which file and which plugin, as flake8 does for any plugin that fails,
@@ -159,7 +221,10 @@ class SemanticsLintPlugin:
             raise PluginExecutionFailed(self._filename, self.name, exc) from exc
         if result.linted:
             engine.settle_imports()
-        for finding in result.findings:
+        findings = result.findings
+        if text is not None and "SEM" in text and "noqa" in text.lower():
+            findings = [*findings, *_stale_noqa(text, data, findings, self._filename)]
+        for finding in findings:
             yield (
                 finding.start.line,
                 finding.start.column,

@@ -2,8 +2,8 @@
 
 Its three findings (``uncalled-tool``, ``refusing-tool``, ``undeclared-result``: all
 warnings), the words that make a result look declared, the report's first line
-(the tools called, how many gave sample results, the ones that refused every call),
-and what a session in which no tool was seen says. Loaded only when the plugin is
+(the tools called, how many gave sample results, the ones that refused every call)
+and its verdict line, and what a session in which no tool was seen says. Loaded only when the plugin is
 enabled (:mod:`semantics_lint.pytest_plugin` imports nothing of this while inert).
 """
 
@@ -145,6 +145,19 @@ def heading(sampled: Sequence[str], refusing: Sequence[str], uncalled: Sequence[
     if refusing:
         text += f", {len(sampled)} with sample results (refused every call: {', '.join(refusing)})"
     return f"check-semantics: {text}; {plural(results, 'sample result')}"
+
+
+def verdict_line(*, passed: bool, ok: bool, errors: int, warnings: int) -> str:
+    """The report's last line: the gate's verdict with the plugin's findings counted; a
+    gate failed on warnings alone names ``--semantics-strict``, the option that made
+    warnings fail it."""
+    if passed:
+        verdict = "passed"
+    elif ok:
+        verdict = "FAILED (--semantics-strict: warnings fail the gate)"
+    else:
+        verdict = "FAILED"
+    return f"{verdict}: {plural(errors, 'error')}, {plural(warnings, 'warning')}"
 
 
 def nothing_seen_lines(import_errors: Iterable[str]) -> list[str]:

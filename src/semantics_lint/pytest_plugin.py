@@ -57,7 +57,7 @@ whatever the number of workers.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -200,6 +200,29 @@ class Sample(NamedTuple):
     """The declaration words the value carries outside any declaration."""
 
 
+class Row(NamedTuple):
+    """One tool of the catalog (its name and class) and its samples."""
+
+    key: ToolKey
+    samples: list[Sample]
+
+
+def _by_name_and_class(item: tuple[ToolKey, list[Sample]]) -> tuple[str, str]:
+    (name, result_class), _samples = item
+    return name, result_class or ""
+
+
+class Tally(NamedTuple):
+    """The tools (names) by what they did in the session: the report's first line."""
+
+    sampled: list[str]
+    """Those that gave sample results."""
+    refusing: list[str]
+    """Those that refused every call."""
+    uncalled: list[str]
+    """Those defined and not called (or not judged in a subset of the tests)."""
+
+
 class Refused(NamedTuple):
     """One refusal a tool raised during the session."""
 
@@ -239,9 +262,8 @@ class SemanticsRecorder:
         self.deselected = False
         self.import_errors: dict[str, None] = {}
         """Test modules (node ids) whose collection failed: what they define was not seen."""
-        self.tally: tuple[list[str], list[str], list[str]] = ([], [], [])
-        """The tools (names) that gave sample results, those that refused every call,
-        and those defined but not called: the report's first line."""
+        self.tally = Tally([], [], [])
+        """The tools by what they did in the session: the report's first line."""
         self.report: CatalogReport | None = None
         self.own: list[dict[str, Any]] = []
         self.unjudged: list[str] = []
@@ -330,30 +352,31 @@ class SemanticsRecorder:
         for tool in self._tools.defined_tools():
             self.defined.setdefault((tool.name, tool.result_class), None)
 
-    def _rows(self) -> list[tuple[ToolKey, list[Sample]]]:
+    def _rows(self) -> list[Row]:
         """Every tool with its samples, by tool name and class; samples by test id."""
         rows: dict[ToolKey, list[Sample]] = {key: [] for key in self.defined}
         for sample in self.samples:
             rows.setdefault((sample.tool, sample.result_class), []).append(sample)
         for samples in rows.values():
             samples.sort(key=lambda sample: sample.test or "")
-        return sorted(rows.items(), key=lambda item: (item[0][0], item[0][1] or ""))
+        return [Row(key, samples) for key, samples in sorted(rows.items(), key=_by_name_and_class)]
 
     @staticmethod
-    def catalog_text_of(rows: list[tuple[ToolKey, list[Sample]]]) -> str:
-        """Catalog JSON text: one row per tool name and class, with the test behind each sample."""
-        parts = []
-        for (name, result_class), samples in rows:
-            head = {"name": name, **({"resultClass": result_class} if result_class else {})}
-            parts.append(
-                json.dumps(head)[:-1]
-                + ', "results": ['
-                + ", ".join(sample.text for sample in samples)
-                + '], "tests": '
-                + json.dumps([sample.test for sample in samples])
-                + "}"
-            )
-        return "[\n" + ",\n".join(parts) + "\n]\n"
+    def catalog_text_of(rows: Sequence[Row]) -> str:
+        """Catalog JSON text: one row per tool name and class, with the test behind each
+        sample, written by the one encoder (``runtime/json_text.py``), a row a line."""
+        from semantics_lint.runtime.json_text import json_text, object_text
+
+        def row_text(row: Row) -> str:
+            (name, result_class), samples = row
+            members = [("name", json_text(name))]
+            if result_class:
+                members.append(("resultClass", json_text(result_class)))
+            members.append(("results", "[" + ",".join(sample.text for sample in samples) + "]"))
+            members.append(("tests", json_text([sample.test for sample in samples])))
+            return object_text(members)
+
+        return "[\n" + ",\n".join(row_text(row) for row in rows) + "\n]\n"
 
     def catalog_text(self) -> str:
         """The recorded catalog as JSON text (every tool the session defined)."""
@@ -363,43 +386,10 @@ class SemanticsRecorder:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self._all_defined()
         if self.is_worker:
-            self.config.workeroutput[_WORKER_KEY] = {  # type: ignore[attr-defined]
-                "defined": [list(key) for key in self.defined],
-                "samples": [list(sample) for sample in self.samples],
-                "refused": [list(refusal) for refusal in self.refused],
-                "deselected": self.deselected,
-            }
+            self._hand_to_controller()
             return
-        from semantics_lint.runtime.gate import judge_catalog
-
         self.why_unjudged = self._subset(session)
-        judged: list[tuple[ToolKey, list[Sample]]] = []
-        rows = list(self._rows())
-        # A tool defined without a class and served through an adapter with one is
-        # defined again with that class: the classless definition is the same tool.
-        classed = {name for (name, result_class), _ in rows if result_class is not None}
-        for (name, result_class), samples in rows:
-            if not samples and result_class is None and name in classed:
-                continue
-            if samples:
-                judged.append(((name, result_class), samples))
-                bare = [(index, s[3], s[4]) for index, s in enumerate(samples) if s[4]]
-                if bare:
-                    self.own.append(self._said.undeclared_finding(name, bare))
-                continue
-            refusals = [(r.message, r.test) for r in self.refused if (r.tool, r.result_class) == (name, result_class)]
-            if refusals:
-                self.own.append(self._said.refusing_finding(name, refusals))
-                self.tally[1].append(name)
-            elif self.why_unjudged:
-                self.unjudged.append(name)
-            else:
-                judged.append(((name, result_class), samples))
-                if result_class is None:
-                    self.own.append(self._said.uncalled_finding(name))
-        self.tally[0].extend(name for (name, _), samples in judged if samples)
-        self.tally[2].extend(name for (name, _), samples in judged if not samples)
-        self.tally[2].extend(self.unjudged)
+        judged = self._sort_rows()
         text = self.catalog_text_of(judged)
         if self.catalog is not None:
             target = Path(self.catalog)
@@ -407,6 +397,67 @@ class SemanticsRecorder:
             target.write_text(text, encoding="utf-8")
         if not self.defined and not self.refused:
             return  # no tool seen: nothing to judge, and no verdict to give
+        self._judge(text, session)
+
+    def _hand_to_controller(self) -> None:
+        """pytest-xdist: what this worker recorded, as JSON lists, for the controller."""
+        self.config.workeroutput[_WORKER_KEY] = {  # type: ignore[attr-defined]
+            "defined": [list(key) for key in self.defined],
+            "samples": [list(sample) for sample in self.samples],
+            "refused": [list(refusal) for refusal in self.refused],
+            "deselected": self.deselected,
+        }
+
+    def _sort_rows(self) -> list[Row]:
+        """The rows the gate judges; the plugin's own findings, the tally and the tools
+        left unjudged are kept as each row is sorted."""
+        judged: list[Row] = []
+        rows = self._rows()
+        # A tool defined without a class and served through an adapter with one is
+        # defined again with that class: the classless definition is the same tool.
+        classed = {name for (name, result_class), _ in rows if result_class is not None}
+        for row in rows:
+            (name, result_class), samples = row
+            if not samples and result_class is None and name in classed:
+                continue
+            if samples:
+                judged.append(row)
+                self._undeclared(name, samples)
+                continue
+            refusals = [
+                (refusal.message, refusal.test)
+                for refusal in self.refused
+                if (refusal.tool, refusal.result_class) == (name, result_class)
+            ]
+            if refusals:
+                self.own.append(self._said.refusing_finding(name, refusals))
+                self.tally.refusing.append(name)
+            elif self.why_unjudged:
+                self.unjudged.append(name)
+            else:
+                judged.append(row)
+                if result_class is None:
+                    self.own.append(self._said.uncalled_finding(name))
+        self.tally.sampled.extend(row.key[0] for row in judged if row.samples)
+        self.tally.uncalled.extend(row.key[0] for row in judged if not row.samples)
+        self.tally.uncalled.extend(self.unjudged)
+        return judged
+
+    def _undeclared(self, name: str, samples: Sequence[Sample]) -> None:
+        """``undeclared-result`` for the samples of ``name`` that carry declaration
+        words outside a declaration."""
+        bare = [
+            (index, sample.test, sample.bare_words)
+            for index, sample in enumerate(samples)
+            if sample.bare_words
+        ]
+        if bare:
+            self.own.append(self._said.undeclared_finding(name, bare))
+
+    def _judge(self, text: str, session: pytest.Session) -> None:
+        """The gate's verdict on the catalog ``text``; a failed gate fails a passing session."""
+        from semantics_lint.runtime.gate import judge_catalog
+
         report = judge_catalog(text, self.catalog or _SESSION_LABEL)
         self.report = report
         warnings = report.warnings + len(self.own)
@@ -416,18 +467,10 @@ class SemanticsRecorder:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def summary_lines(self) -> list[str]:
-        from semantics_lint.runtime.gate import format_semantics_report, gate_report
-
         if self.report is None:
             lines = self._said.nothing_seen_lines(self.import_errors)
         else:
-            document = gate_report([self.report], strict=self.strict)
-            document["findings"] = [*document["findings"], *self.own]
-            document["warnings"] += len(self.own)
-            document["passed"] = not self.failed
-            lines = format_semantics_report(document).splitlines()
-            lines[0] = self._said.heading(*self.tally, self.report.results)
-            lines[-1] = lines[-1].replace("(--strict:", "(--semantics-strict:")
+            lines = self._report_lines(self.report)
         if self.unjudged:
             lines.append(
                 f"not judged in this run ({self.why_unjudged}; no test that ran called them): "
@@ -437,6 +480,24 @@ class SemanticsRecorder:
             lines.append(f"catalog written to {self.catalog}")
         return lines
 
+    def _report_lines(self, report: CatalogReport) -> list[str]:
+        """The gate's report with the plugin's findings: the plugin's own first line (the
+        tools called) and verdict (naming ``--semantics-strict``), the gate's lines for
+        the findings between them."""
+        from semantics_lint.runtime.gate import format_semantics_report, gate_report
+
+        document = gate_report([report], strict=self.strict)
+        document["findings"] = [*document["findings"], *self.own]
+        document["warnings"] += len(self.own)
+        document["passed"] = not self.failed
+        # One catalog: the gate's first line is its counts and its last the verdict.
+        findings = format_semantics_report(document).splitlines()[1:-1]
+        heading = self._said.heading(*self.tally, report.results)
+        verdict = self._said.verdict_line(
+            passed=not self.failed, ok=report.ok, errors=report.errors, warnings=document["warnings"]
+        )
+        return [heading, *findings, verdict]
+
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.is_worker:
             return
@@ -444,14 +505,25 @@ class SemanticsRecorder:
         for line in self.summary_lines():
             terminalreporter.line(line)
         if self.failed and self.report is not None:
-            # pytest's last line counts each key of its stats: this one reads
-            # "4 passed, 2 semantics errors (gate failed)".
-            errors = self.report.errors
-            count = errors or self.report.warnings + len(self.own)
-            what = "semantics error" if errors else "semantics warning"
-            how = "gate failed" if errors else "--semantics-strict gate failed"
-            key = f"{what}{'' if count == 1 else 's'} ({how})"
-            terminalreporter.stats.setdefault(key, []).extend([self.report] * count)
+            key, counted = self._last_line_entry(self.report)
+            terminalreporter.stats.setdefault(key, []).extend(counted)
+
+    def _last_line_entry(self, report: CatalogReport) -> tuple[str, list[dict[str, Any]]]:
+        """What pytest's last line counts of a failed gate: ``4 passed, 2 semantics
+        errors (gate failed)``. pytest counts the entries of each key of its stats; the
+        entries here are the findings the gate failed on (its errors, or under
+        ``--semantics-strict`` every warning, the plugin's too), an omitted group once
+        for each finding it stands for."""
+        severity = "error" if report.errors else "warning"
+        counted = [finding for finding in report.findings if finding["severity"] == severity]
+        if severity == "warning":
+            counted.extend(self.own)
+        for group in report.omitted:
+            if group["severity"] == severity:
+                counted.extend([group] * group["count"])
+        what = "semantics error" if report.errors else "semantics warning"
+        how = "gate failed" if report.errors else "--semantics-strict gate failed"
+        return f"{what}{'' if len(counted) == 1 else 's'} ({how})", counted
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self._tools.observe_tools(self._previous)

@@ -59,10 +59,8 @@ _PAUSED = [False]
 def run(argv: Sequence[str] | None = None) -> NoReturn:
     """The ``semantics-lint`` console script: run the command ``argv`` names, and exit.
 
-    Without ``argv`` (the console script, ``python -m semantics_lint``) the process
-    is the command's alone, and when the command leaves nothing to do at exit it ends
-    at once (:func:`_end_now`); with ``argv`` (a caller in this process) it raises
-    ``SystemExit`` as click does.
+    It raises ``SystemExit`` as click does, and the interpreter then ends as it
+    always does (``atexit`` callbacks, streams flushed).
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     if gc.isenabled():
@@ -70,41 +68,9 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
         _PAUSED[0] = True
     try:
         _group().main(args=arguments, prog_name="semantics-lint")
-    except SystemExit as exit_:
-        if argv is None:
-            _end_now(exit_.code)
-        raise
     finally:
         start_up_over()
     raise SystemExit(0)  # pragma: no cover - click's main exits itself
-
-
-def _end_now(code: object) -> None:
-    """End the process with ``code`` without tearing the interpreter down, as mypy
-    does: freeing every module and object of a process about to end costs a run over
-    a file without calls about 3% of its instructions. Only when nothing is left to
-    do at exit: no ``atexit`` callback registered (logging, multiprocessing and the
-    like register one), no other thread alive. The output streams are flushed first;
-    otherwise returns."""
-    import atexit
-    import os
-
-    threading = sys.modules.get("threading")
-    callbacks = getattr(atexit, "_ncallbacks", None)
-    if callbacks is None or callbacks() or (threading is not None and threading.active_count() > 1):
-        return
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code
-    else:
-        return  # ``sys.exit("message")``: Python prints the message
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            return  # let Python's own exit report it
-    os._exit(status)
 
 
 def start_up_over() -> None:

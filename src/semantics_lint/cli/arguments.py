@@ -34,7 +34,12 @@ Exit codes:
 
 
 class CheckFlags(SimpleNamespace):
-    """The flags of one ``semantics-lint check`` run, by the names its options give them."""
+    """The flags of one ``semantics-lint check`` run, by the names its options give them.
+
+    These annotations are the one list of the flags: each option below is made from
+    its field (:func:`_option`: its name ``--field-name``, and its kind from the type),
+    and :func:`build_check` refuses a field without an option.
+    """
 
     paths: tuple[str, ...]
     fix: bool
@@ -64,12 +69,26 @@ class CheckFlags(SimpleNamespace):
     silent: bool
 
 
-def _flag(*declarations: str, help: str) -> click.Option:
-    return click.Option(list(declarations), is_flag=True, help=help)
+_KINDS: dict[str, dict[str, Any]] = {
+    "bool": {"is_flag": True},
+    "tuple[str, ...]": {"multiple": True, "metavar": "CODES"},
+    "str | None": {},
+    "int | None": {"type": int},
+    "str": {},  # its click type is given where it is declared
+}
+"""How a field's type (as annotated) is read from the command line."""
 
 
-def _codes(declaration: str, help: str) -> click.Option:
-    return click.Option([declaration], multiple=True, metavar="CODES", help=help)
+def _option(
+    field: str, *aliases: str, help: str, negatable: bool = False, **settings: Any
+) -> click.Option:
+    """The option of :class:`CheckFlags`' ``field``: ``--field-name`` (with ``aliases``,
+    and ``--no-field-name`` when ``negatable``), of the kind its annotation says."""
+    long = "--" + field.replace("_", "-")
+    if negatable:
+        long = f"{long}/--no-{long[2:]}"
+    kind = _KINDS[CheckFlags.__annotations__[field]]
+    return click.Option([*aliases, long, field], help=help, **{**kind, **settings})
 
 
 def _positive(_context: click.Context, _parameter: click.Parameter, value: int | None) -> int | None:
@@ -81,28 +100,31 @@ def _positive(_context: click.Context, _parameter: click.Parameter, value: int |
 def _fixes() -> list[click.Parameter]:
     """The flags that change files, or show how they would change."""
     return [
-        _flag("--fix", help="Apply safe fixes, then report what remains."),
-        _flag(
-            "--unsafe-fixes",
+        _option("fix", help="Apply safe fixes, then report what remains."),
+        _option(
+            "unsafe_fixes",
             help="With --fix, --fix-only or --diff, apply unsafe fixes too; otherwise count them as fixable.",
         ),
-        _flag(
-            "--fix-only",
+        _option(
+            "fix_only",
             help="Apply fixes and report only what was fixed; leftover findings do not fail the run "
             "(implies --fix).",
         ),
-        _flag("--show-fixes", help="List the fixes made, per file and code."),
-        _flag(
-            "--diff",
+        _option(
+            "show_fixes",
+            help="With --fix, list each file that was fixed and how many fixes it got.",
+        ),
+        _option(
+            "diff",
             help="Print the diff of what --fix would change and write nothing; exit 1 when something "
             "would change.",
         ),
-        _flag(
-            "--exit-non-zero-on-fix",
+        _option(
+            "exit_non_zero_on_fix",
             help="Exit 1 when a file was changed by --fix, even if no finding remains.",
         ),
-        _flag(
-            "--add-noqa",
+        _option(
+            "add_noqa",
             help="Add the '# noqa: CODE' comments that suppress every finding now reported, then exit.",
         ),
     ]
@@ -110,27 +132,28 @@ def _fixes() -> list[click.Parameter]:
 
 def _rule_selection() -> list[click.Parameter]:
     return [
-        _codes(
-            "--select",
-            "Codes or prefixes to run (comma-separated or repeated; replaces the configuration's select).",
+        _option(
+            "select",
+            help="Codes or prefixes to run (comma-separated or repeated; replaces the configuration's "
+            "select).",
         ),
-        _codes("--extend-select", "Codes or prefixes to run on top of select."),
-        _codes("--ignore", "Codes or prefixes not to run."),
+        _option("extend_select", help="Codes or prefixes to run on top of select."),
+        _option("ignore", help="Codes or prefixes not to run."),
     ]
 
 
 def _file_selection() -> list[click.Parameter]:
     return [
-        click.Option(
-            ["--respect-gitignore/--no-respect-gitignore"], default=True,
+        _option(
+            "respect_gitignore", negatable=True, default=True,
             help="Skip (default) or also lint the files that .gitignore files ignore.",
         ),
-        _flag(
-            "--force-exclude",
+        _option(
+            "force_exclude",
             help="Apply exclude and extend-exclude to files named explicitly too (for pre-commit).",
         ),
-        click.Option(
-            ["--stdin-filename"], metavar="PATH",
+        _option(
+            "stdin_filename", metavar="PATH",
             help="Read the source from standard input, and name it PATH (for messages, configuration "
             "and per-file-ignores).",
         ),
@@ -139,39 +162,39 @@ def _file_selection() -> list[click.Parameter]:
 
 def _output() -> list[click.Parameter]:
     return [
-        click.Option(
-            ["--output-format"], type=click.Choice(OUTPUT_FORMATS), metavar="FORMAT",
+        _option(
+            "output_format", type=click.Choice(OUTPUT_FORMATS), metavar="FORMAT",
             default="concise", envvar=ENV_OUTPUT_FORMAT, show_envvar=True,
             help=f"How findings are printed: {', '.join(OUTPUT_FORMATS)} (default: concise).",
         ),
-        _flag("--statistics", help="Print a count per code instead of the findings."),
-        _flag("--show-settings", help="Print the resolved settings for the first path and exit."),
-        _flag("-w", "--watch", help="Lint again whenever a file changes (Ctrl-C ends)."),
+        _option("statistics", help="Print a count per code instead of the findings."),
+        _option("show_settings", help="Print the resolved settings for the first path and exit."),
+        _option("watch", "-w", help="Lint again whenever a file changes (Ctrl-C ends)."),
     ]
 
 
 def _miscellaneous() -> list[click.Parameter]:
     return [
-        click.Option(
-            ["--config"], metavar="FILE",
+        _option(
+            "config", metavar="FILE",
             help="Read [tool.semantics-lint] from FILE for every path instead of the closest "
             "pyproject.toml.",
         ),
-        click.Option(
-            ["-j", "--jobs"], type=int, callback=_positive, metavar="N",
+        _option(
+            "jobs", "-j", callback=_positive, metavar="N",
             help="Worker processes (default: the number of cores; 1 lints in-process).",
         ),
-        _flag(
-            "-n", "--no-cache",
+        _option(
+            "no_cache", "-n",
             help=f"Lint every file afresh; neither read nor write the results cache (${ENV_NO_CACHE}).",
         ),
-        click.Option(
-            ["--cache-dir"], metavar="DIR",
+        _option(
+            "cache_dir", metavar="DIR",
             help="The results cache lives in DIR/.semantics-lint-cache (default DIR: "
             "$SEMANTICS_LINT_CACHE_DIR, else the project root: the folder of the pyproject.toml in "
             "use, else the current folder).",
         ),
-        _flag("-e", "--exit-zero", help="Exit 0 even when findings remain (errors still exit 2)."),
+        _option("exit_zero", "-e", help="Exit 0 even when findings remain (errors still exit 2)."),
     ]
 
 
@@ -180,9 +203,9 @@ LOG_LEVELS = ("verbose", "quiet", "silent")
 
 def _log_levels() -> list[click.Parameter]:
     return [
-        _flag("-v", "--verbose", help="Also say what the run did."),
-        _flag("-q", "--quiet", help="Print the findings, and nothing else."),
-        _flag("-s", "--silent", help="Print nothing; the exit code still says whether findings remain."),
+        _option("verbose", "-v", help="Also say what the run did."),
+        _option("quiet", "-q", help="Print the findings, and nothing else."),
+        _option("silent", "-s", help="Print nothing; the exit code still says whether findings remain."),
     ]
 
 
@@ -212,6 +235,9 @@ def build_check(callback: Callable[[CheckFlags], None]) -> click.Command:
         made = make()
         parameters.extend(made)
         sections.append((title, [parameter.name for parameter in made]))
+    missing = set(CheckFlags.__annotations__) - {parameter.name for parameter in parameters}
+    if missing:
+        raise TypeError(f"CheckFlags fields without an option: {', '.join(sorted(missing))}")
     return SectionedCommand(
         "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections
     )

@@ -217,11 +217,13 @@ def _watch(flags: CheckFlags, console: Console) -> int:
     while True:
         stamp = time.strftime("%H:%M:%S")
         console.info(f"[{stamp}] Linting...\n")
+        # Taken before the lint: a file changed while it ran (or half written when it
+        # read it) is linted again at the next look.
+        before = _snapshot(paths)
         try:
             _check(flags, console)
         except CheckError as error:
             console.error(str(error))
-        before = _snapshot(paths)
         console.info("Watching for file changes (Ctrl-C to stop).\n")
         while True:
             time.sleep(WATCH_INTERVAL)

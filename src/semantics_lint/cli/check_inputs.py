@@ -18,6 +18,7 @@ from semantics_lint.cli.report import (
     exit_code,
     lint_paths,
     print_findings,
+    report_diff,
     source_reader,
     summary_wanted,
 )
@@ -58,18 +59,12 @@ def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int
     result = texts.run_text(stdin, options)
     for message in result.messages:
         console.out(message + "\n", to_stderr=True)
+    # stdout carries the diff or the fixed source: what is said about them goes to stderr.
+    if options.diff:
+        return report_diff(flags, console, result, summary_to_stderr=True)
     from semantics_lint.lint.output import overview
 
-    # stdout carries the diff or the fixed source: what is said about them goes to stderr.
     summarize = summary_wanted(flags)
-    if options.diff:
-        for text in result.diffs:
-            console.out(text)
-        if summarize:
-            console.info(overview.would_fix_summary(result.fixed, result.changed_files), to_stderr=True)
-        return exit_code(
-            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, result.failed
-        )
     if options.fix:
         # stdout carries the fixed source (the original when nothing changed).
         fixed = result.fixed_stdin if result.fixed_stdin is not None else source

@@ -122,15 +122,7 @@ def report_result(
     broken = result.failed
     summarize = summary_wanted(flags)
     if options.diff:
-        from semantics_lint.lint.output.overview import would_fix_summary
-
-        for text in result.diffs:
-            console.out(text)
-        if summarize:
-            console.info(would_fix_summary(result.fixed, result.changed_files))
-        return exit_code(
-            EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, broken
-        )
+        return report_diff(flags, console, result)
     if flags.show_fixes and options.fix and summarize:
         console.info(fixes_text(result))
     if flags.fix_only:
@@ -149,6 +141,22 @@ def report_result(
     if flags.exit_non_zero_on_fix and result.changed_files:
         code = EXIT_FINDINGS
     return exit_code(code, flags, broken)
+
+
+def report_diff(
+    flags: CheckFlags, console: Console, result: RunResult, *, summary_to_stderr: bool = False
+) -> int:
+    """``--diff``: the diffs on stdout, then what would be fixed (on stderr with
+    ``summary_to_stderr``); exit 1 when some file would change, 2 on an error."""
+    from semantics_lint.lint.output.overview import would_fix_summary
+
+    for text in result.diffs:
+        console.out(text)
+    if summary_wanted(flags):
+        console.info(
+            would_fix_summary(result.fixed, result.changed_files), to_stderr=summary_to_stderr
+        )
+    return exit_code(EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, result.failed)
 
 
 def fixes_text(result: RunResult) -> str:

@@ -16,7 +16,8 @@ class UnusedNoqa(Rule):
     ## What it does
     Reports a code of ours listed in a `# noqa` comment that suppressed nothing on its
     line: its rule ran on the file and found nothing there, or no rule has that code.
-    Reported by `semantics-lint check` (flake8 has its own view of `# noqa`).
+    Reported by `semantics-lint check` and by the flake8 plugin alike (flake8 applies
+    `# noqa` with the same grammar, and has no check of its own for a stale one).
 
     ## Why is this bad?
     A suppression that no longer suppresses anything hides the next real mistake on

@@ -16,18 +16,21 @@ Symbolic links to folders are not followed (so a walk cannot loop); a link to a
 file is linted as the file it points to. What is listed is only named: the runner
 reads only regular files (a FIFO, socket or device is its SEM001, never opened).
 
-``.gitignore`` files are read with pathspec's ``GitIgnoreSpec`` rather than by
-running ``git check-ignore``: the walk then needs no ``git`` executable, gives the
-same answer inside and outside a work tree, and costs no process per run. The
+``.gitignore`` files are weighed as git weighs them (``ignore_files.py``) rather
+than by running ``git check-ignore``: the walk then needs no ``git`` executable, gives
+the same answer inside and outside a work tree, and costs no process per run. A
+folder git ignores is not entered (git cannot re-include a file below it), whatever
+a later ``!`` line says of the files it holds; ``!*/`` re-includes folders. The
 ``.gitignore`` files read are those in the walked folders, plus those between a
 walked folder and the top of its git work tree (the nearest ancestor with a
-``.git``) and that work tree's ``.git/info/exclude``; outside a work tree no
-ancestor's ``.gitignore`` is read, so a stray file higher up changes nothing.
-A deeper ``.gitignore`` overrides a shallower one, as in git. Each is read through
-``reading.py`` (a regular file, not a symbolic link, as git reads an in-tree
-``.gitignore``, never a blocking open, at most ``MAX_SETTINGS_BYTES``); one that is
-there but cannot be read is a warning, and the walk goes on as if it were absent (it
-then lints more, never less).
+``.git``) and that work tree's ``info/exclude`` (in the folder a ``.git`` file names,
+for a linked work tree or a submodule); a walked folder that git ignores, or that is
+inside one, gives no file. Outside a work tree no ancestor's ``.gitignore`` is read,
+so a stray file higher up changes nothing. A deeper ``.gitignore`` overrides a
+shallower one, as in git. Each is read through ``reading.py`` (a regular file, not a
+symbolic link, as git reads an in-tree ``.gitignore``, never a blocking open, at most
+``MAX_SETTINGS_BYTES``); one that is there but cannot be read is a warning, and the
+walk goes on as if it were absent (it then lints more, never less).
 
 Globs (``exclude``, ``extend-exclude``, ``per-file-ignores``) read like
 ``.gitignore`` lines (they are compiled by the same library): a glob without
@@ -54,10 +57,17 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from semantics_lint.lint.output.printable import printable
-from semantics_lint.lint.run.globs import GlobSet, _relative, compile_globs, readable_lines_spec
+from semantics_lint.lint.run.globs import GlobSet, compile_globs
+from semantics_lint.lint.run.ignore_files import (
+    IgnoreFile,
+    find_git_root,
+    info_exclude_path,
+    is_gitignored,
+    parse_gitignore,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.config import Config, ConfigResolver
@@ -174,28 +184,6 @@ def excluded_by_config(
 # ---------------------------------------------------------------------------
 
 
-class IgnoreFile(NamedTuple):
-    """The compiled rules of one ``.gitignore`` and the folder they are relative to."""
-
-    base: str
-    spec: Any
-
-    def verdict(self, path: str, is_dir: bool) -> bool | None:
-        """True: ignored; False: re-included by a ``!`` line; None: no line matches."""
-        relative = _relative(path, self.base)
-        if not relative:
-            return None
-        return self.spec.check_file(relative + "/" if is_dir else relative).include
-
-
-def parse_gitignore(base: str, text: str) -> IgnoreFile | None:
-    """The rules of one ``.gitignore`` text relative to ``base``; None when it has none."""
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    if not lines:
-        return None
-    return IgnoreFile(base, readable_lines_spec(lines))
-
-
 def _read_ignore_file(
     base: str, path: str, problems: list[PathProblem], shown: str | None = None
 ) -> IgnoreFile | None:
@@ -227,52 +215,35 @@ def _read_ignore_file(
             if problem not in problems:
                 problems.append(problem)
         return None
-    return parse_gitignore(base, data.decode("utf-8", errors="replace"))
+    return parse_gitignore(base, data)
 
 
-def is_gitignored(path: str, is_dir: bool, stack: Sequence[IgnoreFile]) -> bool:
-    """What the ``.gitignore`` files in ``stack`` (outermost first) say about ``path``.
-
-    The deepest file with a matching line decides, as in git.
-    """
-    for ignore_file in reversed(stack):
-        verdict = ignore_file.verdict(path, is_dir)
-        if verdict is not None:
-            return verdict
-    return False
-
-
-def find_git_root(folder: str) -> str | None:
-    """The top of the git work tree holding ``folder`` (absolute), or None outside one."""
-    current = folder
-    while True:
-        if os.path.lexists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
-def _ancestor_ignore_files(folder: str, problems: list[PathProblem]) -> list[IgnoreFile]:
-    """``.gitignore`` files above ``folder`` up to its work tree's top, outermost first."""
+def _ancestor_ignore_files(folder: str, problems: list[PathProblem]) -> list[IgnoreFile] | None:
+    """The ignore files that apply to ``folder``'s entries before its own ``.gitignore``
+    (``info/exclude``, then the ``.gitignore`` of each folder from the top of its work
+    tree down), outermost first; None when git ignores ``folder`` or a folder between
+    it and the top, and so everything it holds."""
     root = find_git_root(folder)
     if root is None:
         return []
     found: list[IgnoreFile] = []
-    info = _read_ignore_file(root, os.path.join(root, ".git", "info", "exclude"), problems)
+    exclude = info_exclude_path(root)
+    info = None if exclude is None else _read_ignore_file(root, exclude, problems)
     if info is not None:
         found.append(info)
     chain: list[str] = []
     current = folder
     while current != root:
-        current = os.path.dirname(current)
         chain.append(current)
-    # The folder's own .gitignore is read by the walk itself.
-    for ancestor in reversed(chain):
-        ignore_file = _read_ignore_file(ancestor, os.path.join(ancestor, ".gitignore"), problems)
+        current = os.path.dirname(current)
+    parent = root
+    for below in reversed(chain):
+        ignore_file = _read_ignore_file(parent, os.path.join(parent, ".gitignore"), problems)
         if ignore_file is not None:
             found.append(ignore_file)
+        if found and is_gitignored(below, True, found):
+            return None
+        parent = below
     return found
 
 
@@ -362,9 +333,12 @@ def _walk(
     A stack of folders still to list, each with the ``.gitignore`` files that apply
     to it and its path relative to ``top``; nothing here recurses.
     """
-    base: tuple[IgnoreFile, ...] = (
-        tuple(_ancestor_ignore_files(top, problems)) if respect_gitignore else ()
-    )
+    base: tuple[IgnoreFile, ...] = ()
+    if respect_gitignore:
+        above = _ancestor_ignore_files(top, problems)
+        if above is None:
+            return  # git ignores the folder, and so all it holds
+        base = tuple(above)
     stack: list[tuple[str, str, tuple[IgnoreFile, ...]]] = [(top, "", base)]
     while stack:
         folder, relative, ignores = stack.pop()

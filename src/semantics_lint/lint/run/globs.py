@@ -43,15 +43,6 @@ def glob_error(pattern: str) -> str | None:
     return None
 
 
-def readable_lines_spec(lines: list[str]) -> Any:
-    """The spec of a ``.gitignore``'s lines, each line git cannot read left out: git
-    takes such a line as matching nothing, and so does the walk."""
-    try:
-        return _gitignore_spec(lines)
-    except (ValueError, re.error):
-        return _gitignore_spec([line for line in lines if glob_error(line) is None])
-
-
 class GlobSet:
     """Exclude or per-file-ignores globs, compiled once, relative to ``root``.
 
