@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextvars
+import datetime
 import decimal
 import json
 import sys
@@ -59,7 +60,24 @@ def test_a_lone_surrogate_is_served_as_valid_utf8() -> None:
     message = tool_message({"name": "cut\ud800here"})
     assert message.text == '{"name":"cut\\ud800here"}'
     message.text.encode("utf-8")
-    assert tool_message("raw \udcff text").text == "raw \ufffd text"
+    # Outside JSON text a lone surrogate is the text of its escape: one policy everywhere.
+    assert tool_message("raw \udcff text").text == "raw \\udcff text"
+
+
+def test_keys_that_would_become_one_once_escaped_are_refused_naming_them() -> None:
+    # Two keys that differ only in lone surrogates stay apart ...
+    # (built from pairs: a linter that reads the two keys as U+FFFD calls them one)
+    keys = [("r\udcffport", 1), ("r\udcfeport", 2)]
+    apart = tool_message(dict(keys))
+    assert json.loads(apart.text) == dict(keys)
+    # ... but one beside the text of its own escape would be one key on the wire.
+    clash = {"r\udcffport": 1, "r\\udcffport": 2}
+    with pytest.raises(NotJSON, match="two keys"):
+        tool_message(clash)
+    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    message = tool_message({**absence, "files": clash})
+    assert message.is_error and message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert "files has two keys" in message.text and "r\\\\udcffport" in message.text
 
 
 def test_numbers_are_written_as_javascript_writes_them() -> None:
@@ -105,6 +123,50 @@ def test_a_key_whose_own_methods_fail_is_still_judged_as_json_judges_it() -> Non
     assert "a _Unshown (<_Unshown>)" in message.text
     # An int key is written as the int it holds, whatever its class says of itself.
     assert json.loads(tool_message({_OddInt(7): "x"}).text) == {"7": "x"}
+
+class _Unwalkable(list):  # type: ignore[type-arg]
+    """A list whose own ``__iter__`` fails."""
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("iteration failed")
+
+
+class _Undatable(datetime.datetime):
+    """A datetime whose own ``isoformat`` fails."""
+
+    def isoformat(self, *args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("isoformat failed")
+
+
+class _Unitemised(dict):  # type: ignore[type-arg]
+    """A dict whose own ``items`` fails."""
+
+    def items(self) -> Any:
+        raise RuntimeError("items failed")
+
+
+@pytest.mark.parametrize(
+    ("odd", "where"),
+    [
+        (_Unwalkable([1]), "facts[0].runs"),
+        (_Undatable(2024, 5, 1), "facts[0].runs"),
+        (_Unitemised(a=1), "facts[0].runs"),
+        ([1, [2, _Unwalkable()]], "facts[0].runs[1][1]"),
+    ],
+    ids=["list __iter__", "datetime isoformat", "dict items", "nested"],
+)
+def test_a_value_whose_own_methods_fail_mid_walk_is_the_refusal_text(odd: object, where: str) -> None:
+    value = dict(backup())
+    value["facts"] = [{"entity": "vm1", "runs": odd}]
+    message = tool_message(value)
+    assert message.is_error and message.kind is Kind.REFUSAL
+    assert message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert f"{where} is a _Un" in message.text
+    # Without a marker the value is not JSON data: the framework's to write.
+    with pytest.raises(NotJSON) as raised:
+        tool_message({"runs": odd})
+    assert raised.value.path == "runs" + where.removeprefix("facts[0].runs")
+
 
 @pytest.mark.parametrize(
     "value",

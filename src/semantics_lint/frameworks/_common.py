@@ -28,12 +28,11 @@ translates the outcome into its framework's result type. Nothing is kept per cal
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
-from semantics_lint.runtime.json_text import wire_text
+from semantics_lint.runtime.json_text import wire_data
 from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
 from semantics_lint.runtime.serving import (
@@ -56,6 +55,7 @@ __all__ = [
     "Unserved",
     "call_prepared",
     "call_prepared_async",
+    "framework_error",
     "prepare",
     "record_entry",
     "served_function",
@@ -87,7 +87,10 @@ class Prepared(NamedTuple):
       parameters of ``execute`` followed by one keyword-only parameter per property;
     * ``function``: the underlying function (the one given, or the tool's ``execute``);
     * ``is_async``: True when calling the tool gives an awaitable;
-    * ``declared``: the declared ``inputSchema`` as parameters, or None.
+    * ``declared``: the declared ``inputSchema`` as parameters, or None;
+    * ``framework``: the top-level packages of the framework: an exception of a class
+      one of them defines (or a subclass of one) keeps its framework meaning, whatever
+      its text says (:func:`framework_error`).
     """
 
     tool: Tool
@@ -97,6 +100,15 @@ class Prepared(NamedTuple):
     function: Callable[..., Any]
     is_async: bool
     declared: Declared | None = None
+    framework: tuple[str, ...] = ()
+
+
+def framework_error(error: BaseException, packages: tuple[str, ...]) -> bool:
+    """True when ``error``'s class, or a class it derives from, is defined in one of
+    ``packages`` (a framework's own retry or error type: Pydantic AI's ``ModelRetry``,
+    LangChain's ``ToolException``), which the framework handles as it always does,
+    even when its text starts ``refused:``."""
+    return any(kind.__module__.partition(".")[0] in packages for kind in type(error).__mro__)
 
 
 def _signature(function: Callable[..., Any]) -> inspect.Signature | None:
@@ -148,6 +160,7 @@ def prepare(
     description: str | None = None,
     context: Callable[[inspect.Parameter], bool] = _no_context,
     extra: str = "",
+    framework: tuple[str, ...] = (),
 ) -> Prepared:
     """One ``define_tool`` tool for ``fn_or_tool``, with its name, description and parameters.
 
@@ -159,7 +172,8 @@ def prepare(
     (a plain function only: a tool has its own). ``context`` tells the parameters the
     framework fills itself (its context object), which a declared ``inputSchema``
     leaves out; ``extra`` names the adapter's extra, for the error raised when what a
-    declared schema needs is not installed.
+    declared schema needs is not installed; ``framework`` names the framework's
+    packages, whose own exceptions keep their meaning (``Prepared.framework``).
     """
     if isinstance(fn_or_tool, Tool):
         tool = _redefined(fn_or_tool, result_class, name is not None or description is not None)
@@ -185,7 +199,7 @@ def prepare(
     else:
         signature = own if own is not None else inspect.Signature()
     is_async = isinstance(tool, AsyncTool)
-    return Prepared(tool, tool.name, shown, signature, function, is_async, schema)
+    return Prepared(tool, tool.name, shown, signature, function, is_async, schema, framework)
 
 
 def _arguments(prepared: Prepared, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -207,8 +221,9 @@ def _settled(prepared: Prepared, value: object) -> Outcome:
 
 
 def _refused(prepared: Prepared, error: Exception) -> ToolMessage:
-    """The refusal ``error`` is, recorded; any other exception is raised again, unchanged."""
-    message = refusal_message(error)
+    """The refusal ``error`` is, recorded; any other exception, and the framework's own
+    (:func:`framework_error`), is raised again, unchanged."""
+    message = None if framework_error(error, prepared.framework) else refusal_message(error)
     if message is None:
         raise error
     record_served(prepared.name, message)
@@ -308,22 +323,10 @@ def served_function(
     return function
 
 
-def _plain(value: Any) -> Any:
-    kind = type(value)
-    if kind is str:
-        return wire_text(value)
-    if kind is float:
-        return value if math.isfinite(value) else None
-    if kind is dict:
-        return {wire_text(key): _plain(item) for key, item in value.items()}
-    if kind is list:
-        return [_plain(item) for item in value]
-    return value
-
-
 def record_entry(message: ToolMessage) -> dict[str, Any]:
     """``{RECORD_KEY: record}``, for a channel beside the text: the message's record
     (already a plain copy of JSON data, taken when served) as data any JSON writer can
-    write: ``NaN`` and ``±Infinity`` as None (JSON's ``null``, as the text writes them)
-    and a lone surrogate as U+FFFD (the model's text escapes it as ``\\ud800``)."""
-    return {RECORD_KEY: _plain(message.record)}
+    write (``json_text.wire_data``): ``NaN`` and ``±Infinity`` as None (JSON's
+    ``null``, as the text writes them) and a lone surrogate, in a string or a key, as
+    the text of its escape (``\\ud800``), so no two keys become one."""
+    return {RECORD_KEY: wire_data(message.record)}

@@ -31,7 +31,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from semantics_lint.extras import framework_import
 
@@ -48,6 +48,9 @@ from semantics_lint.frameworks._common import (
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]
+
+_FRAMEWORK: Final = ("langchain_core", "langchain")
+"""LangChain's packages: a ``ToolException`` keeps its meaning, whatever its text says."""
 
 ToolErrorHandling = bool | str | Callable[[ToolException], Any] | None
 """What LangChain's ``handle_tool_error`` takes."""
@@ -122,6 +125,7 @@ def tool(
         description=description,
         context=_is_context,
         extra="langchain",
+        framework=_FRAMEWORK,
     )
     function = served_function(prepared, _content_and_artifact)
     return StructuredTool.from_function(

@@ -67,6 +67,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RECORD_KEY", "function_tool"]
 
+_FRAMEWORK: Final = ("agents",)
+"""The SDK's package: its own exceptions keep their meaning, whatever their text says."""
+
 # The SDK hands a tool its ToolContext through a first parameter annotated so; when
 # the tool takes none, the adapter's own takes it, named as no tool parameter is.
 _CONTEXT: Final = "_semantics_lint_tool_context"
@@ -129,6 +132,7 @@ def function_tool(
         description=description_override,
         context=_is_context,
         extra="openai-agents",
+        framework=_FRAMEWORK,
     )
     first = next(iter(prepared.signature.parameters.values()), None)
     lead = (

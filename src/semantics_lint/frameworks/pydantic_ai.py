@@ -33,7 +33,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from semantics_lint.extras import framework_import
 
@@ -49,6 +49,10 @@ from semantics_lint.frameworks._common import (
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["served"]
+
+_FRAMEWORK: Final = ("pydantic_ai",)
+"""Pydantic AI's package: ``ModelRetry``, ``ToolFailed``, ``CallDeferred`` and its other
+exceptions keep their meaning, whatever their text says."""
 
 
 def _tool_return(outcome: Outcome, _lead: object) -> Any:
@@ -67,7 +71,11 @@ def _is_context(parameter: inspect.Parameter) -> bool:
 
 def _serve(fn_or_tool: Callable[..., Any] | Tool, result_class: str | None) -> Callable[..., Any]:
     prepared = prepare(
-        fn_or_tool, result_class=result_class, context=_is_context, extra="pydantic-ai"
+        fn_or_tool,
+        result_class=result_class,
+        context=_is_context,
+        extra="pydantic-ai",
+        framework=_FRAMEWORK,
     )
     return served_function(prepared, _tool_return)
 

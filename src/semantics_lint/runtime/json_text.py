@@ -10,7 +10,7 @@ so Python serves the bytes the reference serves:
   as ``null``;
 * a lone surrogate (text decoded with ``surrogateescape``, or cut from UTF-16 data)
   escaped as ``\\ud800``; a pair of surrogates written as the one character it
-  stands for: the text is always valid UTF-8;
+  stands for: the text is always valid UTF-8 (the lone-surrogate policy below);
 * an object's keys in the order JavaScript keeps them: integer-like keys (``"0"`` to
   ``"4294967294"``, written without a leading zero) first, ascending, then the others
   in insertion order.
@@ -31,6 +31,15 @@ holds no such number).
 
 One deviation from ``JSON.stringify``: an int past ±2**53 is written exactly (the
 reference holds a double and would round it).
+
+The one lone-surrogate policy: UTF-8 cannot hold a lone surrogate, so wherever served
+text must be valid UTF-8 a lone surrogate is written as ``JSON.stringify`` escapes it,
+``\\ud800``. In JSON text that is JSON's own escape (read back, it is the surrogate
+again); in text that is not JSON (a ``str`` result served as itself, a refusal's text,
+the strings and keys of a record handed to another JSON writer: :func:`wire_text`,
+:func:`wire_data`) it is the same six characters. Two keys of one object that would
+become one that way (``"a\\udcff"`` beside the six-character text) are refused as
+colliding keys, so no key is ever lost.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ __all__ = [
     "path_text",
     "plain_json",
     "plain_text",
+    "wire_data",
     "wire_text",
     "write_plain",
 ]
@@ -228,17 +238,22 @@ class _Walk:
     def _dict(self, value: dict[Any, Any], depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         indexes = False
+        lone = False
         for key, item in value.items():
             text = key if type(key) is str else _key_text(key)
             if text in out or (not isinstance(key, str) and text in value):
                 raise NotJSON(f"has two keys that are both {text!r} once written as text")
             if not indexes and text[:1].isdigit() and _is_array_index(text):
                 indexes = True
+            if not lone and not text.isascii():
+                lone = not _is_utf8(text)
             try:
                 out[text] = self.copy(item, depth)
             except NotJSON as error:
                 _inner(error).append(text)
                 raise
+        if lone:
+            _keys_apart_once_escaped(out)
         if indexes:
             first = sorted((k for k in out if _is_array_index(k)), key=int)
             ordered = {k: out[k] for k in first}
@@ -247,16 +262,33 @@ class _Walk:
         return out
 
     def _other(self, value: Any, depth: int) -> Any:
+        # A subclass, or no JSON type at all: its own methods (``__iter__``, ``items``,
+        # ``isoformat``, ``__int__``) are the user's, and may fail on the way.
+        try:
+            return self._subclass(value, depth)
+        except NotJSON:
+            raise
+        except Exception as error:  # noqa: BLE001 - a user's method may raise anything
+            raise NotJSON(
+                f"is {_type_name(value)} whose own methods failed while it was read "
+                f"({type(error).__name__}); JSON data is a str, int, float, bool, None, "
+                "list, tuple, dict or a date"
+            ) from None
+
+    def _subclass(self, value: Any, depth: int) -> Any:
         if isinstance(value, bool):
             return bool(value)
         if isinstance(value, str):
             return str.__str__(value)
         if isinstance(value, int):
-            return self.copy(int(value), depth)
+            return self.copy(int.__int__(value), depth)
         if isinstance(value, float):
-            return self.copy(float(value), depth)
+            return self.copy(float.__float__(value), depth)
         if isinstance(value, _DATES):
-            return value.isoformat()
+            text = value.isoformat()
+            if type(text) is not str:
+                raise NotJSON(f"is {_type_name(value)} whose isoformat() gave no str")
+            return text
         if isinstance(value, (dict, list, tuple)):
             return self._container(value, depth)
         raise NotJSON(
@@ -332,6 +364,14 @@ def _wire(value: Any, numbers: list[str], tag: str) -> Any:
     return value
 
 
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _escape_surrogates(text: str) -> str:
     def one(match: re.Match[str]) -> str:
         found = match.group()
@@ -343,17 +383,41 @@ def _escape_surrogates(text: str) -> str:
 
 
 def wire_text(text: str) -> str:
-    """``text`` made valid UTF-8 as served: a surrogate pair joined into its character,
-    a lone surrogate replaced by U+FFFD (a ``str`` result is served as itself)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub(
-            lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16")
-            if len(m.group()) == 2 else "\ufffd",
-            text,
-        )
-    return text
+    """``text`` made valid UTF-8 as served outside JSON text (a ``str`` result, a
+    refusal's text, the strings and keys of a record handed to another writer): the
+    one lone-surrogate policy (see the module docstring)."""
+    return text if _is_utf8(text) else _escape_surrogates(text)
+
+
+def _keys_apart_once_escaped(out: dict[str, Any]) -> None:
+    # Outside JSON text a lone surrogate is the text of its escape, so a key holding
+    # one could become another key of the same object: refused, naming the key.
+    seen: dict[str, str] = {}
+    for key in out:
+        written = wire_text(key)
+        if written in seen:
+            raise NotJSON(
+                f"has two keys that are both {written!r} once a lone surrogate is written "
+                f"as its escape ({seen[written]!r} and {key!r})"
+            )
+        seen[written] = key
+
+
+def wire_data(copy: Any) -> Any:
+    """``copy``, a plain copy (:func:`json_copy`), as data any JSON writer writes as
+    :func:`json_text` would: NaN and ±Infinity as None (JSON's ``null``), every string
+    and key through :func:`wire_text`. Two keys never become one: the copy refuses
+    such keys where it is taken."""
+    kind = type(copy)
+    if kind is str:
+        return wire_text(copy)
+    if kind is float:
+        return copy if math.isfinite(copy) else None
+    if kind is dict:
+        return {wire_text(key): wire_data(item) for key, item in copy.items()}
+    if kind is list:
+        return [wire_data(item) for item in copy]
+    return copy
 
 
 # The writer, built at the first text written: the linter asks the mints about literal
@@ -430,8 +494,4 @@ def plain_text(copy: Any) -> str:
 
 
 def _valid(text: str) -> str:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _escape_surrogates(text)
-    return text
+    return text if _is_utf8(text) else _escape_surrogates(text)
