@@ -376,20 +376,56 @@ def test_importing_the_runtime_and_serving_imports_no_opentelemetry() -> None:
 def test_without_opentelemetry_serving_works_and_the_import_is_tried_once() -> None:
     done = _python(
         """
-        import sys
+        import builtins, sys
         sys.modules["opentelemetry"] = None  # as if it were not installed
+        tried = []
+        real_import = builtins.__import__
+
+        def counting(name, *args, **kwargs):
+            if name.split(".")[0] == "opentelemetry":
+                tried.append(name)
+            return real_import(name, *args, **kwargs)
+
+        builtins.__import__ = counting
         from semantics_lint.runtime import run_record, tool_message, tracing
         from semantics_lint.runtime.record import record_served
         with run_record() as run:
             record_served("t", tool_message({"rows": 3}))
             record_served("t", tool_message({"rows": 4}))
-        print([sorted(entry) for entry in run.results], [e["record"] for e in run.results], tracing._api)
+        print([sorted(entry) for entry in run.results], [e["record"] for e in run.results])
+        print(len(tried), tracing.current_tracer())
         """
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == (
-        "[['kind', 'record', 'tool'], ['kind', 'record', 'tool']] [{'rows': 3}, {'rows': 4}] False"
+    assert done.stdout.strip().splitlines() == [
+        "[['kind', 'record', 'tool'], ['kind', 'record', 'tool']] [{'rows': 3}, {'rows': 4}]",
+        "1 None",
+    ]
+
+
+def test_a_refusal_traced_before_any_tracer_was_asked_for_gets_its_error_status() -> None:
+    # Nothing here depends on which function ran first: trace_served given a tracer
+    # in a fresh process, before current_tracer() ever ran.
+    done = _python(
+        """
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+        from semantics_lint.runtime import described_result, refusal_message, tracing
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        try:
+            described_result(facts=[])
+        except Exception as error:
+            message = refusal_message(error)
+        tracing.trace_served("t", message, tracer=provider.get_tracer("test"))
+        (span,) = exporter.get_finished_spans()
+        print(span.status.status_code.name, span.status.description == message.text)
+        """
     )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ERROR True"
 
 
 def test_the_global_provider_is_read_at_each_served_result() -> None:

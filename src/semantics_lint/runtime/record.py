@@ -166,10 +166,35 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
     return entries
 
 
+class _OpenRuns:
+    """Every run whose block has not ended, in the order they began (for threads)."""
+
+    __slots__ = ("_lock", "_runs")
+
+    def __init__(self) -> None:
+        self._runs: list[RunRecord] = []
+        self._lock = threading.Lock()
+
+    def add(self, run: RunRecord) -> None:
+        with self._lock:
+            self._runs.append(run)
+
+    def remove(self, run: RunRecord) -> None:
+        with self._lock:
+            self._runs.remove(run)
+
+    def for_thread(self) -> tuple[RunRecord | None, bool]:
+        """The run of a thread with no run of its own: the innermost open run when the
+        open runs are one chain, else None; and whether unrelated runs are open."""
+        with self._lock:
+            for outer, inner in itertools.pairwise(self._runs):
+                if inner._parent is not outer:
+                    return None, True
+            return (self._runs[-1] if self._runs else None), False
+
+
 _current: ContextVar[RunRecord | None] = ContextVar("semantics_lint_run", default=None)
-_open: list[RunRecord] = []
-"""Every run whose block has not ended, in the order they began (for threads)."""
-_open_lock = threading.Lock()
+_OPEN: Final = _OpenRuns()
 
 
 @contextmanager
@@ -180,15 +205,13 @@ def run_record() -> Iterator[RunRecord]:
     """
     run = RunRecord(parent=_current.get())
     token = _current.set(run)
-    with _open_lock:
-        _open.append(run)
+    _OPEN.add(run)
     try:
         yield run
     finally:
         with run._lock:
             run.closed = True
-        with _open_lock:
-            _open.remove(run)
+        _OPEN.remove(run)
         inner = _current.get()
         _current.reset(token)
         if inner is not run:
@@ -198,17 +221,6 @@ def run_record() -> Iterator[RunRecord]:
             )
 
 
-def _thread_run() -> RunRecord | None | bool:
-    # The innermost open run when the open runs are one chain; False when they are not.
-    with _open_lock:
-        if not _open:
-            return None
-        for outer, inner in itertools.pairwise(_open):
-            if inner._parent is not outer:
-                return False
-        return _open[-1]
-
-
 def current_run() -> RunRecord | None:
     """The run a result served here is recorded into, or None.
 
@@ -216,10 +228,7 @@ def current_run() -> RunRecord | None:
     innermost open run when the open runs are one chain (see the module docstring).
     """
     run = _current.get()
-    if run is not None:
-        return run
-    found = _thread_run()
-    return found if isinstance(found, RunRecord) else None
+    return run if run is not None else _OPEN.for_thread()[0]
 
 
 def serve(tool: str, value: object) -> ToolMessage:
@@ -250,8 +259,8 @@ def record_served(tool: str, message: ToolMessage, record_text: str | None = Non
 def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
     run = _current.get()
     if run is None:
-        found = _thread_run()
-        if found is False:
+        run, unrelated = _OPEN.for_thread()
+        if unrelated:
             warnings.warn(
                 f"a result of {tool!r} was served in a thread outside any run_record() "
                 "while several unrelated runs are open, so it is not recorded; carry the "
@@ -260,9 +269,8 @@ def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
                 stacklevel=3,
             )
             return
-        if found is None or found is True:
+        if run is None:
             return
-        run = found
     run.add(tool, message, span)
 
 

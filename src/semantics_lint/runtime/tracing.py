@@ -84,13 +84,51 @@ OUTPUT_VALUE: Final = "output.value"
 OUTPUT_MIME_TYPE: Final = "output.mime_type"
 JSON_MIME_TYPE: Final = "application/json"
 
-# The opentelemetry.trace module once imported, False when it is not installed, None
-# before the first served result.
-_api: Any = None
-# A provider given to use_tracer_provider; None: the global one, asked at each result.
-_provider: Any = None
-# The last provider asked for a tracer, and its tracer.
-_cached: tuple[Any, Any] | None = None
+class _Tracing:
+    """The one place this module keeps state: which OpenTelemetry, which provider.
+
+    * ``api()``: the ``opentelemetry.trace`` module, imported at its first use by any
+      function here (whichever runs first), or None when it is not installed (the
+      import is tried once);
+    * ``provider``: the provider given to :func:`use_tracer_provider`, or None for the
+      global one, asked at each served result;
+    * the last provider asked for a tracer, and its tracer.
+    """
+
+    __slots__ = ("_api", "_cached", "_tried", "provider")
+
+    def __init__(self) -> None:
+        self._api: Any = None
+        self._tried = False
+        self.provider: Any = None
+        self._cached: tuple[Any, Any] | None = None
+
+    def api(self) -> Any:
+        if not self._tried:
+            module: Any = None
+            try:
+                from opentelemetry import trace as module
+            except ImportError:
+                pass
+            self._api, self._tried = module, True
+        return self._api
+
+    def tracer(self) -> Any:
+        api = self.api()
+        if api is None:
+            return None
+        provider = self.provider if self.provider is not None else api.get_tracer_provider()
+        if isinstance(provider, (api.ProxyTracerProvider, api.NoOpTracerProvider)):
+            return None
+        cached = self._cached
+        if cached is not None and cached[0] is provider:
+            return cached[1]
+        tracer = provider.get_tracer(TRACER_NAME)
+        self._cached = (provider, tracer)
+        return tracer
+
+
+_TRACING: Final = _Tracing()
 
 
 def use_tracer_provider(provider: Any) -> None:
@@ -101,39 +139,14 @@ def use_tracer_provider(provider: Any) -> None:
     the application passes one explicitly to its framework instead (Pydantic AI's
     ``InstrumentationSettings(tracer_provider=...)``); None goes back to the global one.
     """
-    global _provider
-    _provider = provider
-
-
-def _trace_api() -> Any:
-    global _api
-    if _api is None:
-        try:
-            from opentelemetry import trace
-        except ImportError:
-            _api = False
-        else:
-            _api = trace
-    return _api
+    _TRACING.provider = provider
 
 
 def current_tracer() -> Any:
     """The tracer a served result is traced with now, or None when no span can record:
     OpenTelemetry is not installed or no tracer provider is set (a provider's sampler
     may still drop a span)."""
-    global _cached
-    api = _trace_api()
-    if api is False:
-        return None
-    provider = _provider if _provider is not None else api.get_tracer_provider()
-    if isinstance(provider, (api.ProxyTracerProvider, api.NoOpTracerProvider)):
-        return None
-    cached = _cached
-    if cached is not None and cached[0] is provider:
-        return cached[1]
-    tracer = provider.get_tracer(TRACER_NAME)
-    _cached = (provider, tracer)
-    return tracer
+    return _TRACING.tracer()
 
 
 def trace_served(
@@ -163,7 +176,8 @@ def trace_served(
         else:
             span.set_attributes(attributes)
         if message.is_error:
-            span.set_status(_api.Status(_api.StatusCode.ERROR, message.text))
+            api = _TRACING.api()
+            span.set_status(api.Status(api.StatusCode.ERROR, message.text))
         context = span.get_span_context()
         return format(context.trace_id, "032x"), format(context.span_id, "016x")
     finally:
