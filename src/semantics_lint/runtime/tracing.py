@@ -43,6 +43,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Final
 
 from semantics_lint.runtime.json_text import json_text, plain_text
+from semantics_lint.vocabulary import env_flag
 
 if TYPE_CHECKING:
     from semantics_lint.runtime.serving import ToolMessage
@@ -71,8 +72,6 @@ MIN_VALUE_BYTES: Final = 1_024
 """The smallest cap: room for the truncation object and a readable prefix."""
 
 _SDK_LIMITS: Final = ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT")
-_ON: Final = frozenset({"", "true", "1", "yes", "on"})
-_OFF: Final = frozenset({"false", "0", "no", "off"})
 
 TOOL_NAME: Final = "semantics_lint.tool.name"
 RESULT_KIND: Final = "semantics_lint.result.kind"
@@ -271,17 +270,15 @@ def capped_value(text: str, size: int, digest: str, limit: int) -> str | None:
 
 def capture_content() -> bool:
     """Whether ``output.value`` is written: ``SEMANTICS_LINT_OTEL_CAPTURE_CONTENT``, now."""
-    value = os.environ.get(CAPTURE_CONTENT_ENV, "").strip().lower()
-    if value in _ON:
-        return True
-    if value not in _OFF:
+    capture = env_flag(os.environ.get(CAPTURE_CONTENT_ENV), True)
+    if capture is None:
         warnings.warn(
             f"{CAPTURE_CONTENT_ENV}={os.environ[CAPTURE_CONTENT_ENV]!r} is neither true nor "
             "false; results are traced without their content (output.value)",
             RuntimeWarning,
             stacklevel=2,
         )
-    return False
+    return bool(capture)
 
 
 def max_value_bytes() -> int:
