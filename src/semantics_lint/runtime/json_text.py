@@ -45,6 +45,7 @@ colliding keys, so no key is ever lost.
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -64,6 +65,7 @@ __all__ = [
     "path_text",
     "plain_json",
     "plain_text",
+    "remade",
     "wire_data",
     "wire_text",
     "write_plain",
@@ -139,10 +141,18 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_LETTERS_SAID_WITH_A_VOWEL: Final = frozenset("AEFHILMNORSX")
+"""Capitals whose names start with a vowel sound: an HTTPError, an SSLContext, a UUID."""
+
+
 def _type_name(value: object) -> str:
-    kind = type(value)
-    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
-    return f"{article} {kind.__name__}"
+    """``a Decimal``, ``an Enum``, ``a UUID``: the type's name with its article."""
+    name = type(value).__name__
+    if name[:2].isupper():  # an initialism, read letter by letter
+        vowel = name[0] in _LETTERS_SAID_WITH_A_VOWEL
+    else:
+        vowel = name[:1].lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {name}"
 
 
 def _is_array_index(key: str) -> bool:
@@ -344,26 +354,6 @@ def _odd(value: float) -> bool:
     return not math.isfinite(value) or value.is_integer() or abs(value) < 1e-4
 
 
-def _wire(value: Any, numbers: list[str], tag: str) -> Any:
-    # Each number JavaScript writes unlike Python stands in the copy as a string no
-    # value can spell (a fresh random tag and its index) until the text is written.
-    kind = type(value)
-    if kind is float:
-        if not _odd(value):
-            return value
-        if not math.isfinite(value):
-            return None
-        if value.is_integer() and -_SAFE_INT < value < _SAFE_INT:
-            return int(value)
-        numbers.append(js_number_text(value))
-        return f"\x00{tag}{len(numbers) - 1}"
-    if kind is dict:
-        return {k: _wire(v, numbers, tag) for k, v in value.items()}
-    if kind is list:
-        return [_wire(v, numbers, tag) for v in value]
-    return value
-
-
 def _is_utf8(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -403,47 +393,105 @@ def _keys_apart_once_escaped(out: dict[str, Any]) -> None:
         seen[written] = key
 
 
+def remade(
+    copy: Any, leaf: Callable[[Any], Any] | None = None, key: Callable[[str], str] | None = None
+) -> Any:
+    """``copy``, a plain copy (:func:`json_copy`), walked again: a new copy that shares
+    no dict or list with it, each leaf through ``leaf`` and each key through ``key``
+    when given. The one walk over a copy: the run record's own copy, and
+    :func:`wire_data`."""
+    kind = type(copy)
+    if kind is dict:
+        if key is None:
+            return {name: remade(item, leaf, key) for name, item in copy.items()}
+        return {key(name): remade(item, leaf, key) for name, item in copy.items()}
+    if kind is list:
+        return [remade(item, leaf, key) for item in copy]
+    return copy if leaf is None else leaf(copy)
+
+
+def _wire_leaf(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return wire_text(value)
+    if kind is float and not math.isfinite(value):
+        return None
+    return value
+
+
 def wire_data(copy: Any) -> Any:
     """``copy``, a plain copy (:func:`json_copy`), as data any JSON writer writes as
     :func:`json_text` would: NaN and ±Infinity as None (JSON's ``null``), every string
     and key through :func:`wire_text`. Two keys never become one: the copy refuses
     such keys where it is taken."""
-    kind = type(copy)
-    if kind is str:
-        return wire_text(copy)
-    if kind is float:
-        return copy if math.isfinite(copy) else None
-    if kind is dict:
-        return {wire_text(key): wire_data(item) for key, item in copy.items()}
-    if kind is list:
-        return [wire_data(item) for item in copy]
-    return copy
+    return remade(copy, _wire_leaf, wire_text)
 
 
-# The writer, built at the first text written: the linter asks the mints about literal
-# values (plain copies, never written) and starts without json.
-_writer: Callable[[Any], str] | None = None
+@functools.cache
+def _encode() -> Callable[[Any], str]:
+    # Built at the first text written: the linter asks the mints about literal values
+    # (plain copies, never written) and starts without json.
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def _dumps(plain: Any) -> str:
     """``json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)``."""
-    global _writer
-    if _writer is None:
-        _writer = _built_writer()
-    return _writer(plain)
+    return _encode()(plain)
 
 
-def _built_writer() -> Callable[[Any], str]:
-    # The C encoder json.dumps builds at each call, built once: a result is written in
-    # several pieces (serving.py), and each call would otherwise build it again.
-    import json
-    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+def _odd_text(value: Any) -> str | None:
+    """The text of ``value`` when a float in it is written unlike Python writes it
+    (NaN and ±Infinity as ``null``, ``100``, ``1e-7``, ``1e+21``), else None.
 
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-    if c_make_encoder is None:
-        return encoder.encode
-    one_pass = c_make_encoder(None, encoder.default, encode_basestring, None, ":", ",", False, False, True)
-    return lambda plain: "".join(one_pass(plain, 0))
+    Only the lists and dicts on the way to such a float are written piece by piece;
+    each run of members between them is written whole by ``json``."""
+    kind = type(value)
+    if kind is float:
+        if not _odd(value):
+            return None
+        return js_number_text(value) if math.isfinite(value) else "null"
+    if kind is dict:
+        texts = [(name, _odd_text(item)) for name, item in value.items()]
+        if all(text is None for _, text in texts):
+            return None
+        # A member beside an odd float: a str is written alone (json's quick path),
+        # any other run of members in one call.
+        texts = [
+            (name, _dumps(value[name]) if text is None and type(value[name]) is str else text)
+            for name, text in texts
+        ]
+        pieces: list[str] = []
+        run: dict[str, Any] = {}
+        for name, text in texts:
+            if text is None:
+                run[name] = value[name]
+                continue
+            if run:
+                pieces.append(_dumps(run)[1:-1])
+                run = {}
+            pieces.append(f"{_dumps(name)}:{text}")
+        if run:
+            pieces.append(_dumps(run)[1:-1])
+        return "{" + ",".join(pieces) + "}"
+    if kind is list:
+        items = [_odd_text(item) for item in value]
+        if all(text is None for text in items):
+            return None
+        pieces = []
+        start = 0
+        for index, text in enumerate(items):
+            if text is None:
+                continue
+            if start < index:
+                pieces.append(_dumps(value[start:index])[1:-1])
+            pieces.append(text)
+            start = index + 1
+        if start < len(value):
+            pieces.append(_dumps(value[start:])[1:-1])
+        return "[" + ",".join(pieces) + "]"
+    return None
 
 
 def json_text(value: object, path: str = "") -> str:
@@ -457,16 +505,8 @@ def json_text(value: object, path: str = "") -> str:
 
 def write_plain(plain: Plain) -> str:
     """The text of a plain copy, or of any part of one (``Plain(part, copy.odd_floats)``)."""
-    if not plain.odd_floats:
-        return _valid(_dumps(plain.value))
-    import secrets  # the rare numbers only: secrets (with hashlib) costs a lint's start-up
-
-    numbers: list[str] = []
-    tag = secrets.token_hex(8)
-    text = _dumps(_wire(plain.value, numbers, tag))
-    if numbers:
-        text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
-    return _valid(text)
+    text = _odd_text(plain.value) if plain.odd_floats else None
+    return _valid(_dumps(plain.value) if text is None else text)
 
 
 def object_text(members: Iterable[tuple[str, str]]) -> str:

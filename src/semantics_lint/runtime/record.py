@@ -37,6 +37,7 @@ from contextvars import ContextVar, copy_context
 from typing import Any, Final, ParamSpec, TypeVar
 
 from semantics_lint.runtime.envelope import declared_coverage
+from semantics_lint.runtime.json_text import remade
 from semantics_lint.runtime.parts import _js_string, js_number
 from semantics_lint.runtime.serving import (
     Kind,
@@ -103,7 +104,7 @@ class RunRecord:
         """
         # Copies: the message's record also goes to the framework (a LangChain artifact,
         # Pydantic AI's metadata), where the application may edit it later.
-        record, declared = _copied([message.record, _declared(tool, message)])
+        record, declared = remade([message.record, _declared(tool, message)])
         entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": record}
         if span is not None:
             entry["trace_id"], entry["span_id"] = span
@@ -136,16 +137,6 @@ class RunRecord:
     def __repr__(self) -> str:
         state = ", closed" if self.closed else ""
         return f"RunRecord(results={len(self.results)}, declared={len(self.declared)}{state})"
-
-
-def _copied(value: Any) -> Any:
-    """A copy of plain JSON data, sharing no dict or list with ``value``."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if kind is list:
-        return [_copied(item) for item in value]
-    return value
 
 
 def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
