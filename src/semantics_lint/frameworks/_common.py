@@ -55,6 +55,7 @@ __all__ = [
     "Unserved",
     "call_prepared",
     "call_prepared_async",
+    "decorator",
     "framework_error",
     "prepare",
     "record_entry",
@@ -267,6 +268,15 @@ async def _served_later(prepared: Prepared, awaitable: Any, finish: Callable[[Ou
     return finish(await _awaited(prepared, awaitable), lead)
 
 
+def decorator(
+    fn_or_tool: Callable[..., Any] | Tool | None, make: Callable[[Callable[..., Any] | Tool], R]
+) -> R | Callable[[Callable[..., Any] | Tool], R]:
+    """A decorator used with or without arguments (``@served``, ``@served(result_class=...)``,
+    ``served(fn)``): ``make(fn_or_tool)`` when a function or tool is given, else ``make``
+    itself, to be applied to the one decorated."""
+    return make if fn_or_tool is None else make(fn_or_tool)
+
+
 def served_function(
     prepared: Prepared,
     finish: Callable[[Outcome, Any], R],
@@ -288,28 +298,37 @@ def served_function(
     tool as well when the tool's own first parameter has that name.
     """
     parameters = list(prepared.signature.parameters.values())
-    own_lead = lead is not None and bool(parameters) and parameters[0].name == lead.name
-    if lead is not None and not own_lead:
+    # The lead argument the framework fills is the tool's own first parameter, or one
+    # the adapter adds in front of the tool's (and then not passed to the tool).
+    added = lead is not None and not (parameters and parameters[0].name == lead.name)
+    if added:
+        assert lead is not None
         parameters.insert(0, lead)
-    skip = 1 if lead is not None and not own_lead else 0
-    taking = lead is not None
+
+    def split(args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+        """The lead argument (None without a lead), and the tool's own arguments."""
+        if lead is None:
+            return None, args
+        return args[0], args[1:] if added else args
 
     if prepared.is_async:
 
         async def call_async(*args: Any, **kwargs: Any) -> R:
-            outcome = await call_prepared_async(prepared, *args[skip:], **kwargs)
-            return finish(outcome, args[0] if taking else None)
+            given, own = split(args)
+            return finish(await call_prepared_async(prepared, *own, **kwargs), given)
 
         function: Callable[..., Any] = call_async
     else:
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            outcome = call_prepared(prepared, *args[skip:], **kwargs)
+            given, own = split(args)
+            outcome = call_prepared(prepared, *own, **kwargs)
             if isinstance(outcome, Unserved) and inspect.isawaitable(outcome.value):
-                # A sync callable that gave an awaitable (an async tool under a plain
-                # decorator): the framework awaits it, and so serves what it gives.
-                return _served_later(prepared, outcome.value, finish, args[0] if taking else None)
-            return finish(outcome, args[0] if taking else None)
+                # The tool's code gave an awaitable (an async tool under a plain sync
+                # decorator): the framework gets an awaitable too, as it would without
+                # the adapter, and serves what it gives when it awaits it.
+                return _served_later(prepared, outcome.value, finish, given)
+            return finish(outcome, given)
 
         function = call
     function.__name__ = prepared.name

@@ -39,6 +39,11 @@ with framework_import(__name__, "langchain"):
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import InjectedToolArg, StructuredTool, ToolException
 
+    # LangChain's own handling of a ToolException by a handle_tool_error flag (True, a
+    # text, a function), which BaseTool.run applies; reused so that a flag means here
+    # exactly what it means there (tests/test_frameworks_langchain.py compares them).
+    from langchain_core.tools.base import _handle_tool_error
+
 from semantics_lint.frameworks._common import (
     Outcome,
     Unserved,
@@ -89,11 +94,7 @@ def _tool_errors(handle_tool_error: ToolErrorHandling) -> Callable[[ToolExceptio
             return str(exc)
         if not handle_tool_error:
             raise exc
-        if handle_tool_error is True:
-            return exc.args[0] if exc.args else "Tool execution error"
-        if isinstance(handle_tool_error, str):
-            return handle_tool_error
-        return handle_tool_error(exc)
+        return _handle_tool_error(exc, flag=handle_tool_error)
 
     return handle
 

@@ -50,6 +50,7 @@ from semantics_lint.frameworks._common import (
     RECORD_KEY,
     Outcome,
     Unserved,
+    decorator,
     prepare,
     record_entry,
     served_function,
@@ -121,15 +122,16 @@ def served(
     ``_meta`` (a client then reads the whole envelope; the result is about twice as
     large on the wire).
     """
-    if fn_or_tool is None:
-        return lambda given: served(given, result_class=result_class, record_in_meta=record_in_meta)
-    prepared = prepare(
-        fn_or_tool, result_class=result_class, context=_is_context, extra="mcp", framework=_FRAMEWORK
-    )
 
     def finish(outcome: Outcome, _lead: object) -> Any:
         if isinstance(outcome, Unserved):
             return outcome.value
         return call_tool_result(outcome, record_in_meta=record_in_meta)
 
-    return served_function(prepared, finish)
+    def make(given: Callable[..., Any] | Tool) -> Callable[..., Any]:
+        prepared = prepare(
+            given, result_class=result_class, context=_is_context, extra="mcp", framework=_FRAMEWORK
+        )
+        return served_function(prepared, finish)
+
+    return decorator(fn_or_tool, make)

@@ -58,7 +58,7 @@ from semantics_lint.frameworks._common import (
     record_entry,
 )
 from semantics_lint.frameworks._common import served_function as _served_function
-from semantics_lint.runtime.tracing import OUTPUT_VALUE, served_attributes
+from semantics_lint.runtime.tracing import OUTPUT_VALUE, span_attributes
 
 if TYPE_CHECKING:
     from semantics_lint.frameworks._common import Outcome
@@ -94,10 +94,8 @@ def _custom_span(name: str, context: ToolContext[Any], message: ToolMessage) -> 
         return
     config = getattr(context, "run_config", None)
     capture = None if config is None or config.trace_include_sensitive_data else False
-    try:
-        data: dict[str, Any] = served_attributes(name, message, capture=capture)
-    except (TypeError, ValueError):
-        data = {}
+    attributes, _ = span_attributes(name, message, capture=capture)
+    data: dict[str, Any] = dict(attributes)
     value = data.pop(OUTPUT_VALUE, None)
     if value is not None:
         data["envelope"] = json.loads(value)

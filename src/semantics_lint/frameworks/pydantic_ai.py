@@ -43,6 +43,7 @@ with framework_import(__name__, "pydantic-ai"):
 from semantics_lint.frameworks._common import (
     Outcome,
     Unserved,
+    decorator,
     prepare,
     served_function,
 )
@@ -100,10 +101,4 @@ def served(
     ``resultClass``. Rename or redescribe the tool where Pydantic AI registers it
     (``Agent.tool_plain(name=..., description=...)``, ``Tool(name=...)``).
     """
-    if fn_or_tool is None:
-
-        def decorate(fn: Callable[..., Any] | Tool) -> Callable[..., Any]:
-            return _serve(fn, result_class)
-
-        return decorate
-    return _serve(fn_or_tool, result_class)
+    return decorator(fn_or_tool, lambda given: _serve(given, result_class))

@@ -58,6 +58,7 @@ __all__ = [
     "current_tracer",
     "max_value_bytes",
     "served_attributes",
+    "span_attributes",
     "trace_served",
     "use_tracer_provider",
 ]
@@ -166,14 +167,10 @@ def trace_served(
     try:
         if not span.is_recording():
             return None
-        try:
-            attributes = served_attributes(tool, message, record_text=record_text)
-        except (TypeError, ValueError) as exc:
-            # A record that is not JSON data: the span says so, and serving goes on.
-            span.set_attributes({TOOL_NAME: tool, RESULT_KIND: _kind(message)})
-            span.record_exception(exc)
-        else:
-            span.set_attributes(attributes)
+        attributes, error = span_attributes(tool, message, record_text=record_text)
+        span.set_attributes(attributes)
+        if error is not None:
+            span.record_exception(error)
         if message.is_error:
             api = _TRACING.api()
             span.set_status(api.Status(api.StatusCode.ERROR, message.text))
@@ -186,6 +183,18 @@ def trace_served(
 def _kind(message: ToolMessage) -> str:
     kind = message.kind
     return str(getattr(kind, "value", kind))
+
+
+def span_attributes(
+    tool: str, message: ToolMessage, *, capture: bool | None = None, record_text: str | None = None
+) -> tuple[dict[str, str | int | bool], Exception | None]:
+    """:func:`served_attributes`, and None; for a record that is not JSON data (a
+    message an adapter built by hand), the tool's name and the result's kind only, and
+    the encoder's error: the span still says whose result it is, and serving goes on."""
+    try:
+        return served_attributes(tool, message, capture=capture, record_text=record_text), None
+    except (TypeError, ValueError) as error:
+        return {TOOL_NAME: tool, RESULT_KIND: _kind(message)}, error
 
 
 def served_attributes(
