@@ -308,13 +308,21 @@ def test_the_sdk_attribute_limit_lowers_the_cap_so_the_sdk_never_cuts_the_json(
     _check_capped(span.attributes["output.value"], json_text(value), 3000)
 
 
+def _refuse_writing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every way tracing writes, hashes or measures a record fails the test."""
+
+    def refuse(*args: object, **kwargs: object) -> Any:
+        raise AssertionError("nothing is written for a span that does not record")
+
+    for name in ("json_text", "plain_text", "served_attributes", "capped_value"):
+        monkeypatch.setattr(tracing, name, refuse)
+    monkeypatch.setattr(tracing.hashlib, "sha256", refuse)
+
+
 def test_no_provider_serves_and_records_as_before_and_serializes_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def refuse(value: object) -> str:
-        raise AssertionError("nothing is written for a span that does not record")
-
-    monkeypatch.setattr(tracing, "json_text", refuse)
+    _refuse_writing(monkeypatch)
     tracing.use_tracer_provider(trace.NoOpTracerProvider())
     try:
         entry = serve(envelope())
@@ -324,13 +332,10 @@ def test_no_provider_serves_and_records_as_before_and_serializes_nothing(
 
 
 def test_a_span_the_sampler_drops_is_not_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(value: object) -> str:
-        raise AssertionError("nothing is written for a span that does not record")
-
     exporter = InMemorySpanExporter()
     provider = TracerProvider(sampler=ALWAYS_OFF)
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr(tracing, "json_text", refuse)
+    _refuse_writing(monkeypatch)
     tracing.use_tracer_provider(provider)
     try:
         entry = serve(envelope())

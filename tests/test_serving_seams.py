@@ -282,30 +282,38 @@ def test_runs_ended_out_of_order_raise() -> None:
     assert current_run() is None
 
 
-def _serve_in(where: str, run_in: Any) -> None:
+def _serve_in(where: str, seen: dict[str, Any]) -> None:
+    """Serve a result from ``where``, noting in ``seen`` the run it is recorded into."""
+    seen[where] = current_run()
     record_served(where, tool_message({"from": where}))
 
 
 def test_results_from_worker_threads_of_the_run_are_recorded() -> None:
-    async def main() -> list[str]:
+    seen: dict[str, Any] = {}
+
+    async def main() -> Any:
         with run_record() as run:
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(None, _serve_in, "executor", None)
+            await loop.run_in_executor(None, _serve_in, "executor", seen)
             with ThreadPoolExecutor(2) as pool:
-                list(pool.map(_serve_in, ["pool-1", "pool-2"], [None, None]))
-            thread = threading.Thread(target=_serve_in, args=("thread", None))
+                list(pool.map(_serve_in, ["pool-1", "pool-2"], [seen, seen]))
+            thread = threading.Thread(target=_serve_in, args=("thread", seen))
             thread.start()
             thread.join()
-            await asyncio.to_thread(_serve_in, "to_thread", None)
-        return sorted(r["tool"] for r in run.results)
+            await asyncio.to_thread(_serve_in, "to_thread", seen)
+        return run
 
-    assert asyncio.run(main()) == ["executor", "pool-1", "pool-2", "thread", "to_thread"]
+    run = asyncio.run(main())
+    where = ["executor", "pool-1", "pool-2", "thread", "to_thread"]
+    assert sorted(r["tool"] for r in run.results) == where
+    assert seen == dict.fromkeys(where, run)
 
 
 def test_unrelated_open_runs_leave_a_bare_thread_unrecorded_and_bind_carries_a_run() -> None:
     first_open = threading.Event()
     release = threading.Event()
     runs: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
 
     def other_request() -> None:
         with run_record() as run:
@@ -318,18 +326,19 @@ def test_unrelated_open_runs_leave_a_bare_thread_unrecorded_and_bind_carries_a_r
     first_open.wait(timeout=300)
     try:
         with run_record() as run:
-            thread = threading.Thread(target=_serve_in, args=("bare", None))
+            thread = threading.Thread(target=_serve_in, args=("bare", seen))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 thread.start()
                 thread.join()
             assert any("run.bind" in str(w.message) for w in caught)
             with ThreadPoolExecutor(1) as pool:
-                pool.submit(run.bind(_serve_in), "bound", None).result()
+                pool.submit(run.bind(_serve_in), "bound", seen).result()
     finally:
         release.set()
         request.join()
     assert [r["tool"] for r in run.results] == ["bound"]
+    assert seen == {"bare": None, "bound": run}
     assert runs["other"].results == []
 
 
