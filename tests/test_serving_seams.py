@@ -244,6 +244,17 @@ def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goe
     assert run.declared == [{"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}]
     assert compose_answer_with_coverage("done", run.declared).startswith("done")
 
+def test_a_hand_built_items_other_keys_are_not_recorded() -> None:
+    # The reference records each declared item as its what and, when given, its why.
+    items = [{"what": "db1", "why": None, "owner": "ops"}, {"what": "db2", "note": "x"}, "db3", {"what": "db4"}]
+    ledger = {"af_coverage": {"checked": items}, "result": {"hosts": 3}}
+    with run_record() as run:
+        message = tool_message(ledger)
+        record_served("scan", message)
+    assert run.declared[0]["checked"] == [{"what": "db1", "why": None}, {"what": "db2"}, {"what": "db3"}, {"what": "db4"}]
+    assert run.results[0]["record"] == message.record  # the result itself is kept whole
+
+
 def test_a_closed_run_never_changes() -> None:
     async def main() -> Any:
         started = asyncio.Event()

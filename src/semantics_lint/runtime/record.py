@@ -47,7 +47,7 @@ from semantics_lint.runtime.serving import (
     tool_message,
 )
 from semantics_lint.runtime.tracing import current_tracer, trace_served
-from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
+from semantics_lint.vocabulary import COVERAGE_FIELDS, COVERAGE_ITEM_FIELDS, JS_WHITESPACE
 
 __all__ = [
     "COVERAGE_BLOCK_HEADING",
@@ -147,14 +147,23 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"tool": tool, "kind": facts["kind"]}
         for key, items in facts["coverage"].items():
             # A hand-built ledger may hold anything where a list belongs: kept as found.
-            entry[key] = (
-                [{"what": item} if isinstance(item, str) else item for item in items]
-                if isinstance(items, list) else items
-            )
+            entry[key] = [_item(item) for item in items] if isinstance(items, list) else items
         if "lookedFor" in facts:
             entry["lookedFor"] = facts["lookedFor"]
         entries.append(entry)
     return entries
+
+
+def _item(item: Any) -> Any:
+    """One declared item as the reference records it: its ``what`` and, when it has
+    one, its ``why`` (a hand-built item's other keys are not part of the declaration);
+    a bare string is its ``what``."""
+    if isinstance(item, str):
+        return {"what": item}
+    if not isinstance(item, dict):
+        return item
+    kept = {name: item[name] for name in COVERAGE_ITEM_FIELDS if name in item}
+    return kept if len(kept) < len(item) else item
 
 
 class _OpenRuns:
