@@ -400,14 +400,27 @@ def remade(
     no dict or list with it, each leaf through ``leaf`` and each key through ``key``
     when given. The one walk over a copy: the run record's own copy, and
     :func:`wire_data`."""
-    kind = type(copy)
-    if kind is dict:
-        if key is None:
-            return {name: remade(item, leaf, key) for name, item in copy.items()}
-        return {key(name): remade(item, leaf, key) for name, item in copy.items()}
-    if kind is list:
-        return [remade(item, leaf, key) for item in copy]
-    return copy if leaf is None else leaf(copy)
+    walk = _COPY if leaf is None and key is None else _walker(leaf, key)
+    return walk(copy)
+
+
+def _walker(
+    leaf: Callable[[Any], Any] | None, key: Callable[[str], str] | None
+) -> Callable[[Any], Any]:
+    def walk(value: Any) -> Any:
+        kind = type(value)
+        if kind is dict:
+            if key is None:
+                return {name: walk(item) for name, item in value.items()}
+            return {key(name): walk(item) for name, item in value.items()}
+        if kind is list:
+            return [walk(item) for item in value]
+        return value if leaf is None else leaf(value)
+
+    return walk
+
+
+_COPY: Final = _walker(None, None)
 
 
 def _wire_leaf(value: Any) -> Any:
@@ -424,7 +437,10 @@ def wire_data(copy: Any) -> Any:
     :func:`json_text` would: NaN and ±Infinity as None (JSON's ``null``), every string
     and key through :func:`wire_text`. Two keys never become one: the copy refuses
     such keys where it is taken."""
-    return remade(copy, _wire_leaf, wire_text)
+    return _WIRE(copy)
+
+
+_WIRE: Final = _walker(_wire_leaf, wire_text)
 
 
 @functools.cache
@@ -439,6 +455,21 @@ def _encode() -> Callable[[Any], str]:
 def _dumps(plain: Any) -> str:
     """``json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)``."""
     return _encode()(plain)
+
+
+def _scalar_text(value: Any) -> str | None:
+    """The text of a str, int, float that Python writes as JavaScript does, bool or None
+    of a plain copy; None for a list or dict."""
+    kind = type(value)
+    if kind is str:
+        return _dumps(value)
+    if value is None or kind is bool:
+        return "null" if value is None else "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return float.__repr__(value)
+    return None
 
 
 def _odd_text(value: Any) -> str | None:
@@ -456,12 +487,9 @@ def _odd_text(value: Any) -> str | None:
         texts = [(name, _odd_text(item)) for name, item in value.items()]
         if all(text is None for _, text in texts):
             return None
-        # A member beside an odd float: a str is written alone (json's quick path),
-        # any other run of members in one call.
-        texts = [
-            (name, _dumps(value[name]) if text is None and type(value[name]) is str else text)
-            for name, text in texts
-        ]
+        # A member beside an odd float: a scalar is written alone, any other run of
+        # members in one call.
+        texts = [(name, _scalar_text(value[name]) if text is None else text) for name, text in texts]
         pieces: list[str] = []
         run: dict[str, Any] = {}
         for name, text in texts:
@@ -479,6 +507,7 @@ def _odd_text(value: Any) -> str | None:
         items = [_odd_text(item) for item in value]
         if all(text is None for text in items):
             return None
+        items = [_scalar_text(item) if text is None else text for item, text in zip(value, items, strict=True)]
         pieces = []
         start = 0
         for index, text in enumerate(items):

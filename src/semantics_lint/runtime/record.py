@@ -147,11 +147,17 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"tool": tool, "kind": facts["kind"]}
         for key, items in facts["coverage"].items():
             # A hand-built ledger may hold anything where a list belongs: kept as found.
-            entry[key] = [_item(item) for item in items] if isinstance(items, list) else items
+            entry[key] = (
+                [item if type(item) is dict and item.keys() <= _ITEM_KEYS else _item(item) for item in items]
+                if isinstance(items, list) else items
+            )
         if "lookedFor" in facts:
             entry["lookedFor"] = facts["lookedFor"]
         entries.append(entry)
     return entries
+
+
+_ITEM_KEYS: Final = frozenset(COVERAGE_ITEM_FIELDS)
 
 
 def _item(item: Any) -> Any:
