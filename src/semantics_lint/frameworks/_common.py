@@ -301,8 +301,7 @@ def served_function(
     # The lead argument the framework fills is the tool's own first parameter, or one
     # the adapter adds in front of the tool's (and then not passed to the tool).
     added = lead is not None and not (parameters and parameters[0].name == lead.name)
-    if added:
-        assert lead is not None
+    if added and lead is not None:
         parameters.insert(0, lead)
 
     def split(args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
