@@ -27,7 +27,8 @@ an object, ``Decimal``, ``set``, ``bytes``, ``UUID``, an ``Enum`` whose value is
 a str or an int, a key of another type (a tuple), two keys that are one once written
 (``{1: ..., "1": ...}``), a value that contains itself, nesting deeper than
 :data:`MAX_DEPTH` containers, an int of :data:`MAX_INT_BITS` bits or more (JavaScript
-holds no such number).
+holds no such number), a subclass whose own methods fail while it is read (a list
+whose ``__iter__`` raises, a ``datetime`` whose ``isoformat`` raises).
 
 One deviation from ``JSON.stringify``: an int past ±2**53 is written exactly (the
 reference holds a double and would round it).
