@@ -126,12 +126,14 @@ class Providers:
 @contextmanager
 def mode(name: str, providers: Providers) -> Iterator[None]:
     """The conditions of one row, undone after."""
-    saved_tracer, saved_api = record.current_tracer, tracing._api
+    saved_tracer, saved_state = record.current_tracer, tracing._TRACING
     try:
         if name == "today":
             leave_out_our_span()
         elif name == "not installed":
-            tracing._api = False
+            # The state of a process whose import of OpenTelemetry failed once.
+            tracing._TRACING = tracing._Tracing()  # type: ignore[misc]
+            tracing._TRACING._tried = True
         elif name.startswith("provider"):
             simple = name == "provider, simple"
             tracing.use_tracer_provider(providers.simple if simple else providers.batch)
@@ -140,7 +142,7 @@ def mode(name: str, providers: Providers) -> Iterator[None]:
         yield
     finally:
         record.current_tracer = saved_tracer  # type: ignore[assignment]
-        tracing._api = saved_api
+        tracing._TRACING = saved_state  # type: ignore[misc]
         tracing.use_tracer_provider(None)
         os.environ.pop(tracing.CAPTURE_CONTENT_ENV, None)
         providers.clear()

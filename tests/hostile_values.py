@@ -34,6 +34,9 @@ class Run:
 VALUES: dict[str, Any] = {
     "surrogate": {"note": "cut from UTF-16: \ud800 here", "ok": "Zürich"},
     "surrogate_key": {"k\udc80ey": 1, "pair": "\ud83d\ude00"},
+    # File names read with os.fsdecode: two names that differ only in a byte UTF-8
+    # cannot decode are two keys apart only by their lone surrogates.
+    "surrogate_keys": dict([("r\udcffport.txt", 1), ("r\udcfeport.txt", 2)]),
     "nan": {"ratio": float("nan"), "top": float("inf"), "floor": float("-inf")},
     "big_int": {"id": 10**400},
     "model": Posture(),
@@ -43,7 +46,7 @@ VALUES: dict[str, Any] = {
     "envelope": None,  # a described result, made at call time
 }
 
-JSON_DATA = ("surrogate", "surrogate_key", "nan", "envelope")
+JSON_DATA = ("surrogate", "surrogate_key", "surrogate_keys", "nan", "envelope")
 """The values the seam writes itself (JSON data)."""
 NOT_JSON = ("big_int", "model", "dataclass")
 """The values the seam leaves to the framework: it writes them as for any tool."""

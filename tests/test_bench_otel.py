@@ -39,7 +39,7 @@ def test_each_row_serves_under_its_own_conditions() -> None:
             written[name] = [dict(s.attributes) for s in providers.exporter.get_finished_spans()]
             assert ("span_id" in run.results[0]) == name.startswith("provider")
         # Undone after the row.
-        assert record.current_tracer is tracing.current_tracer and tracing._api is not False
+        assert record.current_tracer is tracing.current_tracer and tracing._TRACING.api() is not None
         assert tracing.CAPTURE_CONTENT_ENV not in os.environ
         assert providers.exporter.get_finished_spans() == ()
     assert written["today"] == written["not installed"] == written["no provider"] == []

@@ -41,14 +41,16 @@ def written(which: str) -> str:
 
 
 RECORDS_READ: dict[str, Any] = {
-    "surrogate": {"note": "cut from UTF-16: \ufffd here", "ok": "Zürich"},
-    "surrogate_key": {"k\ufffdey": 1, "pair": "\U0001f600"},
+    "surrogate": {"note": "cut from UTF-16: \\ud800 here", "ok": "Zürich"},
+    "surrogate_key": {"k\\udc80ey": 1, "pair": "\U0001f600"},
+    "surrogate_keys": {"r\\udcffport.txt": 1, "r\\udcfeport.txt": 2},
     "nan": {"ratio": None, "top": None, "floor": None},
     "text": "3 backups, all green",
-    "surrogate_text": "a \ufffd b",
-    "envelope": [{"entity": "vm-\ufffd", "note": "a\ufffd"}],  # its facts
+    "surrogate_text": "a \\udcff b",
+    "envelope": [{"entity": "vm-\\ud800", "note": "a\\udc00"}],  # its facts
 }
-"""The record a client reads in ``_meta``: NaN as null, a lone surrogate as U+FFFD."""
+"""The record a client reads in ``_meta``: NaN as null, a lone surrogate as the text of
+its escape (``\\ud800``, six characters), so two keys apart stay apart."""
 
 
 def wire(result: Any) -> dict[str, Any]:
@@ -62,8 +64,8 @@ def wire(result: Any) -> dict[str, Any]:
 
 async def mcp_session_checks(call: Any, native: Any = None) -> None:
     """Every hostile value, then a plain call: answered each, and the session goes on.
-    ``hostile``'s record rides ``_meta`` as JSON data (NaN as null, U+FFFD for a lone
-    surrogate)."""
+    ``hostile``'s record rides ``_meta`` as JSON data (NaN as null, a lone surrogate as
+    the text of its escape)."""
     for which in SERVED:
         result = await call("hostile", {"which": which})
         assert not result.is_error, which
@@ -183,6 +185,28 @@ def test_openai_agents_run_goes_on_and_ends() -> None:
     assert read["refusal"].startswith("refused: ")
     # Another exception keeps the SDK's own policy: the text a plain SDK tool gives.
     assert read["crash"] == native["crash"]
+
+
+def test_openai_agents_custom_data_keeps_keys_apart_as_meta_does() -> None:
+    pytest.importorskip("agents", reason="the OpenAI Agents SDK is not installed")
+    from agents import Agent, RunConfig, Runner
+    from agents.items import ToolCallOutputItem
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    from semantics_lint.frameworks.openai_agents import function_tool
+
+    names = ("surrogate", "surrogate_key", "surrogate_keys", "nan", "surrogate_text")
+    calls = [function_call("hostile", {"which": name}, call_id=name) for name in names]
+    model = ScriptedModel([calls, [assistant_message("done")]])
+    agent = Agent(name="hostile", model=model, tools=[function_tool(hostile)])
+    result = asyncio.run(Runner.run(agent, "?", run_config=RunConfig(tracing_disabled=True)))
+    custom = {
+        item.call_id: item.custom_data
+        for item in result.new_items
+        if isinstance(item, ToolCallOutputItem)
+    }
+    for which in names:
+        assert custom[which] == {RECORD_KEY: RECORDS_READ[which]}, which
 
 
 # -- LangChain -----------------------------------------------------------------------

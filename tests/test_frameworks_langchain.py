@@ -220,3 +220,28 @@ def test_a_fake_chat_model_loop_reads_the_text_and_the_answer_gets_coverage() ->
     answer = compose_answer_with_coverage(str(messages[-1].content), run.declared)
     assert answer.startswith("vm-01 is backed up.\n\n---\n\nCoverage of this answer")
     assert "- PPDM — not collected on this install" in answer
+
+
+def _says_refused(vm: str) -> str:
+    """Raises LangChain's own ToolException, with text that reads like a refusal."""
+    raise ToolException(f"refused: {vm} is not ours to read")
+
+
+@pytest.mark.parametrize("handling", [True, "try later", lambda e: f"no: {e}"], ids=["true", "text", "function"])
+def test_a_tool_exception_saying_refused_keeps_langchain_handling(handling: Any) -> None:
+    # LangChain's own ToolException keeps its meaning whatever its text says: handled as
+    # handle_tool_error says, exactly as the tool registered without the adapter.
+    from langchain_core.tools import StructuredTool
+
+    native = StructuredTool.from_function(_says_refused, handle_tool_error=handling)
+    with run_record() as run:
+        served = tool(_says_refused, handle_tool_error=handling).invoke(_call("vm-9", name="_says_refused"))
+    expected = native.invoke(_call("vm-9", name="_says_refused"))
+    assert (served.status, served.content) == (expected.status, expected.content)
+    assert run.results == []
+
+
+def test_an_unhandled_tool_exception_saying_refused_propagates() -> None:
+    with run_record() as run, pytest.raises(ToolException):
+        tool(_says_refused).invoke(_call("vm-9", name="_says_refused"))
+    assert run.results == []

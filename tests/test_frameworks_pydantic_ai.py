@@ -223,3 +223,47 @@ def test_the_pytest_plugin_sees_the_definition_and_the_value() -> None:
         ("defined", "vm_backup_status", "inventory"),
         ("returned", "vm_backup_status", vm_backup_status("vm-01")),
     ]
+
+
+# --- the framework's own exceptions keep their meaning ------------------------------------
+
+
+def _retried_once(vm: str) -> str:
+    """Asks the model to call again the first time (with refusal-looking text), then answers."""
+    if vm == "vm-first":
+        raise ModelRetry("refused: ask for vm-second instead")
+    return f"{vm} ok"
+
+
+def _parts_read(function: Any) -> list[tuple[str, Any, str]]:
+    """Each tool part of the requests the model was sent: its class, outcome and text."""
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            return ModelResponse(parts=[ToolCallPart("_retried_once", {"vm": "vm-first"}, tool_call_id="r1")])
+        if len(messages) == 3:
+            return ModelResponse(parts=[ToolCallPart("_retried_once", {"vm": "vm-second"}, tool_call_id="r2")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    agent = Agent(FunctionModel(model))
+    agent.tool_plain(retries=2)(function)
+    result = agent.run_sync("?")
+    assert result.output == "done"
+    return [
+        (type(part).__name__, getattr(part, "outcome", None), str(part.model_response_str()) if hasattr(part, "model_response_str") else str(part.model_response()))
+        for message in result.all_messages()
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if hasattr(part, "tool_call_id")
+    ]
+
+
+def test_model_retry_saying_refused_still_asks_for_a_retry() -> None:
+    # Pydantic AI's own ModelRetry keeps its meaning whatever its text says: the model
+    # is asked to call again, exactly as for the tool registered without the adapter,
+    # and no refusal is recorded (the second call's value is).
+    with run_record() as run:
+        read = _parts_read(served(_retried_once))
+    native = _parts_read(_retried_once)
+    assert read == native and len(read) == 2
+    assert [entry["kind"] for entry in run.results] == ["data"]

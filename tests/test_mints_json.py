@@ -44,7 +44,7 @@ ODD = [
     (decimal.Decimal("1.5"), "is a Decimal"),
     ({1, 2}, "is a set"),
     (b"\x00", "is a bytes"),
-    (uuid.UUID(int=7), "is an UUID"),
+    (uuid.UUID(int=7), "is a UUID"),
     (Colour.RED, "is a Colour"),
     (object(), "is an object"),
     ({(1, 2): "pair"}, "has a key that is a tuple"),

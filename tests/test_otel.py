@@ -308,13 +308,21 @@ def test_the_sdk_attribute_limit_lowers_the_cap_so_the_sdk_never_cuts_the_json(
     _check_capped(span.attributes["output.value"], json_text(value), 3000)
 
 
+def _refuse_writing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every way tracing writes, hashes or measures a record fails the test."""
+
+    def refuse(*args: object, **kwargs: object) -> Any:
+        raise AssertionError("nothing is written for a span that does not record")
+
+    for name in ("json_text", "plain_text", "served_attributes", "capped_value"):
+        monkeypatch.setattr(tracing, name, refuse)
+    monkeypatch.setattr(tracing.hashlib, "sha256", refuse)
+
+
 def test_no_provider_serves_and_records_as_before_and_serializes_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def refuse(value: object) -> str:
-        raise AssertionError("nothing is written for a span that does not record")
-
-    monkeypatch.setattr(tracing, "json_text", refuse)
+    _refuse_writing(monkeypatch)
     tracing.use_tracer_provider(trace.NoOpTracerProvider())
     try:
         entry = serve(envelope())
@@ -324,13 +332,10 @@ def test_no_provider_serves_and_records_as_before_and_serializes_nothing(
 
 
 def test_a_span_the_sampler_drops_is_not_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(value: object) -> str:
-        raise AssertionError("nothing is written for a span that does not record")
-
     exporter = InMemorySpanExporter()
     provider = TracerProvider(sampler=ALWAYS_OFF)
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr(tracing, "json_text", refuse)
+    _refuse_writing(monkeypatch)
     tracing.use_tracer_provider(provider)
     try:
         entry = serve(envelope())
@@ -376,20 +381,56 @@ def test_importing_the_runtime_and_serving_imports_no_opentelemetry() -> None:
 def test_without_opentelemetry_serving_works_and_the_import_is_tried_once() -> None:
     done = _python(
         """
-        import sys
+        import builtins, sys
         sys.modules["opentelemetry"] = None  # as if it were not installed
+        tried = []
+        real_import = builtins.__import__
+
+        def counting(name, *args, **kwargs):
+            if name.split(".")[0] == "opentelemetry":
+                tried.append(name)
+            return real_import(name, *args, **kwargs)
+
+        builtins.__import__ = counting
         from semantics_lint.runtime import run_record, tool_message, tracing
         from semantics_lint.runtime.record import record_served
         with run_record() as run:
             record_served("t", tool_message({"rows": 3}))
             record_served("t", tool_message({"rows": 4}))
-        print([sorted(entry) for entry in run.results], [e["record"] for e in run.results], tracing._api)
+        print([sorted(entry) for entry in run.results], [e["record"] for e in run.results])
+        print(len(tried), tracing.current_tracer())
         """
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == (
-        "[['kind', 'record', 'tool'], ['kind', 'record', 'tool']] [{'rows': 3}, {'rows': 4}] False"
+    assert done.stdout.strip().splitlines() == [
+        "[['kind', 'record', 'tool'], ['kind', 'record', 'tool']] [{'rows': 3}, {'rows': 4}]",
+        "1 None",
+    ]
+
+
+def test_a_refusal_traced_before_any_tracer_was_asked_for_gets_its_error_status() -> None:
+    # Nothing here depends on which function ran first: trace_served given a tracer
+    # in a fresh process, before current_tracer() ever ran.
+    done = _python(
+        """
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+        from semantics_lint.runtime import described_result, refusal_message, tracing
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        try:
+            described_result(facts=[])
+        except Exception as error:
+            message = refusal_message(error)
+        tracing.trace_served("t", message, tracer=provider.get_tracer("test"))
+        (span,) = exporter.get_finished_spans()
+        print(span.status.status_code.name, span.status.description == message.text)
+        """
     )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ERROR True"
 
 
 def test_the_global_provider_is_read_at_each_served_result() -> None:

@@ -358,3 +358,20 @@ def test_mcp_tools_each_have_a_span_under_the_servers_tools_call_span() -> None:
         assert (span["status"], span["description"]) == (
             ("ERROR", entry["record"]) if refused else ("UNSET", None)
         )
+
+
+def test_openai_agents_custom_span_of_a_record_that_is_not_json_keeps_the_tool_name(
+    agents_spans: list[dict[str, Any]],
+) -> None:
+    # A message an adapter built by hand, whose record JSON cannot carry: the custom
+    # span still says whose result it is, as the OpenTelemetry span does.
+    from agents.tracing import function_span, trace
+
+    from semantics_lint.frameworks import openai_agents
+    from semantics_lint.runtime import tool_message
+
+    message = tool_message({"rows": 3})._replace(record={"rows": {1, 2}})
+    with trace("odd"), function_span("odd"):
+        openai_agents._custom_span("odd", None, message)  # type: ignore[arg-type]
+    (custom,) = [s["span_data"] for s in agents_spans if s["span_data"]["name"] == "semantics odd"]
+    assert custom["data"] == {"semantics_lint.tool.name": "odd", "semantics_lint.result.kind": "data"}

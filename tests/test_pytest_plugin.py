@@ -346,7 +346,12 @@ def test_a_value_that_cannot_be_shown_never_fails_the_test_that_produced_it(
         "bool, None, list, tuple, dict or a date>",
     } in samples
     assert {"af_semantics": True, "<Opaque object that cannot be shown>": 1} in samples
-    assert {"af_semantics": True, "facts": "<a value that could not be recorded: RuntimeError>"} in samples
+    # A container whose own iteration fails is not JSON data either, named where it is.
+    assert {
+        "af_semantics": True,
+        "facts": "<not JSON data: facts is an Unlistable whose own methods failed while it was "
+        "read (RuntimeError); JSON data is a str, int, float, bool, None, list, tuple, dict or a date>",
+    } in samples
 
 
 # ---------------------------------------------------------------------------

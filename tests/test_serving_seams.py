@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextvars
+import datetime
 import decimal
 import json
 import sys
@@ -59,7 +60,24 @@ def test_a_lone_surrogate_is_served_as_valid_utf8() -> None:
     message = tool_message({"name": "cut\ud800here"})
     assert message.text == '{"name":"cut\\ud800here"}'
     message.text.encode("utf-8")
-    assert tool_message("raw \udcff text").text == "raw \ufffd text"
+    # Outside JSON text a lone surrogate is the text of its escape: one policy everywhere.
+    assert tool_message("raw \udcff text").text == "raw \\udcff text"
+
+
+def test_keys_that_would_become_one_once_escaped_are_refused_naming_them() -> None:
+    # Two keys that differ only in lone surrogates stay apart ...
+    # (built from pairs: a linter that reads the two keys as U+FFFD calls them one)
+    keys = [("r\udcffport", 1), ("r\udcfeport", 2)]
+    apart = tool_message(dict(keys))
+    assert json.loads(apart.text) == dict(keys)
+    # ... but one beside the text of its own escape would be one key on the wire.
+    clash = {"r\udcffport": 1, "r\\udcffport": 2}
+    with pytest.raises(NotJSON, match="two keys"):
+        tool_message(clash)
+    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    message = tool_message({**absence, "files": clash})
+    assert message.is_error and message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert "files has two keys" in message.text and "r\\\\udcffport" in message.text
 
 
 def test_numbers_are_written_as_javascript_writes_them() -> None:
@@ -105,6 +123,50 @@ def test_a_key_whose_own_methods_fail_is_still_judged_as_json_judges_it() -> Non
     assert "a _Unshown (<_Unshown>)" in message.text
     # An int key is written as the int it holds, whatever its class says of itself.
     assert json.loads(tool_message({_OddInt(7): "x"}).text) == {"7": "x"}
+
+class _Unwalkable(list):  # type: ignore[type-arg]
+    """A list whose own ``__iter__`` fails."""
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("iteration failed")
+
+
+class _Undatable(datetime.datetime):
+    """A datetime whose own ``isoformat`` fails."""
+
+    def isoformat(self, *args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("isoformat failed")
+
+
+class _Unitemised(dict):  # type: ignore[type-arg]
+    """A dict whose own ``items`` fails."""
+
+    def items(self) -> Any:
+        raise RuntimeError("items failed")
+
+
+@pytest.mark.parametrize(
+    ("odd", "where"),
+    [
+        (_Unwalkable([1]), "facts[0].runs"),
+        (_Undatable(2024, 5, 1), "facts[0].runs"),
+        (_Unitemised(a=1), "facts[0].runs"),
+        ([1, [2, _Unwalkable()]], "facts[0].runs[1][1]"),
+    ],
+    ids=["list __iter__", "datetime isoformat", "dict items", "nested"],
+)
+def test_a_value_whose_own_methods_fail_mid_walk_is_the_refusal_text(odd: object, where: str) -> None:
+    value = dict(backup())
+    value["facts"] = [{"entity": "vm1", "runs": odd}]
+    message = tool_message(value)
+    assert message.is_error and message.kind is Kind.REFUSAL
+    assert message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
+    assert f"{where} is a _Un" in message.text
+    # Without a marker the value is not JSON data: the framework's to write.
+    with pytest.raises(NotJSON) as raised:
+        tool_message({"runs": odd})
+    assert raised.value.path == "runs" + where.removeprefix("facts[0].runs")
+
 
 @pytest.mark.parametrize(
     "value",
@@ -182,6 +244,17 @@ def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goe
     assert run.declared == [{"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}]
     assert compose_answer_with_coverage("done", run.declared).startswith("done")
 
+def test_a_hand_built_items_other_keys_are_not_recorded() -> None:
+    # The reference records each declared item as its what and, when given, its why.
+    items = [{"what": "db1", "why": None, "owner": "ops"}, {"what": "db2", "note": "x"}, "db3", {"what": "db4"}]
+    ledger = {"af_coverage": {"checked": items}, "result": {"hosts": 3}}
+    with run_record() as run:
+        message = tool_message(ledger)
+        record_served("scan", message)
+    assert run.declared[0]["checked"] == [{"what": "db1", "why": None}, {"what": "db2"}, {"what": "db3"}, {"what": "db4"}]
+    assert run.results[0]["record"] == message.record  # the result itself is kept whole
+
+
 def test_a_closed_run_never_changes() -> None:
     async def main() -> Any:
         started = asyncio.Event()
@@ -220,30 +293,38 @@ def test_runs_ended_out_of_order_raise() -> None:
     assert current_run() is None
 
 
-def _serve_in(where: str, run_in: Any) -> None:
+def _serve_in(where: str, seen: dict[str, Any]) -> None:
+    """Serve a result from ``where``, noting in ``seen`` the run it is recorded into."""
+    seen[where] = current_run()
     record_served(where, tool_message({"from": where}))
 
 
 def test_results_from_worker_threads_of_the_run_are_recorded() -> None:
-    async def main() -> list[str]:
+    seen: dict[str, Any] = {}
+
+    async def main() -> Any:
         with run_record() as run:
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(None, _serve_in, "executor", None)
+            await loop.run_in_executor(None, _serve_in, "executor", seen)
             with ThreadPoolExecutor(2) as pool:
-                list(pool.map(_serve_in, ["pool-1", "pool-2"], [None, None]))
-            thread = threading.Thread(target=_serve_in, args=("thread", None))
+                list(pool.map(_serve_in, ["pool-1", "pool-2"], [seen, seen]))
+            thread = threading.Thread(target=_serve_in, args=("thread", seen))
             thread.start()
             thread.join()
-            await asyncio.to_thread(_serve_in, "to_thread", None)
-        return sorted(r["tool"] for r in run.results)
+            await asyncio.to_thread(_serve_in, "to_thread", seen)
+        return run
 
-    assert asyncio.run(main()) == ["executor", "pool-1", "pool-2", "thread", "to_thread"]
+    run = asyncio.run(main())
+    where = ["executor", "pool-1", "pool-2", "thread", "to_thread"]
+    assert sorted(r["tool"] for r in run.results) == where
+    assert seen == dict.fromkeys(where, run)
 
 
 def test_unrelated_open_runs_leave_a_bare_thread_unrecorded_and_bind_carries_a_run() -> None:
     first_open = threading.Event()
     release = threading.Event()
     runs: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
 
     def other_request() -> None:
         with run_record() as run:
@@ -256,18 +337,19 @@ def test_unrelated_open_runs_leave_a_bare_thread_unrecorded_and_bind_carries_a_r
     first_open.wait(timeout=300)
     try:
         with run_record() as run:
-            thread = threading.Thread(target=_serve_in, args=("bare", None))
+            thread = threading.Thread(target=_serve_in, args=("bare", seen))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 thread.start()
                 thread.join()
             assert any("run.bind" in str(w.message) for w in caught)
             with ThreadPoolExecutor(1) as pool:
-                pool.submit(run.bind(_serve_in), "bound", None).result()
+                pool.submit(run.bind(_serve_in), "bound", seen).result()
     finally:
         release.set()
         request.join()
     assert [r["tool"] for r in run.results] == ["bound"]
+    assert seen == {"bare": None, "bound": run}
     assert runs["other"].results == []
 
 

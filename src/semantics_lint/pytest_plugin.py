@@ -58,6 +58,7 @@ whatever the number of workers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -237,6 +238,15 @@ _QUOTED: Final = 300
 def _quoted(error: BaseException) -> str:
     text = " ".join(_text(error).split())
     return text if len(text) <= _QUOTED else text[: _QUOTED - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One entry behind pytest's last line: a finding the gate failed on. pytest and its
+    other plugins read each stats entry as a report object (hypothesis's plugin reads its
+    ``__dict__``), so a finding goes there wrapped, never as a bare dict."""
+
+    finding: dict[str, Any]
 
 
 class SemanticsRecorder:
@@ -508,7 +518,7 @@ class SemanticsRecorder:
             key, counted = self._last_line_entry(self.report)
             terminalreporter.stats.setdefault(key, []).extend(counted)
 
-    def _last_line_entry(self, report: CatalogReport) -> tuple[str, list[dict[str, Any]]]:
+    def _last_line_entry(self, report: CatalogReport) -> tuple[str, list[Counted]]:
         """What pytest's last line counts of a failed gate: ``4 passed, 2 semantics
         errors (gate failed)``. pytest counts the entries of each key of its stats; the
         entries here are the findings the gate failed on (its errors, or under
@@ -523,7 +533,7 @@ class SemanticsRecorder:
                 counted.extend([group] * group["count"])
         what = "semantics error" if report.errors else "semantics warning"
         how = "gate failed" if report.errors else "--semantics-strict gate failed"
-        return f"{what}{'' if len(counted) == 1 else 's'} ({how})", counted
+        return f"{what}{'' if len(counted) == 1 else 's'} ({how})", [Counted(f) for f in counted]
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         self._tools.observe_tools(self._previous)

@@ -329,6 +329,29 @@ def is_non_empty_string(value: object) -> bool:
     return isinstance(value, str) and js_trim(value) != ""
 
 
+# ---------------------------------------------------------------------------
+# Environment flags: the words a true/false environment variable is read from
+# ---------------------------------------------------------------------------
+
+FLAG_TRUE_WORDS: Final = frozenset({"true", "1", "yes", "on"})
+FLAG_FALSE_WORDS: Final = frozenset({"false", "0", "no", "off"})
+
+
+def env_flag(raw: str | None, default: bool) -> bool | None:
+    """A true/false environment value read one way everywhere: unset or blank is
+    ``default``; ``true``/``1``/``yes``/``on`` and ``false``/``0``/``no``/``off`` (any
+    case, spaces around) are True and False; anything else is None, which the caller
+    reads as its own policy says (and says so)."""
+    word = "" if raw is None else raw.strip().lower()
+    if not word:
+        return default
+    if word in FLAG_TRUE_WORDS:
+        return True
+    if word in FLAG_FALSE_WORDS:
+        return False
+    return None
+
+
 def canonical_notes() -> dict[str, object]:
     """The content of ``canonical-notes.json``: notes and markers, for other languages."""
     return {

@@ -28,14 +28,13 @@ translates the outcome into its framework's result type. Nothing is kept per cal
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
 from semantics_lint.runtime.claims import contracts_open, tool_call
-from semantics_lint.runtime.json_text import wire_text
+from semantics_lint.runtime.json_text import wire_data
 from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
 from semantics_lint.runtime.serving import (
@@ -58,6 +57,8 @@ __all__ = [
     "Unserved",
     "call_prepared",
     "call_prepared_async",
+    "decorator",
+    "framework_error",
     "prepare",
     "record_entry",
     "served_function",
@@ -102,7 +103,10 @@ class Prepared(NamedTuple):
       parameters of ``execute`` followed by one keyword-only parameter per property;
     * ``function``: the underlying function (the one given, or the tool's ``execute``);
     * ``is_async``: True when calling the tool gives an awaitable;
-    * ``declared``: the declared ``inputSchema`` as parameters, or None.
+    * ``declared``: the declared ``inputSchema`` as parameters, or None;
+    * ``framework``: the top-level packages of the framework: an exception of a class
+      one of them defines (or a subclass of one) keeps its framework meaning, whatever
+      its text says (:func:`framework_error`).
     """
 
     tool: Tool
@@ -112,6 +116,15 @@ class Prepared(NamedTuple):
     function: Callable[..., Any]
     is_async: bool
     declared: Declared | None = None
+    framework: tuple[str, ...] = ()
+
+
+def framework_error(error: BaseException, packages: tuple[str, ...]) -> bool:
+    """True when ``error``'s class, or a class it derives from, is defined in one of
+    ``packages`` (a framework's own retry or error type: Pydantic AI's ``ModelRetry``,
+    LangChain's ``ToolException``), which the framework handles as it always does,
+    even when its text starts ``refused:``."""
+    return any(kind.__module__.partition(".")[0] in packages for kind in type(error).__mro__)
 
 
 def _signature(function: Callable[..., Any]) -> inspect.Signature | None:
@@ -163,6 +176,7 @@ def prepare(
     description: str | None = None,
     context: Callable[[inspect.Parameter], bool] = _no_context,
     extra: str = "",
+    framework: tuple[str, ...] = (),
 ) -> Prepared:
     """One ``define_tool`` tool for ``fn_or_tool``, with its name, description and parameters.
 
@@ -174,7 +188,8 @@ def prepare(
     (a plain function only: a tool has its own). ``context`` tells the parameters the
     framework fills itself (its context object), which a declared ``inputSchema``
     leaves out; ``extra`` names the adapter's extra, for the error raised when what a
-    declared schema needs is not installed.
+    declared schema needs is not installed; ``framework`` names the framework's
+    packages, whose own exceptions keep their meaning (``Prepared.framework``).
     """
     if isinstance(fn_or_tool, Tool):
         tool = _redefined(fn_or_tool, result_class, name is not None or description is not None)
@@ -200,7 +215,7 @@ def prepare(
     else:
         signature = own if own is not None else inspect.Signature()
     is_async = isinstance(tool, AsyncTool)
-    return Prepared(tool, tool.name, shown, signature, function, is_async, schema)
+    return Prepared(tool, tool.name, shown, signature, function, is_async, schema, framework)
 
 
 def _arguments(prepared: Prepared, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -222,8 +237,9 @@ def _settled(prepared: Prepared, value: object) -> Outcome:
 
 
 def _refused(prepared: Prepared, error: Exception) -> ToolMessage:
-    """The refusal ``error`` is, recorded; any other exception is raised again, unchanged."""
-    message = refusal_message(error)
+    """The refusal ``error`` is, recorded; any other exception, and the framework's own
+    (:func:`framework_error`), is raised again, unchanged."""
+    message = None if framework_error(error, prepared.framework) else refusal_message(error)
     if message is None:
         raise error
     record_served(prepared.name, message)
@@ -267,6 +283,15 @@ async def _served_later(prepared: Prepared, awaitable: Any, finish: Callable[[Ou
     return finish(await _awaited(prepared, awaitable), lead)
 
 
+def decorator(
+    fn_or_tool: Callable[..., Any] | Tool | None, make: Callable[[Callable[..., Any] | Tool], R]
+) -> R | Callable[[Callable[..., Any] | Tool], R]:
+    """A decorator used with or without arguments (``@served``, ``@served(result_class=...)``,
+    ``served(fn)``): ``make(fn_or_tool)`` when a function or tool is given, else ``make``
+    itself, to be applied to the one decorated."""
+    return make if fn_or_tool is None else make(fn_or_tool)
+
+
 def served_function(
     prepared: Prepared,
     finish: Callable[[Outcome, Any], R],
@@ -293,30 +318,39 @@ def served_function(
     recorded as its answer.
     """
     parameters = list(prepared.signature.parameters.values())
-    own_lead = lead is not None and bool(parameters) and parameters[0].name == lead.name
-    if lead is not None and not own_lead:
+    # The lead argument the framework fills is the tool's own first parameter, or one
+    # the adapter adds in front of the tool's (and then not passed to the tool).
+    added = lead is not None and not (parameters and parameters[0].name == lead.name)
+    if added and lead is not None:
         parameters.insert(0, lead)
-    skip = 1 if lead is not None and not own_lead else 0
-    taking = lead is not None
+
+    def split(args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+        """The lead argument (None without a lead), and the tool's own arguments."""
+        if lead is None:
+            return None, args
+        return args[0], args[1:] if added else args
 
     if prepared.is_async:
 
         async def call_async(*args: Any, **kwargs: Any) -> R:
+            given, own = split(args)
             with _answering(calling, args, kwargs):
-                outcome = await call_prepared_async(prepared, *args[skip:], **kwargs)
-            return finish(outcome, args[0] if taking else None)
+                outcome = await call_prepared_async(prepared, *own, **kwargs)
+            return finish(outcome, given)
 
         function: Callable[..., Any] = call_async
     else:
 
         def call(*args: Any, **kwargs: Any) -> Any:
+            given, own = split(args)
             with _answering(calling, args, kwargs):
-                outcome = call_prepared(prepared, *args[skip:], **kwargs)
+                outcome = call_prepared(prepared, *own, **kwargs)
             if isinstance(outcome, Unserved) and inspect.isawaitable(outcome.value):
-                # A sync callable that gave an awaitable (an async tool under a plain
-                # decorator): the framework awaits it, and so serves what it gives.
-                return _served_later(prepared, outcome.value, finish, args[0] if taking else None)
-            return finish(outcome, args[0] if taking else None)
+                # The tool's code gave an awaitable (an async tool under a plain sync
+                # decorator): the framework gets an awaitable too, as it would without
+                # the adapter, and serves what it gives when it awaits it.
+                return _served_later(prepared, outcome.value, finish, given)
+            return finish(outcome, given)
 
         function = call
     function.__name__ = prepared.name
@@ -330,22 +364,10 @@ def served_function(
     return function
 
 
-def _plain(value: Any) -> Any:
-    kind = type(value)
-    if kind is str:
-        return wire_text(value)
-    if kind is float:
-        return value if math.isfinite(value) else None
-    if kind is dict:
-        return {wire_text(key): _plain(item) for key, item in value.items()}
-    if kind is list:
-        return [_plain(item) for item in value]
-    return value
-
-
 def record_entry(message: ToolMessage) -> dict[str, Any]:
     """``{RECORD_KEY: record}``, for a channel beside the text: the message's record
     (already a plain copy of JSON data, taken when served) as data any JSON writer can
-    write: ``NaN`` and ``±Infinity`` as None (JSON's ``null``, as the text writes them)
-    and a lone surrogate as U+FFFD (the model's text escapes it as ``\\ud800``)."""
-    return {RECORD_KEY: _plain(message.record)}
+    write (``json_text.wire_data``): ``NaN`` and ``±Infinity`` as None (JSON's
+    ``null``, as the text writes them) and a lone surrogate, in a string or a key, as
+    the text of its escape (``\\ud800``), so no two keys become one."""
+    return {RECORD_KEY: wire_data(message.record)}

@@ -35,13 +35,18 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from semantics_lint.extras import framework_import
 
 with framework_import(__name__, "langchain"):
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import InjectedToolArg, StructuredTool, ToolException
+
+    # LangChain's own handling of a ToolException by a handle_tool_error flag (True, a
+    # text, a function), which BaseTool.run applies; reused so that a flag means here
+    # exactly what it means there (tests/test_frameworks_langchain.py compares them).
+    from langchain_core.tools.base import _handle_tool_error
 
 from semantics_lint.frameworks._common import (
     Outcome,
@@ -53,6 +58,9 @@ from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["tool"]
+
+_FRAMEWORK: Final = ("langchain_core", "langchain")
+"""LangChain's packages: a ``ToolException`` keeps its meaning, whatever its text says."""
 
 ToolErrorHandling = bool | str | Callable[[ToolException], Any] | None
 """What LangChain's ``handle_tool_error`` takes."""
@@ -91,11 +99,7 @@ def _tool_errors(handle_tool_error: ToolErrorHandling) -> Callable[[ToolExceptio
             return str(exc)
         if not handle_tool_error:
             raise exc
-        if handle_tool_error is True:
-            return exc.args[0] if exc.args else "Tool execution error"
-        if isinstance(handle_tool_error, str):
-            return handle_tool_error
-        return handle_tool_error(exc)
+        return _handle_tool_error(exc, flag=handle_tool_error)
 
     return handle
 
@@ -149,6 +153,7 @@ def tool(
         description=description,
         context=_is_context,
         extra="langchain",
+        framework=_FRAMEWORK,
     )
     function = served_function(prepared, _content_and_artifact)
     return _ServedTool.from_function(

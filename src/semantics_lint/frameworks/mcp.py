@@ -22,7 +22,7 @@ returns a ``CallToolResult`` made from ``tool_message(value)``:
   conform to, and the text already says it all);
 * ``_meta["semantics-lint/record"]``: the record (the whole envelope, or the value),
   only when the tool is served with ``record_in_meta=True``, as JSON data any client
-  can read (``NaN`` as null, a lone surrogate as U+FFFD);
+  can read (``NaN`` as null, a lone surrogate as the text of its escape, ``\\ud800``);
 * ``isError=True`` for a refusal raised inside the tool, whose ``refused:`` text is
   the content; the session goes on. Any other exception is re-raised, and the
   server's own error policy applies.
@@ -43,7 +43,7 @@ import inspect
 import sys
 import typing
 from collections.abc import Callable
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from semantics_lint.extras import framework_import
 
@@ -54,6 +54,7 @@ from semantics_lint.frameworks._common import (
     RECORD_KEY,
     Outcome,
     Unserved,
+    decorator,
     prepare,
     record_entry,
     served_function,
@@ -62,6 +63,9 @@ from semantics_lint.runtime.serving import ToolMessage
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "call_tool_result", "served"]
+
+_FRAMEWORK: Final = ("mcp", "fastmcp")
+"""The servers' packages: their own exceptions (``ToolError``) keep their meaning."""
 
 
 def call_tool_result(message: ToolMessage, *, record_in_meta: bool = False) -> CallToolResult:
@@ -147,13 +151,16 @@ def served(
     ``_meta`` (a client then reads the whole envelope; the result is about twice as
     large on the wire).
     """
-    if fn_or_tool is None:
-        return lambda given: served(given, result_class=result_class, record_in_meta=record_in_meta)
-    prepared = prepare(fn_or_tool, result_class=result_class, context=_is_context, extra="mcp")
 
     def finish(outcome: Outcome, _lead: object) -> Any:
         if isinstance(outcome, Unserved):
             return outcome.value
         return call_tool_result(outcome, record_in_meta=record_in_meta)
 
-    return served_function(prepared, finish, calling=_call_ids)
+    def make(given: Callable[..., Any] | Tool) -> Callable[..., Any]:
+        prepared = prepare(
+            given, result_class=result_class, context=_is_context, extra="mcp", framework=_FRAMEWORK
+        )
+        return served_function(prepared, finish, calling=_call_ids)
+
+    return decorator(fn_or_tool, make)

@@ -59,7 +59,7 @@ from semantics_lint.frameworks._common import (
     record_entry,
 )
 from semantics_lint.frameworks._common import served_function as _served_function
-from semantics_lint.runtime.tracing import OUTPUT_VALUE, served_attributes
+from semantics_lint.runtime.tracing import OUTPUT_VALUE, span_attributes
 
 if TYPE_CHECKING:
     from semantics_lint.frameworks._common import Outcome
@@ -67,6 +67,9 @@ if TYPE_CHECKING:
     from semantics_lint.runtime.tools import Tool
 
 __all__ = ["RECORD_KEY", "function_tool"]
+
+_FRAMEWORK: Final = ("agents",)
+"""The SDK's package: its own exceptions keep their meaning, whatever their text says."""
 
 # The SDK hands a tool its ToolContext through a first parameter annotated so; when
 # the tool takes none, the adapter's own takes it, named as no tool parameter is.
@@ -92,10 +95,8 @@ def _custom_span(name: str, context: ToolContext[Any], message: ToolMessage) -> 
         return
     config = getattr(context, "run_config", None)
     capture = None if config is None or config.trace_include_sensitive_data else False
-    try:
-        data: dict[str, Any] = served_attributes(name, message, capture=capture)
-    except (TypeError, ValueError):
-        data = {}
+    attributes, _ = span_attributes(name, message, capture=capture)
+    data: dict[str, Any] = dict(attributes)
     value = data.pop(OUTPUT_VALUE, None)
     if value is not None:
         data["envelope"] = json.loads(value)
@@ -135,6 +136,7 @@ def function_tool(
         description=description_override,
         context=_is_context,
         extra="openai-agents",
+        framework=_FRAMEWORK,
     )
     first = next(iter(prepared.signature.parameters.values()), None)
     lead = (

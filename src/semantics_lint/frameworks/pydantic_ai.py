@@ -39,7 +39,7 @@ import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from semantics_lint.extras import framework_import
 
@@ -50,6 +50,7 @@ with framework_import(__name__, "pydantic-ai"):
 from semantics_lint.frameworks._common import (
     Outcome,
     Unserved,
+    decorator,
     prepare,
     served_function,
 )
@@ -57,6 +58,10 @@ from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.tools import Tool
 
 __all__ = ["served", "tool_call_ids"]
+
+_FRAMEWORK: Final = ("pydantic_ai",)
+"""Pydantic AI's package: ``ModelRetry``, ``ToolFailed``, ``CallDeferred`` and its other
+exceptions keep their meaning, whatever their text says."""
 
 
 def _tool_return(outcome: Outcome, _lead: object) -> Any:
@@ -101,7 +106,11 @@ def tool_call_ids() -> AbstractCapability[Any]:
 
 def _serve(fn_or_tool: Callable[..., Any] | Tool, result_class: str | None) -> Callable[..., Any]:
     prepared = prepare(
-        fn_or_tool, result_class=result_class, context=_is_context, extra="pydantic-ai"
+        fn_or_tool,
+        result_class=result_class,
+        context=_is_context,
+        extra="pydantic-ai",
+        framework=_FRAMEWORK,
     )
     return served_function(prepared, _tool_return, calling=_call_ids)
 
@@ -126,10 +135,4 @@ def served(
     ``resultClass``. Rename or redescribe the tool where Pydantic AI registers it
     (``Agent.tool_plain(name=..., description=...)``, ``Tool(name=...)``).
     """
-    if fn_or_tool is None:
-
-        def decorate(fn: Callable[..., Any] | Tool) -> Callable[..., Any]:
-            return _serve(fn, result_class)
-
-        return decorate
-    return _serve(fn_or_tool, result_class)
+    return decorator(fn_or_tool, lambda given: _serve(given, result_class))

@@ -10,7 +10,7 @@ so Python serves the bytes the reference serves:
   as ``null``;
 * a lone surrogate (text decoded with ``surrogateescape``, or cut from UTF-16 data)
   escaped as ``\\ud800``; a pair of surrogates written as the one character it
-  stands for: the text is always valid UTF-8;
+  stands for: the text is always valid UTF-8 (the lone-surrogate policy below);
 * an object's keys in the order JavaScript keeps them: integer-like keys (``"0"`` to
   ``"4294967294"``, written without a leading zero) first, ascending, then the others
   in insertion order.
@@ -27,15 +27,26 @@ an object, ``Decimal``, ``set``, ``bytes``, ``UUID``, an ``Enum`` whose value is
 a str or an int, a key of another type (a tuple), two keys that are one once written
 (``{1: ..., "1": ...}``), a value that contains itself, nesting deeper than
 :data:`MAX_DEPTH` containers, an int of :data:`MAX_INT_BITS` bits or more (JavaScript
-holds no such number).
+holds no such number), a subclass whose own methods fail while it is read (a list
+whose ``__iter__`` raises, a ``datetime`` whose ``isoformat`` raises).
 
 One deviation from ``JSON.stringify``: an int past ±2**53 is written exactly (the
 reference holds a double and would round it).
+
+The one lone-surrogate policy: UTF-8 cannot hold a lone surrogate, so wherever served
+text must be valid UTF-8 a lone surrogate is written as ``JSON.stringify`` escapes it,
+``\\ud800``. In JSON text that is JSON's own escape (read back, it is the surrogate
+again); in text that is not JSON (a ``str`` result served as itself, a refusal's text,
+the strings and keys of a record handed to another JSON writer: :func:`wire_text`,
+:func:`wire_data`) it is the same six characters. Two keys of one object that would
+become one that way (``"a\\udcff"`` beside the six-character text) are refused as
+colliding keys, so no key is ever lost.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -55,6 +66,8 @@ __all__ = [
     "path_text",
     "plain_json",
     "plain_text",
+    "remade",
+    "wire_data",
     "wire_text",
     "write_plain",
 ]
@@ -129,10 +142,18 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_LETTERS_SAID_WITH_A_VOWEL: Final = frozenset("AEFHILMNORSX")
+"""Capitals whose names start with a vowel sound: an HTTPError, an SSLContext, a UUID."""
+
+
 def _type_name(value: object) -> str:
-    kind = type(value)
-    article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
-    return f"{article} {kind.__name__}"
+    """``a Decimal``, ``an Enum``, ``a UUID``: the type's name with its article."""
+    name = type(value).__name__
+    if name[:2].isupper():  # an initialism, read letter by letter
+        vowel = name[0] in _LETTERS_SAID_WITH_A_VOWEL
+    else:
+        vowel = name[:1].lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {name}"
 
 
 def _is_array_index(key: str) -> bool:
@@ -228,17 +249,22 @@ class _Walk:
     def _dict(self, value: dict[Any, Any], depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         indexes = False
+        lone = False
         for key, item in value.items():
             text = key if type(key) is str else _key_text(key)
             if text in out or (not isinstance(key, str) and text in value):
                 raise NotJSON(f"has two keys that are both {text!r} once written as text")
             if not indexes and text[:1].isdigit() and _is_array_index(text):
                 indexes = True
+            if not lone and not text.isascii():
+                lone = not _is_utf8(text)
             try:
                 out[text] = self.copy(item, depth)
             except NotJSON as error:
                 _inner(error).append(text)
                 raise
+        if lone:
+            _keys_apart_once_escaped(out)
         if indexes:
             first = sorted((k for k in out if _is_array_index(k)), key=int)
             ordered = {k: out[k] for k in first}
@@ -247,16 +273,33 @@ class _Walk:
         return out
 
     def _other(self, value: Any, depth: int) -> Any:
+        # A subclass, or no JSON type at all: its own methods (``__iter__``, ``items``,
+        # ``isoformat``, ``__int__``) are the user's, and may fail on the way.
+        try:
+            return self._subclass(value, depth)
+        except NotJSON:
+            raise
+        except Exception as error:  # noqa: BLE001 - a user's method may raise anything
+            raise NotJSON(
+                f"is {_type_name(value)} whose own methods failed while it was read "
+                f"({type(error).__name__}); JSON data is a str, int, float, bool, None, "
+                "list, tuple, dict or a date"
+            ) from None
+
+    def _subclass(self, value: Any, depth: int) -> Any:
         if isinstance(value, bool):
             return bool(value)
         if isinstance(value, str):
             return str.__str__(value)
         if isinstance(value, int):
-            return self.copy(int(value), depth)
+            return self.copy(int.__int__(value), depth)
         if isinstance(value, float):
-            return self.copy(float(value), depth)
+            return self.copy(float.__float__(value), depth)
         if isinstance(value, _DATES):
-            return value.isoformat()
+            text = value.isoformat()
+            if type(text) is not str:
+                raise NotJSON(f"is {_type_name(value)} whose isoformat() gave no str")
+            return text
         if isinstance(value, (dict, list, tuple)):
             return self._container(value, depth)
         raise NotJSON(
@@ -312,24 +355,12 @@ def _odd(value: float) -> bool:
     return not math.isfinite(value) or value.is_integer() or abs(value) < 1e-4
 
 
-def _wire(value: Any, numbers: list[str], tag: str) -> Any:
-    # Each number JavaScript writes unlike Python stands in the copy as a string no
-    # value can spell (a fresh random tag and its index) until the text is written.
-    kind = type(value)
-    if kind is float:
-        if not _odd(value):
-            return value
-        if not math.isfinite(value):
-            return None
-        if value.is_integer() and -_SAFE_INT < value < _SAFE_INT:
-            return int(value)
-        numbers.append(js_number_text(value))
-        return f"\x00{tag}{len(numbers) - 1}"
-    if kind is dict:
-        return {k: _wire(v, numbers, tag) for k, v in value.items()}
-    if kind is list:
-        return [_wire(v, numbers, tag) for v in value]
-    return value
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _escape_surrogates(text: str) -> str:
@@ -343,43 +374,154 @@ def _escape_surrogates(text: str) -> str:
 
 
 def wire_text(text: str) -> str:
-    """``text`` made valid UTF-8 as served: a surrogate pair joined into its character,
-    a lone surrogate replaced by U+FFFD (a ``str`` result is served as itself)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub(
-            lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16")
-            if len(m.group()) == 2 else "\ufffd",
-            text,
-        )
-    return text
+    """``text`` made valid UTF-8 as served outside JSON text (a ``str`` result, a
+    refusal's text, the strings and keys of a record handed to another writer): the
+    one lone-surrogate policy (see the module docstring)."""
+    return text if _is_utf8(text) else _escape_surrogates(text)
 
 
-# The writer, built at the first text written: the linter asks the mints about literal
-# values (plain copies, never written) and starts without json.
-_writer: Callable[[Any], str] | None = None
+def _keys_apart_once_escaped(out: dict[str, Any]) -> None:
+    # Outside JSON text a lone surrogate is the text of its escape, so a key holding
+    # one could become another key of the same object: refused, naming the key.
+    seen: dict[str, str] = {}
+    for key in out:
+        written = wire_text(key)
+        if written in seen:
+            raise NotJSON(
+                f"has two keys that are both {written!r} once a lone surrogate is written "
+                f"as its escape ({seen[written]!r} and {key!r})"
+            )
+        seen[written] = key
+
+
+def remade(
+    copy: Any, leaf: Callable[[Any], Any] | None = None, key: Callable[[str], str] | None = None
+) -> Any:
+    """``copy``, a plain copy (:func:`json_copy`), walked again: a new copy that shares
+    no dict or list with it, each leaf through ``leaf`` and each key through ``key``
+    when given. The one walk over a copy: the run record's own copy, and
+    :func:`wire_data`."""
+    walk = _COPY if leaf is None and key is None else _walker(leaf, key)
+    return walk(copy)
+
+
+def _walker(
+    leaf: Callable[[Any], Any] | None, key: Callable[[str], str] | None
+) -> Callable[[Any], Any]:
+    def walk(value: Any) -> Any:
+        kind = type(value)
+        if kind is dict:
+            if key is None:
+                return {name: walk(item) for name, item in value.items()}
+            return {key(name): walk(item) for name, item in value.items()}
+        if kind is list:
+            return [walk(item) for item in value]
+        return value if leaf is None else leaf(value)
+
+    return walk
+
+
+_COPY: Final = _walker(None, None)
+
+
+def _wire_leaf(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return wire_text(value)
+    if kind is float and not math.isfinite(value):
+        return None
+    return value
+
+
+def wire_data(copy: Any) -> Any:
+    """``copy``, a plain copy (:func:`json_copy`), as data any JSON writer writes as
+    :func:`json_text` would: NaN and ±Infinity as None (JSON's ``null``), every string
+    and key through :func:`wire_text`. Two keys never become one: the copy refuses
+    such keys where it is taken."""
+    return _WIRE(copy)
+
+
+_WIRE: Final = _walker(_wire_leaf, wire_text)
+
+
+@functools.cache
+def _encode() -> Callable[[Any], str]:
+    # Built at the first text written: the linter asks the mints about literal values
+    # (plain copies, never written) and starts without json.
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def _dumps(plain: Any) -> str:
     """``json.dumps(plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)``."""
-    global _writer
-    if _writer is None:
-        _writer = _built_writer()
-    return _writer(plain)
+    return _encode()(plain)
 
 
-def _built_writer() -> Callable[[Any], str]:
-    # The C encoder json.dumps builds at each call, built once: a result is written in
-    # several pieces (serving.py), and each call would otherwise build it again.
-    import json
-    from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+def _scalar_text(value: Any) -> str | None:
+    """The text of a str, int, float that Python writes as JavaScript does, bool or None
+    of a plain copy; None for a list or dict."""
+    kind = type(value)
+    if kind is str:
+        return _dumps(value)
+    if value is None or kind is bool:
+        return "null" if value is None else "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return float.__repr__(value)
+    return None
 
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-    if c_make_encoder is None:
-        return encoder.encode
-    one_pass = c_make_encoder(None, encoder.default, encode_basestring, None, ":", ",", False, False, True)
-    return lambda plain: "".join(one_pass(plain, 0))
+
+def _odd_text(value: Any) -> str | None:
+    """The text of ``value`` when a float in it is written unlike Python writes it
+    (NaN and ±Infinity as ``null``, ``100``, ``1e-7``, ``1e+21``), else None.
+
+    Only the lists and dicts on the way to such a float are written piece by piece;
+    each run of members between them is written whole by ``json``."""
+    kind = type(value)
+    if kind is float:
+        if not _odd(value):
+            return None
+        return js_number_text(value) if math.isfinite(value) else "null"
+    if kind is dict:
+        texts = [(name, _odd_text(item)) for name, item in value.items()]
+        if all(text is None for _, text in texts):
+            return None
+        # A member beside an odd float: a scalar is written alone, any other run of
+        # members in one call.
+        texts = [(name, _scalar_text(value[name]) if text is None else text) for name, text in texts]
+        pieces: list[str] = []
+        run: dict[str, Any] = {}
+        for name, text in texts:
+            if text is None:
+                run[name] = value[name]
+                continue
+            if run:
+                pieces.append(_dumps(run)[1:-1])
+                run = {}
+            pieces.append(f"{_dumps(name)}:{text}")
+        if run:
+            pieces.append(_dumps(run)[1:-1])
+        return "{" + ",".join(pieces) + "}"
+    if kind is list:
+        items = [_odd_text(item) for item in value]
+        if all(text is None for text in items):
+            return None
+        items = [_scalar_text(item) if text is None else text for item, text in zip(value, items, strict=True)]
+        pieces = []
+        start = 0
+        for index, text in enumerate(items):
+            if text is None:
+                continue
+            if start < index:
+                pieces.append(_dumps(value[start:index])[1:-1])
+            pieces.append(text)
+            start = index + 1
+        if start < len(value):
+            pieces.append(_dumps(value[start:])[1:-1])
+        return "[" + ",".join(pieces) + "]"
+    return None
 
 
 def json_text(value: object, path: str = "") -> str:
@@ -393,16 +535,8 @@ def json_text(value: object, path: str = "") -> str:
 
 def write_plain(plain: Plain) -> str:
     """The text of a plain copy, or of any part of one (``Plain(part, copy.odd_floats)``)."""
-    if not plain.odd_floats:
-        return _valid(_dumps(plain.value))
-    import secrets  # the rare numbers only: secrets (with hashlib) costs a lint's start-up
-
-    numbers: list[str] = []
-    tag = secrets.token_hex(8)
-    text = _dumps(_wire(plain.value, numbers, tag))
-    if numbers:
-        text = re.sub(f'"\\\\u0000{tag}(\\d+)"', lambda m: numbers[int(m.group(1))], text)
-    return _valid(text)
+    text = _odd_text(plain.value) if plain.odd_floats else None
+    return _valid(_dumps(plain.value) if text is None else text)
 
 
 def object_text(members: Iterable[tuple[str, str]]) -> str:
@@ -430,8 +564,4 @@ def plain_text(copy: Any) -> str:
 
 
 def _valid(text: str) -> str:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _escape_surrogates(text)
-    return text
+    return text if _is_utf8(text) else _escape_surrogates(text)

@@ -45,6 +45,7 @@ from semantics_lint.runtime.claims import (
     current_call,
 )
 from semantics_lint.runtime.envelope import declared_coverage
+from semantics_lint.runtime.json_text import remade
 from semantics_lint.runtime.parts import _js_string, js_number
 from semantics_lint.runtime.serving import (
     Kind,
@@ -54,7 +55,7 @@ from semantics_lint.runtime.serving import (
     tool_message,
 )
 from semantics_lint.runtime.tracing import current_tracer, trace_claims, trace_served
-from semantics_lint.vocabulary import COVERAGE_FIELDS, JS_WHITESPACE
+from semantics_lint.vocabulary import COVERAGE_FIELDS, COVERAGE_ITEM_FIELDS, JS_WHITESPACE
 
 __all__ = [
     "COVERAGE_BLOCK_HEADING",
@@ -121,7 +122,7 @@ class RunRecord:
         """
         # Copies: the message's record also goes to the framework (a LangChain artifact,
         # Pydantic AI's metadata), where the application may edit it later.
-        record, declared = _copied([message.record, _declared(tool, message)])
+        record, declared = remade([message.record, _declared(tool, message)])
         entry: dict[str, Any] = {"tool": tool, "kind": message.kind, "record": record}
         if span is not None:
             entry["trace_id"], entry["span_id"] = span
@@ -181,16 +182,6 @@ class RunRecord:
         return f"RunRecord(results={len(self.results)}, declared={len(self.declared)}{state})"
 
 
-def _copied(value: Any) -> Any:
-    """A copy of plain JSON data, sharing no dict or list with ``value``."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
-    if kind is list:
-        return [_copied(item) for item in value]
-    return value
-
-
 def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
     if message.kind not in _DECLARING:
         return []
@@ -200,7 +191,7 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
         for key, items in facts["coverage"].items():
             # A hand-built ledger may hold anything where a list belongs: kept as found.
             entry[key] = (
-                [{"what": item} if isinstance(item, str) else item for item in items]
+                [item if type(item) is dict and item.keys() <= _ITEM_KEYS else _item(item) for item in items]
                 if isinstance(items, list) else items
             )
         if "lookedFor" in facts:
@@ -209,10 +200,50 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
     return entries
 
 
+_ITEM_KEYS: Final = frozenset(COVERAGE_ITEM_FIELDS)
+
+
+def _item(item: Any) -> Any:
+    """One declared item as the reference records it: its ``what`` and, when it has
+    one, its ``why`` (a hand-built item's other keys are not part of the declaration);
+    a bare string is its ``what``."""
+    if isinstance(item, str):
+        return {"what": item}
+    if not isinstance(item, dict):
+        return item
+    kept = {name: item[name] for name in COVERAGE_ITEM_FIELDS if name in item}
+    return kept if len(kept) < len(item) else item
+
+
+class _OpenRuns:
+    """Every run whose block has not ended, in the order they began (for threads)."""
+
+    __slots__ = ("_lock", "_runs")
+
+    def __init__(self) -> None:
+        self._runs: list[RunRecord] = []
+        self._lock = threading.Lock()
+
+    def add(self, run: RunRecord) -> None:
+        with self._lock:
+            self._runs.append(run)
+
+    def remove(self, run: RunRecord) -> None:
+        with self._lock:
+            self._runs.remove(run)
+
+    def for_thread(self) -> tuple[RunRecord | None, bool]:
+        """The run of a thread with no run of its own: the innermost open run when the
+        open runs are one chain, else None; and whether unrelated runs are open."""
+        with self._lock:
+            for outer, inner in itertools.pairwise(self._runs):
+                if inner._parent is not outer:
+                    return None, True
+            return (self._runs[-1] if self._runs else None), False
+
+
 _current: ContextVar[RunRecord | None] = ContextVar("semantics_lint_run", default=None)
-_open: list[RunRecord] = []
-"""Every run whose block has not ended, in the order they began (for threads)."""
-_open_lock = threading.Lock()
+_OPEN: Final = _OpenRuns()
 
 
 @contextmanager
@@ -228,8 +259,7 @@ def run_record(claims: Mapping[str, Mapping[str, str]] | None = None) -> Iterato
     declared = None if claims is None else claim_contract(claims)
     run = RunRecord(parent=_current.get(), claims=declared)
     token = _current.set(run)
-    with _open_lock:
-        _open.append(run)
+    _OPEN.add(run)
     try:
         with contract_open() if declared is not None else nullcontext():
             yield run
@@ -243,8 +273,7 @@ def run_record(claims: Mapping[str, Mapping[str, str]] | None = None) -> Iterato
     finally:
         with run._lock:
             run.closed = True
-        with _open_lock:
-            _open.remove(run)
+        _OPEN.remove(run)
         inner = _current.get()
         _current.reset(token)
         if inner is not run:
@@ -254,17 +283,6 @@ def run_record(claims: Mapping[str, Mapping[str, str]] | None = None) -> Iterato
             )
 
 
-def _thread_run() -> RunRecord | None | bool:
-    # The innermost open run when the open runs are one chain; False when they are not.
-    with _open_lock:
-        if not _open:
-            return None
-        for outer, inner in itertools.pairwise(_open):
-            if inner._parent is not outer:
-                return False
-        return _open[-1]
-
-
 def current_run() -> RunRecord | None:
     """The run a result served here is recorded into, or None.
 
@@ -272,10 +290,7 @@ def current_run() -> RunRecord | None:
     innermost open run when the open runs are one chain (see the module docstring).
     """
     run = _current.get()
-    if run is not None:
-        return run
-    found = _thread_run()
-    return found if isinstance(found, RunRecord) else None
+    return run if run is not None else _OPEN.for_thread()[0]
 
 
 def serve(tool: str, value: object) -> ToolMessage:
@@ -306,8 +321,8 @@ def record_served(tool: str, message: ToolMessage, record_text: str | None = Non
 def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
     run = _current.get()
     if run is None:
-        found = _thread_run()
-        if found is False:
+        run, unrelated = _OPEN.for_thread()
+        if unrelated:
             warnings.warn(
                 f"a result of {tool!r} was served in a thread outside any run_record() "
                 "while several unrelated runs are open, so it is not recorded; carry the "
@@ -316,9 +331,8 @@ def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
                 stacklevel=3,
             )
             return
-        if found is None or found is True:
+        if run is None:
             return
-        run = found
     run.add(tool, message, span)
 
 

@@ -16,7 +16,7 @@ Nothing here imports an agent framework; the adapters in ``semantics_lint.framew
 are thin layers over these functions, so what a value means is decided here only.
 
 ``text`` is what the model reads: a ``str`` value as itself (made valid UTF-8: a
-lone surrogate becomes U+FFFD), anything else the text JavaScript's
+lone surrogate is the text of its escape, ``json_text``'s one policy), anything else the text JavaScript's
 ``JSON.stringify`` writes (:mod:`semantics_lint.runtime.json_text`, the one encoder):
 compact, JavaScript number text, NaN and ±Infinity as ``null``, lone surrogates
 escaped, non-ASCII kept. ``record`` is a plain copy of the value taken when it is

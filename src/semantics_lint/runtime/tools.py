@@ -88,11 +88,23 @@ def is_refusal(error: BaseException) -> bool:
         return False
 
 
-def _tell_refused(tool: Tool, error: BaseException) -> None:
-    """Hand a refusal to the observer, if one is set and watches refusals."""
-    told = getattr(_observer, "tool_refused", None)
-    if told is not None and is_refusal(error):
-        told(tool, error)
+class _Watching:
+    """``with _Watching(tool):`` around a call of the tool's code: a refusal it raises
+    is handed to the observer (when one is set and watches refusals), then raised on,
+    unchanged. The one place a tool's exception is told of."""
+
+    __slots__ = ("tool",)
+
+    def __init__(self, tool: Tool) -> None:
+        self.tool = tool
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        told = getattr(_observer, "tool_refused", None)
+        if told is not None and isinstance(error, Exception) and is_refusal(error):
+            told(self.tool, error)
 
 
 _observer: ToolObserver | None = None
@@ -144,19 +156,17 @@ class Tool:
         self.input_schema = input_schema
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
+        if _observer is None:
+            return self.execute(*args, **kwargs)
+        with _Watching(self):
             value = self.execute(*args, **kwargs)
-        except Exception as error:
-            if _observer is not None:
-                _tell_refused(self, error)
-            raise
         observer = _observer
         if observer is None:
             return value
         if inspect.iscoroutine(value):
             # A sync callable that hands back a coroutine: its value is known only
             # once awaited.
-            return _record_when_awaited(observer, self, value)
+            return _watched_await(self, value)
         observer.tool_returned(self, value)
         return value
 
@@ -171,26 +181,16 @@ class AsyncTool(Tool):
     __slots__ = ()
 
     async def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            value = await self.execute(*args, **kwargs)
-        except Exception as error:
-            if _observer is not None:
-                _tell_refused(self, error)
-            raise
-        observer = _observer
-        if observer is not None:
-            observer.tool_returned(self, value)
-        return value
+        return await _watched_await(self, self.execute(*args, **kwargs))
 
 
-async def _record_when_awaited(observer: ToolObserver, tool: Tool, awaitable: Any) -> Any:
-    try:
+async def _watched_await(tool: Tool, awaitable: Any) -> Any:
+    """The value ``awaitable`` gives, handed to the observer; a refusal told of."""
+    with _Watching(tool):
         value = await awaitable
-    except Exception as error:
-        if _observer is not None:
-            _tell_refused(tool, error)
-        raise
-    observer.tool_returned(tool, value)
+    observer = _observer
+    if observer is not None:
+        observer.tool_returned(tool, value)
     return value
 
 

@@ -43,6 +43,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Final
 
 from semantics_lint.runtime.json_text import json_text, plain_text
+from semantics_lint.vocabulary import env_flag
 
 if TYPE_CHECKING:
     from semantics_lint.runtime.claims import ClaimCheck
@@ -58,6 +59,7 @@ __all__ = [
     "current_tracer",
     "max_value_bytes",
     "served_attributes",
+    "span_attributes",
     "trace_claims",
     "trace_served",
     "use_tracer_provider",
@@ -73,8 +75,6 @@ MIN_VALUE_BYTES: Final = 1_024
 """The smallest cap: room for the truncation object and a readable prefix."""
 
 _SDK_LIMITS: Final = ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT")
-_ON: Final = frozenset({"", "true", "1", "yes", "on"})
-_OFF: Final = frozenset({"false", "0", "no", "off"})
 
 TOOL_NAME: Final = "semantics_lint.tool.name"
 RESULT_KIND: Final = "semantics_lint.result.kind"
@@ -86,13 +86,51 @@ OUTPUT_VALUE: Final = "output.value"
 OUTPUT_MIME_TYPE: Final = "output.mime_type"
 JSON_MIME_TYPE: Final = "application/json"
 
-# The opentelemetry.trace module once imported, False when it is not installed, None
-# before the first served result.
-_api: Any = None
-# A provider given to use_tracer_provider; None: the global one, asked at each result.
-_provider: Any = None
-# The last provider asked for a tracer, and its tracer.
-_cached: tuple[Any, Any] | None = None
+class _Tracing:
+    """The one place this module keeps state: which OpenTelemetry, which provider.
+
+    * ``api()``: the ``opentelemetry.trace`` module, imported at its first use by any
+      function here (whichever runs first), or None when it is not installed (the
+      import is tried once);
+    * ``provider``: the provider given to :func:`use_tracer_provider`, or None for the
+      global one, asked at each served result;
+    * the last provider asked for a tracer, and its tracer.
+    """
+
+    __slots__ = ("_api", "_cached", "_tried", "provider")
+
+    def __init__(self) -> None:
+        self._api: Any = None
+        self._tried = False
+        self.provider: Any = None
+        self._cached: tuple[Any, Any] | None = None
+
+    def api(self) -> Any:
+        if not self._tried:
+            module: Any = None
+            try:
+                from opentelemetry import trace as module
+            except ImportError:
+                pass
+            self._api, self._tried = module, True
+        return self._api
+
+    def tracer(self) -> Any:
+        api = self.api()
+        if api is None:
+            return None
+        provider = self.provider if self.provider is not None else api.get_tracer_provider()
+        if isinstance(provider, (api.ProxyTracerProvider, api.NoOpTracerProvider)):
+            return None
+        cached = self._cached
+        if cached is not None and cached[0] is provider:
+            return cached[1]
+        tracer = provider.get_tracer(TRACER_NAME)
+        self._cached = (provider, tracer)
+        return tracer
+
+
+_TRACING: Final = _Tracing()
 
 
 def use_tracer_provider(provider: Any) -> None:
@@ -103,39 +141,14 @@ def use_tracer_provider(provider: Any) -> None:
     the application passes one explicitly to its framework instead (Pydantic AI's
     ``InstrumentationSettings(tracer_provider=...)``); None goes back to the global one.
     """
-    global _provider
-    _provider = provider
-
-
-def _trace_api() -> Any:
-    global _api
-    if _api is None:
-        try:
-            from opentelemetry import trace
-        except ImportError:
-            _api = False
-        else:
-            _api = trace
-    return _api
+    _TRACING.provider = provider
 
 
 def current_tracer() -> Any:
     """The tracer a served result is traced with now, or None when no span can record:
     OpenTelemetry is not installed or no tracer provider is set (a provider's sampler
     may still drop a span)."""
-    global _cached
-    api = _trace_api()
-    if api is False:
-        return None
-    provider = _provider if _provider is not None else api.get_tracer_provider()
-    if isinstance(provider, (api.ProxyTracerProvider, api.NoOpTracerProvider)):
-        return None
-    cached = _cached
-    if cached is not None and cached[0] is provider:
-        return cached[1]
-    tracer = provider.get_tracer(TRACER_NAME)
-    _cached = (provider, tracer)
-    return tracer
+    return _TRACING.tracer()
 
 
 def trace_served(
@@ -156,16 +169,13 @@ def trace_served(
     try:
         if not span.is_recording():
             return None
-        try:
-            attributes = served_attributes(tool, message, record_text=record_text)
-        except (TypeError, ValueError) as exc:
-            # A record that is not JSON data: the span says so, and serving goes on.
-            span.set_attributes({TOOL_NAME: tool, RESULT_KIND: _kind(message)})
-            span.record_exception(exc)
-        else:
-            span.set_attributes(attributes)
+        attributes, error = span_attributes(tool, message, record_text=record_text)
+        span.set_attributes(attributes)
+        if error is not None:
+            span.record_exception(error)
         if message.is_error:
-            span.set_status(_api.Status(_api.StatusCode.ERROR, message.text))
+            api = _TRACING.api()
+            span.set_status(api.Status(api.StatusCode.ERROR, message.text))
         context = span.get_span_context()
         return format(context.trace_id, "032x"), format(context.span_id, "016x")
     finally:
@@ -175,6 +185,18 @@ def trace_served(
 def _kind(message: ToolMessage) -> str:
     kind = message.kind
     return str(getattr(kind, "value", kind))
+
+
+def span_attributes(
+    tool: str, message: ToolMessage, *, capture: bool | None = None, record_text: str | None = None
+) -> tuple[dict[str, str | int | bool], Exception | None]:
+    """:func:`served_attributes`, and None; for a record that is not JSON data (a
+    message an adapter built by hand), the tool's name and the result's kind only, and
+    the encoder's error: the span still says whose result it is, and serving goes on."""
+    try:
+        return served_attributes(tool, message, capture=capture, record_text=record_text), None
+    except (TypeError, ValueError) as error:
+        return {TOOL_NAME: tool, RESULT_KIND: _kind(message)}, error
 
 
 def served_attributes(
@@ -259,17 +281,15 @@ def capped_value(text: str, size: int, digest: str, limit: int) -> str | None:
 
 def capture_content() -> bool:
     """Whether ``output.value`` is written: ``SEMANTICS_LINT_OTEL_CAPTURE_CONTENT``, now."""
-    value = os.environ.get(CAPTURE_CONTENT_ENV, "").strip().lower()
-    if value in _ON:
-        return True
-    if value not in _OFF:
+    capture = env_flag(os.environ.get(CAPTURE_CONTENT_ENV), True)
+    if capture is None:
         warnings.warn(
             f"{CAPTURE_CONTENT_ENV}={os.environ[CAPTURE_CONTENT_ENV]!r} is neither true nor "
             "false; results are traced without their content (output.value)",
             RuntimeWarning,
             stacklevel=2,
         )
-    return False
+    return bool(capture)
 
 
 def max_value_bytes() -> int:
@@ -325,7 +345,7 @@ def trace_claims(check: ClaimCheck, settled: list[tuple[str, str] | None]) -> No
     tracer = current_tracer()
     if tracer is None:
         return
-    api = _api
+    api = _TRACING.api()
     links = []
     for found in dict.fromkeys(s for s in settled if s is not None):
         context = api.SpanContext(
