@@ -160,3 +160,28 @@ def test_the_command_uses_the_cache_unless_told_not_to(
     monkeypatch.setenv("SEMANTICS_LINT_NO_CACHE", "1")
     cli.invoke(main, ["check", "--cache-dir", "never", "tool.py"])
     assert not (tmp_path / "never").exists()
+
+
+@pytest.mark.parametrize(("value", "cached"), [("off", True), (" NO ", True), ("", True), ("Yes", False)])
+def test_the_no_cache_variable_reads_true_and_false_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, cached: bool
+) -> None:
+    monkeypatch.delenv("SEMANTICS_LINT_CACHE_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    Path("tool.py").write_text(SNAKE, encoding="utf-8")
+    monkeypatch.setenv("SEMANTICS_LINT_NO_CACHE", value)
+    done = CliRunner().invoke(main, ["check", "tool.py"])
+    assert done.exit_code == 1
+    assert Path(".semantics-lint-cache").exists() is cached
+
+
+def test_a_no_cache_value_that_is_neither_true_nor_false_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("tool.py").write_text(SNAKE, encoding="utf-8")
+    monkeypatch.setenv("SEMANTICS_LINT_NO_CACHE", "sometimes")
+    done = CliRunner().invoke(main, ["check", "tool.py"])
+    assert done.exit_code == 2
+    assert "SEMANTICS_LINT_NO_CACHE" in done.output and "'sometimes'" in done.output
+    assert not Path(".semantics-lint-cache").exists()

@@ -56,6 +56,7 @@ from semantics_lint.cli.report import lint_paths, report_result
 from semantics_lint.lint.run import runner
 from semantics_lint.lint.run.config import ConfigError, default_cache_dir
 from semantics_lint.lint.run.discovery import DiscoveryError
+from semantics_lint.vocabulary import env_flag
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.lint.run.runner import RunOptions
@@ -103,7 +104,15 @@ def _split_codes(values: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+    """A true/false environment value, read as every part of the project reads one; a
+    value that is neither is a usage error naming the variable."""
+    said = env_flag(os.environ.get(name), False)
+    if said is None:
+        raise click.UsageError(
+            f"${name}={os.environ[name]!r} is neither true (1, true, yes, on) "
+            "nor false (0, false, no, off)"
+        )
+    return said
 
 
 def _run_options(flags: CheckFlags, paths: Sequence[str]) -> RunOptions:
