@@ -434,23 +434,41 @@ def unsupported_claims(
     docstring). ``contract`` is a mapping (checked by :func:`claim_contract`) or its
     entries; ``answer`` is JSON data (dicts, lists, text, numbers, bools, None)."""
     declared = contract if isinstance(contract, Sequence) else claim_contract(contract)
+    by_fact = _by_fact(rows)
     findings: list[ClaimFinding] = []
     dispositions: list[tuple[str, Disposition]] = []
     for claim in declared:
-        disposition, finding = _judged(claim, rows, answer)
+        history = by_fact.get(_fact_key(claim.entity, claim.field), ())
+        disposition, finding = _judged(claim, history, answer)
         dispositions.append((claim.answer_field, disposition))
         if finding is not None:
             findings.append(finding)
     return ClaimCheck(tuple(dispositions), tuple(findings))
 
 
+def _fact_key(entity: object, field: object) -> tuple[str, str] | None:
+    # Entities and fields join as JavaScript's === joins text: by value, text only.
+    if isinstance(entity, str) and isinstance(field, str):
+        return str.__str__(entity), str.__str__(field)
+    return None
+
+
+def _by_fact(rows: Sequence[ClaimRow]) -> dict[tuple[str, str] | None, list[ClaimRow]]:
+    """The rows of each fact ``(entity, field)``, in order: one walk over the rows."""
+    by_fact: dict[tuple[str, str] | None, list[ClaimRow]] = {}
+    for found in rows:
+        key = _fact_key(found.entity, found.field)
+        if key is not None:
+            by_fact.setdefault(key, []).append(found)
+    return by_fact
+
+
 def _judged(
-    claim: DeclaredClaim, rows: Sequence[ClaimRow], answer: object
+    claim: DeclaredClaim, history: Sequence[ClaimRow], answer: object
 ) -> tuple[Disposition, ClaimFinding | None]:
     claimed = _read_path(answer, claim.answer_field)
     if claimed is _MISSING:
         return Disposition.NOT_APPLICABLE, None
-    history = [r for r in rows if r.entity == claim.entity and r.field == claim.field]
     if not history or not _participates(history[-1].value):
         return Disposition.UNREACHABLE, None
     row = history[-1]
@@ -572,11 +590,10 @@ def check_run(
         return ClaimCheck(unreachable, ()), []
     rows, spans = run_rows(results)
     check = unsupported_claims(declared, rows, data)
-    settled: list[Span | None] = []
-    for finding in check.findings:
-        last = None
-        for row, span in zip(rows, spans, strict=True):
-            if row.entity == finding.entity and row.field == finding.field:
-                last = span
-        settled.append(last)
+    last: dict[tuple[str, str] | None, Span | None] = {}
+    for row, span in zip(rows, spans, strict=True):
+        key = _fact_key(row.entity, row.field)
+        if key is not None:
+            last[key] = span
+    settled = [last.get(_fact_key(f.entity, f.field)) for f in check.findings]
     return check, settled
