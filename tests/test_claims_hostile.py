@@ -76,3 +76,66 @@ def test_a_run_of_many_claims_and_findings_is_checked_in_linear_time() -> None:
     # Quadratic work (a walk of every row per claim or per finding) takes minutes here.
     assert elapsed < 20, elapsed
 
+
+@dataclasses.dataclass
+class Node:
+    child: Node | None
+
+
+def test_a_deep_dataclass_answer_is_refused_as_not_json_not_a_recursion_error() -> None:
+    deep = Node(None)
+    for _ in range(1_500):
+        deep = Node(deep)
+    with run_record(claims={"child": {"entity": "fleet", "field": "jobs"}}) as run:
+        with pytest.raises(NotJSON, match="nested deeper"):
+            run.check_claims(deep)
+        run.check_claims({})
+
+
+@dataclasses.dataclass
+class Inner:
+    jobs: int
+    tags: tuple[str, ...]
+
+
+@dataclasses.dataclass
+class Outer:
+    report: Inner
+    by_vm: dict[str, Inner]
+
+
+def test_nested_dataclasses_are_read_as_their_fields() -> None:
+    contract = {
+        "report.jobs": {"entity": "fleet", "field": "jobs"},
+        "report.tags.1": {"entity": "fleet", "field": "tag"},
+        "by_vm.vm1.jobs": {"entity": "vm1", "field": "jobs"},
+    }
+    with run_record(claims=contract) as run:
+        settle({"entity": "fleet", "jobs": 331, "tag": "b"}, {"entity": "vm1", "jobs": 2})
+        check = run.check_claims(Outer(Inner(331, ("a", "b")), {"vm1": Inner(3, ())}))
+    assert [d for _, d in check.dispositions] == [PASS, PASS, FAIL]
+
+
+def test_json_text_is_held_to_the_rules_of_a_mapping_answer() -> None:
+    deep = '{"jobs": 2, "deep": ' + "[" * 5_000 + "]" * 5_000 + "}"
+    shallow_deep = '{"jobs": 2, "deep": ' + "[" * 300 + "]" * 300 + "}"
+    with run_record(claims=JOBS) as run:
+        settle({"entity": "fleet", "jobs": 1})
+        for text in (deep, shallow_deep):
+            with pytest.raises(NotJSON, match="nested deeper"):
+                run.check_claims(text)
+        with pytest.raises(NotJSON, match="nested deeper"):
+            run.check_claims(json.loads(shallow_deep))
+        run.check_claims("{}")
+
+
+def test_a_number_literal_past_a_double_in_json_text_reads_as_infinity() -> None:
+    # JSON.parse reads 400 digits as Infinity; the answer's other fields are still read.
+    text = '{"jobs": 2, "huge": ' + "9" * 5_000 + ', "big": -' + "9" * 400 + "}"
+    with run_record(claims={**JOBS, "huge": {"entity": "fleet", "field": "huge"}}) as run:
+        settle({"entity": "fleet", "jobs": 1, "huge": 1})
+        check = run.check_claims(text)
+    assert [d for _, d in check.dispositions] == [FAIL, FAIL]
+    assert "claims null but" in check.findings[1].message  # JSON.stringify(Infinity)
+
+

@@ -50,6 +50,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, NamedTuple
 
+from semantics_lint.runtime.claims_answer import UNREADABLE, answer_data
 from semantics_lint.runtime.faults import _js_string, js_number
 from semantics_lint.runtime.json_text import json_copy, json_text
 from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal, key_text
@@ -510,45 +511,6 @@ def _judged(
 
 # --- a run's answer and its rows ----------------------------------------------------------
 
-_UNREADABLE: Final = object()
-"""An answer with no typed stratum to read (prose, a number): every claim is unreachable."""
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def answer_data(answer: object) -> Any:
-    """The answer as JSON data, as the framework gives it: JSON text (a JSON object or
-    array; anything else has no typed stratum), a pydantic model (``model_dump(mode=
-    "json")``: field names, not aliases), a dataclass, a mapping or a list. Anything
-    else (a str of prose, None, a number) is unreadable: :data:`_UNREADABLE`.
-
-    Raises :class:`~semantics_lint.runtime.json_text.NotJSON` for a mapping, list or
-    dataclass holding something that is not JSON data.
-    """
-    if isinstance(answer, (str, bytes, bytearray)):
-        import json
-
-        try:
-            data = json.loads(answer, parse_constant=_no_constant)
-        except (ValueError, RecursionError):
-            return _UNREADABLE
-        return data if isinstance(data, (dict, list)) else _UNREADABLE
-    model_dump = getattr(answer, "model_dump", None)
-    if callable(model_dump) and not isinstance(answer, type):
-        return json_copy(model_dump(mode="json"), "answer")
-    import dataclasses
-
-    if dataclasses.is_dataclass(answer) and not isinstance(answer, type):
-        return json_copy(dataclasses.asdict(answer), "answer")
-    if isinstance(answer, Mapping):
-        return json_copy(dict(answer), "answer")
-    if isinstance(answer, (list, tuple)):
-        return json_copy(answer, "answer")
-    return _UNREADABLE
-
-
 Span = tuple[str, str]
 """A served result's ``(trace_id, span_id)``."""
 
@@ -585,7 +547,7 @@ def check_run(
     """The check of a run's answer (:func:`answer_data`) against its results' rows, and
     for each finding the span of the result that settled its fact."""
     data = answer_data(answer)
-    if data is _UNREADABLE:
+    if data is UNREADABLE:
         unreachable = tuple((c.answer_field, Disposition.UNREACHABLE) for c in declared)
         return ClaimCheck(unreachable, ()), []
     rows, spans = run_rows(results)
