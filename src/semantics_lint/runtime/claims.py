@@ -36,11 +36,14 @@ reference's check (agentfootprint 9.62.0, the unsupported claim), fence for fenc
 
 Messages are the reference's, byte for byte, values written by the one encoder
 (:func:`~semantics_lint.runtime.json_text.json_text`, as ``JSON.stringify`` writes).
-Deviation, documented: integers past ±2**53 are compared and written exactly.
+Deviation, documented: integers past ±2**53 are compared and written exactly (a double
+of such a value equals the int it is, ``1e21 == 10**21``; text answered for such an int
+names it exactly, ``"9007199254740993"``, not a neighbour that rounds to the same double).
 """
 
 from __future__ import annotations
 
+import decimal
 import enum
 import math
 import re
@@ -337,6 +340,7 @@ def current_call() -> tuple[str | None, int | None] | None:
 _PREFIXED: Final = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
 _DECIMAL: Final = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
 _BASES: Final = {"x": 16, "o": 8, "b": 2}
+_SAFE_INT: Final = 2**53
 
 
 def js_string_to_number(text: str) -> float:
@@ -394,19 +398,36 @@ def _is_doubt(value: object) -> bool:
 
 def _numerically_equal(claimed: object, settled: object) -> bool:
     number = js_number(settled)
-    return (
-        number is not None
-        and isinstance(claimed, str)
-        and js_trim(claimed) != ""
-        and js_string_to_number(claimed) == number
-    )
+    if (
+        number is None
+        or not isinstance(claimed, str)
+        or js_trim(claimed) == ""
+        or js_string_to_number(claimed) != number
+    ):
+        return False
+    if isinstance(settled, int) and not isinstance(settled, bool) and abs(settled) > _SAFE_INT:
+        return _exact_value(claimed) == settled  # an int past 2**53 is compared exactly
+    return True
+
+
+def _exact_value(text: str) -> int | decimal.Decimal:
+    """The number text written as JavaScript reads it, exactly (text that reads as a
+    finite number: see :func:`js_string_to_number`)."""
+    body = js_trim(text)
+    if _PREFIXED.fullmatch(body):
+        return int(body[2:], _BASES[body[1].lower()])
+    return decimal.Decimal(body)
 
 
 def _sorted(value: Any) -> Any:
+    # The face values compare by: keys sorted, and an integral double past 2**53 as the
+    # int it is, so that it equals that int (both compared exactly; 1e21 is 10**21).
     if isinstance(value, dict):
         return {key: _sorted(value[key]) for key in sorted(value, key=_utf16)}
     if isinstance(value, (list, tuple)):
         return [_sorted(item) for item in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) > _SAFE_INT:
+        return int(value)
     return value
 
 
