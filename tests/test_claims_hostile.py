@@ -166,3 +166,46 @@ def test_ints_past_two_to_the_53_compare_exactly_as_text_too() -> None:
     assert verdict("0.1", 0.1) == PASS
 
 
+# --- the contract -----------------------------------------------------------------------
+
+
+class Shifty(Mapping[str, Any]):
+    """An entry that answers differently each time it is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __getitem__(self, key: str) -> Any:
+        self.reads += 1
+        return "fleet" if self.reads <= 2 else 5
+
+    def __contains__(self, key: object) -> bool:
+        return key in ("entity", "field")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("entity", "field"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+class Agreeable(str):
+    """Text that says it equals anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def test_each_half_of_an_entry_is_read_once_and_kept_as_plain_text() -> None:
+    [claim] = claim_contract({Agreeable("jobs"): Shifty()})
+    assert (claim.entity, claim.field) == ("fleet", "fleet")
+    assert all(type(text) is str for text in claim)
+    [claim] = claim_contract({"jobs": {"entity": Agreeable("fleet"), "field": Agreeable("jobs")}})
+    assert all(type(text) is str for text in claim)
+    check = unsupported_claims([claim], [row(1, entity="vm9", field="other")], {"jobs": 2})
+    assert check.dispositions == (("jobs", Disposition.UNREACHABLE),)
+
+

@@ -176,6 +176,7 @@ class ClaimCheck(NamedTuple):
 # --- the contract ----------------------------------------------------------------------
 
 _SHAPE: Final = '{"entity": ..., "field": ...}'
+_MISSING: Final = object()
 
 
 def _refused(message: str, path: tuple[object, ...], kind: str) -> Refusal:
@@ -223,21 +224,22 @@ def claim_contract(contract: object) -> tuple[DeclaredClaim, ...]:
                 (answer_field,),
                 WRONG_TYPE,
             )
-        for key in CLAIM_KEYS:
-            _check_half(answer_field, key, fact)
-        declared.append(DeclaredClaim(answer_field, fact["entity"], fact["field"]))
+        entity, field = (_half(answer_field, key, fact) for key in CLAIM_KEYS)
+        declared.append(DeclaredClaim(str.__str__(answer_field), entity, field))
     return tuple(declared)
 
 
-def _check_half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> None:
-    if key not in fact:
+def _half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> str:
+    # Read once and kept as plain text: the check joins on what was judged here.
+    value = fact[key] if key in fact else _MISSING
+    if value is _MISSING:
         problem, kind = "has none", MISSING
-    elif not isinstance(fact[key], str):
-        problem, kind = f"is {_type_name(fact[key])}", WRONG_TYPE
-    elif not js_trim(fact[key]):
+    elif not isinstance(value, str):
+        problem, kind = f"is {_type_name(value)}", WRONG_TYPE
+    elif not js_trim(value):
         problem, kind = "is blank", EMPTY
     else:
-        return
+        return str.__str__(value)
     raise _refused(
         f"{answer_field!r} must name a non-empty {key}: the entity and field are the "
         f"edge the check joins on, and a blank half joins the wrong subjects; its {key} "
@@ -248,8 +250,6 @@ def _check_half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> None:
 
 
 # --- the rows a run settled -------------------------------------------------------------
-
-_MISSING: Final = object()
 
 
 def claim_rows(
