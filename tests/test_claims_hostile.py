@@ -209,3 +209,57 @@ def test_each_half_of_an_entry_is_read_once_and_kept_as_plain_text() -> None:
     assert check.dispositions == (("jobs", Disposition.UNREACHABLE),)
 
 
+# --- SEM701 -----------------------------------------------------------------------------
+
+SETTINGS = LintSettings(enabled=frozenset({"SEM701"}))
+
+
+def lint(contract: str) -> list[tuple[int, int]]:
+    source = f"from semantics_lint.runtime import run_record\nrun_record(claims={contract})\n"
+    return [(f.start.line, f.start.column) for f in lint_source(source.encode(), "t.py", SETTINGS)]
+
+
+@pytest.mark.parametrize(
+    "contract",
+    [
+        "{'a': {'entity': '', 'field': 'f'}, **base}",
+        "{'a': {'entity': '', 'field': 'f'}, name: {'entity': 'e', 'field': 'f'}}",
+        "{'a': {'entity': '', **rest, 'field': 'f'}}",
+        "{'a': {'entity': '', key: 'v', 'field': 'f'}}",
+    ],
+)
+def test_an_entry_a_later_spread_or_computed_key_may_replace_is_not_judged(contract: str) -> None:
+    assert lint(contract) == []
+
+
+@pytest.mark.parametrize(
+    "contract",
+    [
+        "{**base, 'a': {'entity': '', 'field': 'f'}}",
+        "{'a': {**rest, 'entity': ''}}",
+        "{'a': {'entity': 'e', key: 'v', 'field': ''}}",
+        "dict(base, a={'entity': '', 'field': 'f'})",
+        "{'a': dict(rest, entity='')}",
+    ],
+)
+def test_an_entry_written_after_every_spread_is_still_judged(contract: str) -> None:
+    assert len(lint(contract)) == 1
+
+
+def test_of_keys_that_are_one_key_the_first_written_is_named_as_the_runtime_names_it() -> None:
+    source = (
+        "from semantics_lint.runtime import run_record\n"
+        "run_record(claims={1: {'entity': 'e', 'field': 'f'}, True: {'entity': 'e', 'field': 'f'}})\n"
+    )
+    [finding] = lint_source(source.encode(), "t.py", SETTINGS)
+    with pytest.raises(Refusal) as refused:
+        claim_contract(dict([(1, {"entity": "e", "field": "f"}), (True, {"entity": "e", "field": "f"})]))
+    assert finding.message == str(refused.value)
+
+
+def test_a_half_written_twice_is_reported_where_the_dict_keeps_it() -> None:
+    for contract in (
+        "{'a': {'entity': 'e', 'field': 'f', 'entity': ''}}",
+        "{'a': {'entity': name, 'field': 'f', 'entity': ''}}",
+    ):
+        assert lint(contract) == [(2, len("run_record(claims=") + contract.rindex("''"))]
