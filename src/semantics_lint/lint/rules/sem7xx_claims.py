@@ -100,8 +100,9 @@ class ClaimsContractRefused(Rule):
     this rule says so in the editor. Leave `claims` out to check no answer.
 
     ## Known problems
-    Only literals are judged: an entity or field read from a variable, or a contract
-    built by a function, is left to the runtime.
+    Only literals are judged: an entity or field read from a variable, a contract
+    built by a function, or an entry a later `**spread` or computed key of the dict
+    may replace, is left to the runtime.
     """
 
     code = "SEM701"
