@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import pydantic
 import pytest
 
 from semantics_lint.lint.core.settings import LintSettings
@@ -114,6 +115,24 @@ def test_nested_dataclasses_are_read_as_their_fields() -> None:
         settle({"entity": "fleet", "jobs": 331, "tag": "b"}, {"entity": "vm1", "jobs": 2})
         check = run.check_claims(Outer(Inner(331, ("a", "b")), {"vm1": Inner(3, ())}))
     assert [d for _, d in check.dispositions] == [PASS, PASS, FAIL]
+
+
+class Chain(pydantic.BaseModel):
+    child: Chain | None = None
+    extra: Any = None
+
+
+@pytest.mark.parametrize("deep", [True, False])
+def test_a_model_its_serializer_cannot_write_is_refused_as_not_json(deep: bool) -> None:
+    answer = Chain(extra=object())
+    if deep:
+        answer = Chain()
+        for _ in range(1_500):
+            answer = Chain(child=answer)
+    with run_record(claims={"child": {"entity": "fleet", "field": "jobs"}}) as run:
+        with pytest.raises(NotJSON, match="^answer "):
+            run.check_claims(answer)
+        run.check_claims({})
 
 
 def test_json_text_is_held_to_the_rules_of_a_mapping_answer() -> None:

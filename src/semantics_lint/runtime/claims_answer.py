@@ -52,7 +52,8 @@ def answer_data(answer: object) -> Any:
     (a str of prose, None, a number) is unreadable: :data:`UNREADABLE`.
 
     Raises :class:`~semantics_lint.runtime.json_text.NotJSON` for an answer holding
-    something that is not JSON data, or nested deeper than
+    something that is not JSON data (a model that its serializer cannot write), or
+    nested deeper than
     :data:`~semantics_lint.runtime.json_text.MAX_DEPTH` lists and dicts (JSON text
     too).
     """
@@ -66,7 +67,11 @@ def answer_data(answer: object) -> Any:
         return json_copy(data, "answer") if isinstance(data, (dict, list)) else UNREADABLE
     model_dump = getattr(answer, "model_dump", None)
     if callable(model_dump) and not isinstance(answer, type):
-        return json_copy(model_dump(mode="json"), "answer")
+        try:
+            dumped = model_dump(mode="json")
+        except ValueError as error:  # pydantic's serialization error: too deep, an object
+            raise NotJSON(f"answer could not be written by its model: {error}") from None
+        return json_copy(dumped, "answer")
     if isinstance(answer, type) or not (
         dataclasses.is_dataclass(answer) or isinstance(answer, (Mapping, list, tuple))
     ):
