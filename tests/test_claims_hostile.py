@@ -93,6 +93,29 @@ def test_a_deep_dataclass_answer_is_refused_as_not_json_not_a_recursion_error() 
         run.check_claims({})
 
 
+@pytest.mark.parametrize("references", [1, 2])
+def test_an_answer_that_contains_itself_is_refused_at_once(references: int) -> None:
+    answer: dict[str, Any] = {"jobs": 1}
+    for name in ("self", "again")[:references]:
+        answer[name] = answer
+    with run_record(claims=JOBS) as run:
+        with pytest.raises(NotJSON, match="contains itself"):
+            run.check_claims(answer)
+        with pytest.raises(NotJSON, match="contains itself"):
+            run.check_claims([Node(None), answer])
+        node = Pair(None, None)
+        node.left = node.right = node  # the walk would fan out twice at each step
+        with pytest.raises(NotJSON, match="is a Pair"):
+            run.check_claims(node)
+        run.check_claims({})
+
+
+@dataclasses.dataclass
+class Pair:
+    left: Pair | None
+    right: Pair | None
+
+
 @dataclasses.dataclass
 class Inner:
     jobs: int

@@ -30,18 +30,26 @@ def _json_int(text: str) -> int | float:
     return number if number.bit_length() <= MAX_INT_BITS else float(text)
 
 
-def _fields_of(value: Any, depth: int = 0) -> Any:
+def _fields_of(value: Any, depth: int = 0, active: set[int] | None = None) -> Any:
     """``value`` with each dataclass instance in it written as the dict of its fields
-    (as ``dataclasses.asdict`` writes it), walked no deeper than the encoder reads."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
-    if depth > MAX_DEPTH:
-        return value  # the encoder refuses it, nested too deep
-    if isinstance(value, Mapping):
-        return {key: _fields_of(item, depth + 1) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_fields_of(item, depth + 1) for item in value]
-    return value
+    (as ``dataclasses.asdict`` writes it), walked no deeper than the encoder reads. A
+    value met again inside itself is left as it is, for the encoder to refuse."""
+    is_dataclass = dataclasses.is_dataclass(value) and not isinstance(value, type)
+    if depth > MAX_DEPTH or not (is_dataclass or isinstance(value, (Mapping, list, tuple))):
+        return value  # past the depth the encoder refuses, or not a container
+    active = set() if active is None else active
+    if id(value) in active:
+        return value
+    active.add(id(value))
+    try:
+        if is_dataclass:
+            fields = dataclasses.fields(value)
+            return {f.name: _fields_of(getattr(value, f.name), depth + 1, active) for f in fields}
+        if isinstance(value, Mapping):
+            return {key: _fields_of(item, depth + 1, active) for key, item in value.items()}
+        return [_fields_of(item, depth + 1, active) for item in value]
+    finally:
+        active.discard(id(value))
 
 
 def answer_data(answer: object) -> Any:
