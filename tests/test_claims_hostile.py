@@ -251,6 +251,14 @@ def test_each_half_of_an_entry_is_read_once_and_kept_as_plain_text() -> None:
     assert check.dispositions == (("jobs", Disposition.UNREACHABLE),)
 
 
+@pytest.mark.parametrize("contract", ["jobs", b"jobs", 5, None])
+def test_the_pure_check_refuses_a_contract_that_is_not_a_mapping_as_run_record_does(
+    contract: Any,
+) -> None:
+    with pytest.raises(Refusal, match="^refused: claims: a contract maps answer fields"):
+        unsupported_claims(contract, [row(1)], {"jobs": 1})
+
+
 # --- SEM701 -----------------------------------------------------------------------------
 
 SETTINGS = LintSettings(enabled=frozenset({"SEM701"}))

@@ -455,7 +455,8 @@ def unsupported_claims(
     """The answer's declared claims against the settled ``rows`` (pure; see the module
     docstring). ``contract`` is a mapping (checked by :func:`claim_contract`) or its
     entries; ``answer`` is JSON data (dicts, lists, text, numbers, bools, None)."""
-    declared = contract if isinstance(contract, Sequence) else claim_contract(contract)
+    # Its entries, or a mapping; text (a Sequence too) is no contract.
+    declared = tuple(contract) if isinstance(contract, (list, tuple)) else claim_contract(contract)
     by_fact = _by_fact(rows)
     findings: list[ClaimFinding] = []
     dispositions: list[tuple[str, Disposition]] = []
