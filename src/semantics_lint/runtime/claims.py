@@ -36,11 +36,14 @@ reference's check (agentfootprint 9.62.0, the unsupported claim), fence for fenc
 
 Messages are the reference's, byte for byte, values written by the one encoder
 (:func:`~semantics_lint.runtime.json_text.json_text`, as ``JSON.stringify`` writes).
-Deviation, documented: integers past ±2**53 are compared and written exactly.
+Deviation, documented: integers past ±2**53 are compared and written exactly (a double
+of such a value equals the int it is, ``1e21 == 10**21``; text answered for such an int
+names it exactly, ``"9007199254740993"``, not a neighbour that rounds to the same double).
 """
 
 from __future__ import annotations
 
+import decimal
 import enum
 import math
 import re
@@ -50,6 +53,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, NamedTuple
 
+from semantics_lint.runtime.claims_answer import UNREADABLE, answer_data
 from semantics_lint.runtime.faults import _js_string, js_number
 from semantics_lint.runtime.json_text import json_copy, json_text
 from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal, key_text
@@ -172,6 +176,7 @@ class ClaimCheck(NamedTuple):
 # --- the contract ----------------------------------------------------------------------
 
 _SHAPE: Final = '{"entity": ..., "field": ...}'
+_MISSING: Final = object()
 
 
 def _refused(message: str, path: tuple[object, ...], kind: str) -> Refusal:
@@ -219,21 +224,22 @@ def claim_contract(contract: object) -> tuple[DeclaredClaim, ...]:
                 (answer_field,),
                 WRONG_TYPE,
             )
-        for key in CLAIM_KEYS:
-            _check_half(answer_field, key, fact)
-        declared.append(DeclaredClaim(answer_field, fact["entity"], fact["field"]))
+        entity, field = (_half(answer_field, key, fact) for key in CLAIM_KEYS)
+        declared.append(DeclaredClaim(str.__str__(answer_field), entity, field))
     return tuple(declared)
 
 
-def _check_half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> None:
-    if key not in fact:
+def _half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> str:
+    # Read once and kept as plain text: the check joins on what was judged here.
+    value = fact[key] if key in fact else _MISSING
+    if value is _MISSING:
         problem, kind = "has none", MISSING
-    elif not isinstance(fact[key], str):
-        problem, kind = f"is {_type_name(fact[key])}", WRONG_TYPE
-    elif not js_trim(fact[key]):
+    elif not isinstance(value, str):
+        problem, kind = f"is {_type_name(value)}", WRONG_TYPE
+    elif not js_trim(value):
         problem, kind = "is blank", EMPTY
     else:
-        return
+        return str.__str__(value)
     raise _refused(
         f"{answer_field!r} must name a non-empty {key}: the entity and field are the "
         f"edge the check joins on, and a blank half joins the wrong subjects; its {key} "
@@ -244,8 +250,6 @@ def _check_half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> None:
 
 
 # --- the rows a run settled -------------------------------------------------------------
-
-_MISSING: Final = object()
 
 
 def claim_rows(
@@ -336,6 +340,7 @@ def current_call() -> tuple[str | None, int | None] | None:
 _PREFIXED: Final = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
 _DECIMAL: Final = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
 _BASES: Final = {"x": 16, "o": 8, "b": 2}
+_SAFE_INT: Final = 2**53
 
 
 def js_string_to_number(text: str) -> float:
@@ -393,19 +398,36 @@ def _is_doubt(value: object) -> bool:
 
 def _numerically_equal(claimed: object, settled: object) -> bool:
     number = js_number(settled)
-    return (
-        number is not None
-        and isinstance(claimed, str)
-        and js_trim(claimed) != ""
-        and js_string_to_number(claimed) == number
-    )
+    if (
+        number is None
+        or not isinstance(claimed, str)
+        or js_trim(claimed) == ""
+        or js_string_to_number(claimed) != number
+    ):
+        return False
+    if isinstance(settled, int) and not isinstance(settled, bool) and abs(settled) > _SAFE_INT:
+        return _exact_value(claimed) == settled  # an int past 2**53 is compared exactly
+    return True
+
+
+def _exact_value(text: str) -> int | decimal.Decimal:
+    """The number text written as JavaScript reads it, exactly (text that reads as a
+    finite number: see :func:`js_string_to_number`)."""
+    body = js_trim(text)
+    if _PREFIXED.fullmatch(body):
+        return int(body[2:], _BASES[body[1].lower()])
+    return decimal.Decimal(body)
 
 
 def _sorted(value: Any) -> Any:
+    # The face values compare by: keys sorted, and an integral double past 2**53 as the
+    # int it is, so that it equals that int (both compared exactly; 1e21 is 10**21).
     if isinstance(value, dict):
         return {key: _sorted(value[key]) for key in sorted(value, key=_utf16)}
     if isinstance(value, (list, tuple)):
         return [_sorted(item) for item in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) > _SAFE_INT:
+        return int(value)
     return value
 
 
@@ -433,24 +455,43 @@ def unsupported_claims(
     """The answer's declared claims against the settled ``rows`` (pure; see the module
     docstring). ``contract`` is a mapping (checked by :func:`claim_contract`) or its
     entries; ``answer`` is JSON data (dicts, lists, text, numbers, bools, None)."""
-    declared = contract if isinstance(contract, Sequence) else claim_contract(contract)
+    # Its entries, or a mapping; text (a Sequence too) is no contract.
+    declared = tuple(contract) if isinstance(contract, (list, tuple)) else claim_contract(contract)
+    by_fact = _by_fact(rows)
     findings: list[ClaimFinding] = []
     dispositions: list[tuple[str, Disposition]] = []
     for claim in declared:
-        disposition, finding = _judged(claim, rows, answer)
+        history = by_fact.get(_fact_key(claim.entity, claim.field), ())
+        disposition, finding = _judged(claim, history, answer)
         dispositions.append((claim.answer_field, disposition))
         if finding is not None:
             findings.append(finding)
     return ClaimCheck(tuple(dispositions), tuple(findings))
 
 
+def _fact_key(entity: object, field: object) -> tuple[str, str] | None:
+    # Entities and fields join as JavaScript's === joins text: by value, text only.
+    if isinstance(entity, str) and isinstance(field, str):
+        return str.__str__(entity), str.__str__(field)
+    return None
+
+
+def _by_fact(rows: Sequence[ClaimRow]) -> dict[tuple[str, str] | None, list[ClaimRow]]:
+    """The rows of each fact ``(entity, field)``, in order: one walk over the rows."""
+    by_fact: dict[tuple[str, str] | None, list[ClaimRow]] = {}
+    for found in rows:
+        key = _fact_key(found.entity, found.field)
+        if key is not None:
+            by_fact.setdefault(key, []).append(found)
+    return by_fact
+
+
 def _judged(
-    claim: DeclaredClaim, rows: Sequence[ClaimRow], answer: object
+    claim: DeclaredClaim, history: Sequence[ClaimRow], answer: object
 ) -> tuple[Disposition, ClaimFinding | None]:
     claimed = _read_path(answer, claim.answer_field)
     if claimed is _MISSING:
         return Disposition.NOT_APPLICABLE, None
-    history = [r for r in rows if r.entity == claim.entity and r.field == claim.field]
     if not history or not _participates(history[-1].value):
         return Disposition.UNREACHABLE, None
     row = history[-1]
@@ -492,45 +533,6 @@ def _judged(
 
 # --- a run's answer and its rows ----------------------------------------------------------
 
-_UNREADABLE: Final = object()
-"""An answer with no typed stratum to read (prose, a number): every claim is unreachable."""
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def answer_data(answer: object) -> Any:
-    """The answer as JSON data, as the framework gives it: JSON text (a JSON object or
-    array; anything else has no typed stratum), a pydantic model (``model_dump(mode=
-    "json")``: field names, not aliases), a dataclass, a mapping or a list. Anything
-    else (a str of prose, None, a number) is unreadable: :data:`_UNREADABLE`.
-
-    Raises :class:`~semantics_lint.runtime.json_text.NotJSON` for a mapping, list or
-    dataclass holding something that is not JSON data.
-    """
-    if isinstance(answer, (str, bytes, bytearray)):
-        import json
-
-        try:
-            data = json.loads(answer, parse_constant=_no_constant)
-        except (ValueError, RecursionError):
-            return _UNREADABLE
-        return data if isinstance(data, (dict, list)) else _UNREADABLE
-    model_dump = getattr(answer, "model_dump", None)
-    if callable(model_dump) and not isinstance(answer, type):
-        return json_copy(model_dump(mode="json"), "answer")
-    import dataclasses
-
-    if dataclasses.is_dataclass(answer) and not isinstance(answer, type):
-        return json_copy(dataclasses.asdict(answer), "answer")
-    if isinstance(answer, Mapping):
-        return json_copy(dict(answer), "answer")
-    if isinstance(answer, (list, tuple)):
-        return json_copy(answer, "answer")
-    return _UNREADABLE
-
-
 Span = tuple[str, str]
 """A served result's ``(trace_id, span_id)``."""
 
@@ -567,16 +569,15 @@ def check_run(
     """The check of a run's answer (:func:`answer_data`) against its results' rows, and
     for each finding the span of the result that settled its fact."""
     data = answer_data(answer)
-    if data is _UNREADABLE:
+    if data is UNREADABLE:
         unreachable = tuple((c.answer_field, Disposition.UNREACHABLE) for c in declared)
         return ClaimCheck(unreachable, ()), []
     rows, spans = run_rows(results)
     check = unsupported_claims(declared, rows, data)
-    settled: list[Span | None] = []
-    for finding in check.findings:
-        last = None
-        for row, span in zip(rows, spans, strict=True):
-            if row.entity == finding.entity and row.field == finding.field:
-                last = span
-        settled.append(last)
+    last: dict[tuple[str, str] | None, Span | None] = {}
+    for row, span in zip(rows, spans, strict=True):
+        key = _fact_key(row.entity, row.field)
+        if key is not None:
+            last[key] = span
+    settled = [last.get(_fact_key(f.entity, f.field)) for f in check.findings]
     return check, settled

@@ -100,8 +100,9 @@ class ClaimsContractRefused(Rule):
     this rule says so in the editor. Leave `claims` out to check no answer.
 
     ## Known problems
-    Only literals are judged: an entity or field read from a variable, or a contract
-    built by a function, is left to the runtime.
+    Only literals are judged: an entity or field read from a variable, a contract
+    built by a function, or an entry a later `**spread` or computed key of the dict
+    may replace, is left to the runtime.
     """
 
     code = "SEM701"
@@ -186,18 +187,23 @@ class ClaimsContractRefused(Rule):
             return
         if not is_dict_form(node):
             return  # a name, a call: left to the runtime
-        items = last_wins(iter_dict_items(node))
+        items = _kept(node)
         if not items:
             self._report(check, node, claims_refusal({}))
             return
+        # Of keys written twice that are one key (1 and True), the dict keeps the first.
+        first: dict[object, object] = {}
         for item in items:
+            if item is not None:
+                first.setdefault(item[0], item[0])
+        for item in last_wins(items):
             if item is None:
-                continue  # a spread or a computed key
+                continue  # a spread, a computed key, or an entry they may replace
             key, key_node, value = item
             entry = _entry(value)
             if entry is UNKNOWN:
                 continue
-            refusal = claims_refusal({key: entry})
+            refusal = claims_refusal({first[key]: entry})
             if refusal is not None:
                 self._report(check, _where(refusal, key, key_node, value), refusal)
 
@@ -212,6 +218,21 @@ class ClaimsContractRefused(Rule):
         )
 
 
+def _kept(node: ast.expr) -> list[tuple[object, ast.AST, ast.expr] | None]:
+    """The items of a dict display or ``dict(...)`` call (:func:`iter_dict_items`), each
+    that a later ``**spread`` or computed key of a display may replace made None (not
+    known) too. A keyword of ``dict(...)`` stands: a spread holding it raises."""
+    items = list(iter_dict_items(node))
+    if isinstance(node, ast.Dict):
+        hidden = False
+        for position in reversed(range(len(items))):
+            if items[position] is None:
+                hidden = True
+            elif hidden:
+                items[position] = None
+    return items
+
+
 def _entry(value: ast.expr) -> object:
     """The literal entry, with a stand-in for each entity or field not written as a
     literal; UNKNOWN when the entry itself is not readable."""
@@ -222,7 +243,7 @@ def _entry(value: ast.expr) -> object:
         return UNKNOWN
     entry: dict[object, object] = {}
     open_entry = False
-    for item in iter_dict_items(value):
+    for item in _kept(value):
         if item is None:
             open_entry = True
             continue
@@ -240,9 +261,9 @@ def _where(refusal: Refusal, key: object, key_node: ast.AST, value: ast.expr) ->
     if len(path) == 1:
         return key_node if not isinstance(key, str) and refusal.kind == WRONG_TYPE else value
     if len(path) == 2:
-        for item in iter_dict_items(value):
-            if item is not None and item[0] == path[1]:
-                return item[2]
+        written = [item[2] for item in _kept(value) if item is not None and item[0] == path[1]]
+        if written:
+            return written[-1]  # the value the dict keeps
     return value
 
 
