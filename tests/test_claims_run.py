@@ -165,6 +165,20 @@ def test_the_check_is_a_span_linked_to_the_settling_result(spans: Spans) -> None
     assert events[0]["semantics_lint.claims.message"] == run.claim_check.findings[0].message  # type: ignore[union-attr]
 
 
+def test_a_finding_about_text_with_a_lone_surrogate_is_sent_as_valid_utf8(spans: Spans) -> None:  # noqa: F811
+    field = "jobs\ud800"
+    with run_record(claims={field: CONTRACT["protected_jobs"]}) as run:
+        serve("vm_backup_status", fleet_status())
+        run.check_claims({field: 938})
+    [claims] = [s for s in spans.ours() if s.name == "semantics claims"]
+    [event] = [dict(e.attributes or {}) for e in claims.events]
+    for value in event.values():
+        if isinstance(value, str):
+            value.encode("utf-8")  # an exporter sends attributes as UTF-8
+    assert event["semantics_lint.claims.answer_field"] == "jobs\\ud800"
+    assert "\\ud800" in str(event["semantics_lint.claims.message"])
+
+
 def test_a_run_without_claims_keeps_its_entries_as_before() -> None:
     with run_record() as run:
         with tool_call("call_abc", 2):

@@ -42,7 +42,7 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from semantics_lint.runtime.json_text import json_text, plain_text
+from semantics_lint.runtime.json_text import json_text, plain_text, wire_text
 from semantics_lint.vocabulary import env_flag
 
 if TYPE_CHECKING:
@@ -361,12 +361,14 @@ def trace_claims(check: ClaimCheck, settled: list[tuple[str, str] | None]) -> No
             {CLAIM_PREFIX + key.replace("-", "_"): n for key, n in check.counts().items()}
         )
         for finding, where in zip(check.findings, settled, strict=True):
+            # Attribute values are sent as UTF-8: a lone surrogate in a contract's or
+            # an answer's text is written as its escape (the one surrogate policy).
             attributes: dict[str, str | bool] = {
-                CLAIM_PREFIX + "answer_field": finding.answer_field,
-                CLAIM_PREFIX + "entity": finding.entity,
-                CLAIM_PREFIX + "field": finding.field,
+                CLAIM_PREFIX + "answer_field": wire_text(finding.answer_field),
+                CLAIM_PREFIX + "entity": wire_text(finding.entity),
+                CLAIM_PREFIX + "field": wire_text(finding.field),
                 CLAIM_PREFIX + "advisory": finding.advisory,
-                CLAIM_PREFIX + "message": finding.message,
+                CLAIM_PREFIX + "message": wire_text(finding.message),
             }
             if where is not None:
                 attributes[CLAIM_PREFIX + "settled_span_id"] = where[1]
