@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from semantics_lint import runtime
 from semantics_lint.runtime import absent, coverage, described_result, semantic_issues
+from semantics_lint.runtime.json_text import MAX_DEPTH, json_text
 from semantics_lint.runtime.judge import DOOR_PARTS, DOORS, part_refusal, refusal_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -572,3 +573,59 @@ def test_parts_alone_agree_with_the_mint_on_generated_declarations(call: Any) ->
     except NotLiteral:
         return
     assert_parts_agree_with_the_whole(door, args, kwargs)
+
+
+def _nested_list(depth: int) -> str:
+    return "[" * depth + "'x'" + "]" * depth
+
+
+# The envelope is one dict and clarify another: a candidates list nested 98 deep is
+# the deepest the mint serves (MAX_DEPTH containers from the top); one level more is
+# refused, and deeper still the path is cut at the same step, judged alone or whole.
+@pytest.mark.parametrize("depth", [97, 98, 99, 100])
+def test_a_part_alone_meets_the_depth_limit_where_the_whole_does(depth: int) -> None:
+    # A dict literal that repeats a key keeps the last value: the deep list.
+    module = (
+        "def tool():\n    return described_result(clarify={'question': 'which vm-01?', "
+        f"'candidates': ['a', 'b'], 'candidates': {_nested_list(depth)}}}, "
+        "render={'default': 'table'})\n"
+    )
+    door, args, kwargs = call_arguments(module)
+    assert_parts_agree_with_the_whole(door, args, kwargs)
+    whole = refusal_of(door, args, kwargs)
+    alone = part_refusal(door, "clarify", kwargs["clarify"])
+    if depth + 2 <= MAX_DEPTH:
+        assert whole is None and alone is None
+    else:
+        assert whole is not None and alone is not None
+        # Cut at the container past the limit: the steps into the 98 lists above it.
+        assert alone.path == whole.path == ("clarify", "candidates", *[0] * (MAX_DEPTH - 2))
+        assert alone.kind == whole.kind == WRONG_TYPE
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH, MAX_DEPTH + 1])
+def test_a_data_part_and_coverage_content_meet_the_depth_limit_where_the_whole_does(
+    depth: int,
+) -> None:
+    """``depth`` lists and dicts from the top of what the mint returns: the deepest it
+    serves, and one more."""
+    # facts[0].jobs sits under the envelope, the facts list and the row.
+    declared = {
+        "facts": [{"entity": "vm-01", "jobs": _deep(depth - 3, "list")}],
+        "provenance": PROVENANCE,
+    }
+    # What coverage() wraps sits under the dict it returns.
+    content = _deep(depth - 1, "list")
+    judged: list[tuple[str, Any, tuple[Any, ...], dict[str, Any], str, object]] = [
+        ("described_result", described_result, (), declared, "facts", declared["facts"]),
+        ("coverage", coverage, (content,), {"checked": ["a"]}, "content", content),
+    ]
+    for door, mint, args, kwargs, field, value in judged:
+        assert_parts_agree_with_the_whole(door, args, kwargs)
+        whole = refusal_of(door, args, kwargs)
+        alone = part_refusal(door, field, value)
+        assert (whole is None) == (alone is None) == (depth <= MAX_DEPTH), door
+        if whole is None:
+            json_text(mint(*args, **kwargs))  # what the mint accepts, it serves
+        else:
+            assert alone is not None and alone.path == whole.path

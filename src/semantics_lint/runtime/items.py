@@ -118,15 +118,18 @@ def json_data(value: object, declared: FieldPath = (), argument: int | None = No
     keys that are one once written, a cycle, nesting or an int past the limits of
     :mod:`~semantics_lint.runtime.json_text`) would break serving later, far from
     the call: it is refused here, naming the path (``facts[0].price is a Decimal``).
-    ``declared`` is the path of ``value`` in the caller's declaration (``argument``:
-    the positional argument it was given as); the parts' own keys below it are named
-    as declared (camelCase). Dates and times anywhere
-    become their ISO 8601 text, one spelling everywhere.
+    ``declared`` is the path of ``value`` in what the mint returns (``argument``:
+    the positional argument it was given as); nesting is counted from the top of that
+    whole, and the parts' own keys below it are named as declared (camelCase). Dates
+    and times anywhere become their ISO 8601 text, one spelling everywhere.
     """
+    under = tuple(step for step in declared if isinstance(step, (str, int)))
     try:
-        return json_copy(value)
+        # Nesting is counted from the served whole: a part judged alone is cut where
+        # the whole mint cuts it.
+        return json_copy(value, under=under)
     except NotJSON as error:
-        steps: tuple[str | int, ...] = (*(s for s in declared if isinstance(s, (str, int))), *error.steps)
+        steps = error.steps
         path: tuple[str | int, ...] = tuple(
             to_declaration(step) if isinstance(step, str) and i == 1 and steps[0] in _OWN_KEYS else step
             for i, step in enumerate(steps)

@@ -316,14 +316,20 @@ def _inner(error: NotJSON) -> list[str | int]:
     return steps
 
 
-def json_copy(value: object, path: str = "") -> Any:
+def json_copy(value: object, path: str = "", *, under: tuple[str | int, ...] = ()) -> Any:
     """A plain copy of ``value`` as JSON data: what :func:`json_text` writes, as Python values.
 
     Dicts with str keys in JavaScript's order, lists (for lists and tuples), str, int,
     float (NaN and ±Infinity kept), bool, None; dates as ISO text. Raises
     :class:`NotJSON` for anything else, naming the place under ``path``.
+
+    ``under``: the keys and indexes of ``value`` inside a value that is served whole
+    (``("clarify",)`` for a part of an envelope, ``("result",)`` for what ``coverage()``
+    wraps), each step one dict or list above it. Nesting is then counted from the whole
+    value's root, so a part copied alone meets :data:`MAX_DEPTH` exactly where the whole
+    does, and the error's ``steps`` start with ``under``.
     """
-    return plain_json(value, path).value
+    return plain_json(value, path, under=under).value
 
 
 class Plain(NamedTuple):
@@ -333,18 +339,29 @@ class Plain(NamedTuple):
     odd_floats: bool
 
 
-def plain_json(value: object, path: str = "", *, whole_floats: bool = False) -> Plain:
+def plain_json(
+    value: object,
+    path: str = "",
+    *,
+    whole_floats: bool = False,
+    under: tuple[str | int, ...] = (),
+) -> Plain:
     """:func:`json_copy` of ``value``, with what :func:`write_plain` needs to write it fast.
 
     ``whole_floats``: a float with no fraction within ±2**53 is copied as the int
     JavaScript writes for it (``100.0`` as ``100``), so that only the rare numbers
     whose text differs otherwise (NaN, ±Infinity, tiny or huge) need a second pass.
+    ``under``: where ``value`` sits in the value served whole (see :func:`json_copy`).
     """
     walk = _Walk(whole_floats)
     try:
-        copy = walk.copy(value, 0)
+        # Each step above the value is one list or dict of the whole: the walk starts
+        # that deep, so the limit cuts a part's path where it cuts the whole's.
+        copy = walk.copy(value, len(under))
     except NotJSON as error:
-        raise error._at(path, _inner(error)) from None
+        inner = _inner(error)
+        inner.extend(reversed(under))  # collected innermost first
+        raise error._at(path, inner) from None
     return Plain(copy, walk.odd_floats)
 
 
