@@ -318,5 +318,5 @@ def test_random_values_are_written_as_node_writes_them(seed: int) -> None:
     out = subprocess.run([NODE, "-e", _REVIVE], input=given_lines.encode(), capture_output=True, check=True)
     written = [json.loads(line) for line in out.stdout.decode().split("\n")[:-1]]
     assert len(written) == len(values)
-    differ = [(v, js, json_text(v)) for v, js in zip(values, written) if json_text(v) != js]
+    differ = [(v, js, json_text(v)) for v, js in zip(values, written, strict=True) if json_text(v) != js]
     assert not differ, f"{len(differ)} of {len(values)} differ, e.g. {differ[:3]}"

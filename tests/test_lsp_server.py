@@ -136,7 +136,7 @@ def test_unsaved_buffer_gets_the_findings_of_its_text_not_of_the_file(
     assert [f["code"] for f in expected] == ["SEM102", "SEM203"]
     assert codes(diagnostics) == ["SEM102", "SEM203"]
     assert [d["range"]["start"]["line"] for d in diagnostics] == [6, 13]
-    for diagnostic, finding in zip(diagnostics, expected):
+    for diagnostic, finding in zip(diagnostics, expected, strict=True):
         assert diagnostic["source"] == "semantics-lint"
         assert diagnostic["severity"] == 1  # Error
         # What the line says, then its help under it (editors show both).

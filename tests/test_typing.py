@@ -176,7 +176,7 @@ def pyright_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Path, se
     assert result.returncode in (0, 1), f"basedpyright failed:\n{result.stderr}"
     errors = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
     found = [(d["file"], d["range"]["start"]["line"] + 1) for d in errors]
-    shown = "\n".join(f"{file}:{line}: {d['message']}" for (file, line), d in zip(found, errors))
+    shown = "\n".join(f"{file}:{line}: {d['message']}" for (file, line), d in zip(found, errors, strict=True))
     return _errors_by_file(found), shown
 
 

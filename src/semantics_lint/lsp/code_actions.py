@@ -112,7 +112,7 @@ class CodeActions:
             logger.error("%s: no quick fixes: %s", buffer.uri, error)
             return []
         actions: list[types.CodeAction] = []
-        for found, changes in zip(under, fixes):
+        for found, changes in zip(under, fixes, strict=True):
             fix = found.finding.fix
             assert fix is not None
             if isinstance(changes, str):

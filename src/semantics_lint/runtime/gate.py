@@ -421,7 +421,7 @@ def _name_tests(report: CatalogReport, tests: Mapping[int, object]) -> None:
     the test that produced it; the finding gets it as ``test``. A ``tests`` that is
     not a list, or an entry that is neither a text nor null, names nothing.
     """
-    for finding, row in zip(report.findings, report.finding_rows):
+    for finding, row in zip(report.findings, report.finding_rows, strict=True):
         named = tests.get(row)
         index = finding.get("resultIndex")
         if not isinstance(named, list) or index is None or index >= len(named):

@@ -239,7 +239,7 @@ class _Walk:
         append, copy = out.append, self.copy
         index = 0
         try:
-            for index, item in enumerate(value):
+            for index, item in enumerate(value):  # noqa: B007 (the except reads it)
                 append(copy(item, depth))
         except NotJSON as error:
             _inner(error).append(index)

@@ -339,7 +339,7 @@ def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
 # --- the final answer ------------------------------------------------------------------
 
 _MAX_PER_SECTION: Final = 12
-_SECTIONS: Final = tuple(zip(COVERAGE_FIELDS, ("Checked", "Not checked", "Cannot cover")))
+_SECTIONS: Final = tuple(zip(COVERAGE_FIELDS, ("Checked", "Not checked", "Cannot cover"), strict=True))
 """Each coverage list and the heading it has in the block."""
 _LINE_BREAKS: Final = dict.fromkeys(
     [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029], " "

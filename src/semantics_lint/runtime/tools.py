@@ -241,7 +241,7 @@ def _is_async(execute: object) -> bool:
     """True for a coroutine function, or an object whose ``__call__`` is one."""
     if inspect.iscoroutinefunction(execute):
         return True
-    call = getattr(type(execute), "__call__", None)
+    call = type(execute).__call__ if callable(execute) else None
     return not inspect.isfunction(execute) and inspect.iscoroutinefunction(call)
 
 

@@ -100,7 +100,7 @@ def run_jobs(
         suspects.extend(index for index in range(len(jobs)) if index not in submitted)
         for chunk, future in futures:
             try:
-                for index, outcome in zip(chunk, future.result()):
+                for index, outcome in zip(chunk, future.result(), strict=True):
                     outcomes[index] = outcome
             except BrokenProcessPool:
                 suspects.extend(chunk)
@@ -110,7 +110,7 @@ def run_jobs(
     # A worker died (killed, out of memory, a crash in a C extension): every file in
     # flight lost its answer. Re-run those one at a time in a single worker, so the
     # file that kills its worker is known and every other file still gets linted.
-    for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)])):
+    for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)]), strict=True):
         outcomes[index] = outcome
     if progress is not None and suspects:
         progress(len(suspects))

@@ -231,7 +231,7 @@ def run_sources(
     result.used_pool = workers > 0
     linted = {
         index: (source, job, outcome)
-        for (index, source), job, outcome in zip(targets, jobs, outcomes)
+        for (index, source), job, outcome in zip(targets, jobs, outcomes, strict=True)
     }
     _gather(result, not_linted, linted, cached, cache, scope)
     result.findings.sort(key=order)
