@@ -84,8 +84,44 @@ def locate_calls(index: FileIndex, call_names: Sequence[str], api_modules: Seque
             located = _judge(index, call, scope, names, imported, api_modules)
             if located is not None:
                 found.append(located)
+    for call, scope in index.calls.get("partial", ()):
+        made = _partial_call(index, call, scope)
+        if made is not None:
+            located = _judge(index, made, scope, names, imported, api_modules)
+            if located is not None:
+                found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+PARTIAL_REST = "..."
+"""The name of the ``**`` spread a partial's call stands for: the arguments given when
+the partial is called, which the source does not show (never followed: it is bound
+nowhere)."""
+
+
+def _partial_call(index: FileIndex, call: ast.Call, scope: Scope) -> ast.Call | None:
+    """``functools.partial(described_result, provenance={...})`` read as the call it will
+    make: ``described_result(provenance={...}, **...)``, its keys and values those
+    written, the rest unknown (a ``**`` spread, so that no field is missing). None
+    unless the callee is provably ``functools.partial`` and its first argument a name."""
+    func = call.func
+    if not call.args or not isinstance(call.args[0], (ast.Name, ast.Attribute)):
+        return None
+    if isinstance(func, ast.Name):
+        looked_up = index.lookup(func.id, scope)
+        if looked_up is None or _module_path(looked_up[1]) != "functools.partial":
+            return None
+    else:
+        dotted = dotted_name(func)
+        looked_up = index.lookup(dotted.partition(".")[0], scope) if dotted is not None else None
+        if dotted != "functools.partial" or looked_up is None or _module_path(looked_up[1]) != "functools":
+            return None
+    rest = ast.keyword(arg=None, value=ast.Name(id=PARTIAL_REST, ctx=ast.Load()))
+    made = ast.Call(func=call.args[0], args=list(call.args[1:]), keywords=[*call.keywords, rest])
+    for node in (rest, rest.value):
+        ast.copy_location(node, call)
+    return ast.copy_location(made, call)
 
 
 def _judge(

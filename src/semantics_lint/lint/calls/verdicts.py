@@ -27,6 +27,7 @@ from semantics_lint.lint.core.syntax import (
     last_wins,
     literal_of,
 )
+from semantics_lint.lint.resolve import FOLLOWED
 from semantics_lint.runtime.judge import (
     DOOR_PARTS,
     definition_refusal,
@@ -125,7 +126,7 @@ def followable(kind: str, call: ast.Call) -> list[ast.expr]:
             )
             if name in judged
         ]
-    return [node for _, node in fields if type(node) is ast.Name or type(node) is ast.Attribute]
+    return [node for _, node in fields if isinstance(node, FOLLOWED)]
 
 
 def refusals(

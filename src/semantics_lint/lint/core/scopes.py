@@ -86,8 +86,8 @@ class Binding:
     ``statement`` the statement it is written in, when it is an assignment or an import
     (for a walrus, the ``ast.NamedExpr``);
     ``value`` the assigned expression for a plain ``name = value`` (one target) or
-    ``name: T = value`` written directly in the body of the module or a function, else
-    None.
+    ``name: T = value`` written directly in the body of the module, a function or a
+    class, else None.
     """
 
     __slots__ = ("kind", "node", "statement", "value")
@@ -125,6 +125,7 @@ class FileIndex:
         "nonlocals_declared",
         "_memo",
         "_only_read",
+        "_parents",
         "_reads",
     )
 
@@ -158,6 +159,7 @@ class FileIndex:
         self._only_read: dict[str, frozenset[int]] = {}
         self._reads: dict[str, dict[int, list[ast.expr]]] = {}
         self._anywhere: dict[str, list[Binding]] | None = None
+        self._parents: dict[int, ast.AST] | None = None
 
     # -- questions -------------------------------------------------------------------
 
@@ -275,6 +277,18 @@ class FileIndex:
             return None
         found = self.lookup(base.id, scope)
         return found[0] if found is not None else None
+
+    def parent_of(self, node: ast.AST) -> ast.AST | None:
+        """The node ``node`` is a child of in this module's tree (None for the module or
+        a node of another tree). The map is made on the first question, in one pass:
+        only a file whose values are followed that far pays for it."""
+        parents = self._parents
+        if parents is None:
+            parents = self._parents = {}
+            for parent in ast.walk(self.tree):
+                for child in ast.iter_child_nodes(parent):
+                    parents[id(child)] = parent
+        return parents.get(id(node))
 
     def memo(self, key: object) -> object:
         """A value another layer keeps about this module (None when not yet kept)."""

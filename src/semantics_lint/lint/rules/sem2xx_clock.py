@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.core.model import Severity
+from semantics_lint.lint.resolve import FOLLOWED
 from semantics_lint.lint.rules.base import (
     DATA_KEYS,
     Check,
@@ -162,10 +163,13 @@ def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> Ti
     ``same_file`` is False inside a value bound in another module: the callees there
     mean what that module imports, which is not read, so only literals are judged.
     """
-    if isinstance(node, (ast.Name, ast.Attribute)):
+    if isinstance(node, ast.NamedExpr):
+        return time_source(call, node.value, same_file=same_file)
+    if isinstance(node, FOLLOWED):
         value = follow(call, node)
         if value is None or value.via is None:
-            return None
+            # An f-string the resolver cannot fold is judged by its pieces.
+            return _time_of(call, node, same_file=same_file) if isinstance(node, ast.JoinedStr) else None
         found = _time_of(call, value.node, same_file=same_file and value.same_file)
         if found is not None and not found.bound:
             found = TimeSource(found.kind, found.what, value.bound)
