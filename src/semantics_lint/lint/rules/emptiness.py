@@ -48,12 +48,13 @@ def empty_data(call: CallSite, value: ast.expr) -> list[Empty]:
     docstring); an empty list when nothing is proved."""
     while isinstance(value, ast.NamedExpr):
         value = value.value  # ``facts=(rows := [])``: the list bound is the one given
-    if not isinstance(value, (ast.Name, ast.Attribute)) and provably_empty(call, value):
+    followed = isinstance(value, (ast.Name, ast.Attribute, ast.Subscript))
+    if not followed and provably_empty(call, value):
         return [Empty(value, "", "")]
     arms = _empty_arms(value)
     if arms:
         return [Empty(arm, when, "") for arm, when in arms]
-    if not isinstance(value, (ast.Name, ast.Attribute)):
+    if not followed:
         return []
     resolved = call.resolver.value_of(value)
     if resolved is not None:
@@ -272,7 +273,7 @@ class _Way:
         for read in index.reads(self.name, self.home):
             if read is self.use or id(read) in api or _only_looked_at(index, read):
                 continue
-            if not _leaves_the_function(index, read, owner):
+            if not _leaves_the_function(index, read, owner, self.use):
                 return True
         for binding in self.home.bindings.get(self.name, ()):
             value = binding.value if binding.value is not None else _bound_value(binding)
@@ -330,11 +331,12 @@ def _only_looked_at(index: FileIndex, read: ast.expr) -> bool:
     return isinstance(parent, (ast.Compare, ast.FormattedValue, ast.Match)) and node is read
 
 
-def _leaves_the_function(index: FileIndex, read: ast.expr, owner: ast.AST) -> bool:
-    """Whether, once ``read`` has run, the function always returns or raises before any
-    other statement of it runs (``raise ValueError(rows)``, ``log(rows); return None``):
-    nothing it handed the value to is read again on the way to a use. Never inside a
-    ``try`` or a ``with`` (a handler, a ``finally`` or a context manager runs on)."""
+def _leaves_the_function(index: FileIndex, read: ast.expr, owner: ast.AST, use: ast.expr) -> bool:
+    """Whether, once ``read`` has run, the function always returns or raises by the end
+    of the statement list it is in, and ``use`` is not in what runs from there
+    (``raise ValueError(rows)``, ``log(rows); return None``): nothing it handed the value
+    to is read again on the way to the use. Never inside a ``try`` or a ``with`` (a
+    handler, a ``finally`` or a context manager runs on)."""
     node: ast.AST | None = read
     while node is not None and not isinstance(node, ast.stmt):
         node = index.parent_of(node)
@@ -350,7 +352,8 @@ def _leaves_the_function(index: FileIndex, read: ast.expr, owner: ast.AST) -> bo
         ),
         None,
     )
-    if block is None or not _exits(block[next(i for i, item in enumerate(block) if item is statement) :]):
+    rest = block[next(i for i, item in enumerate(block) if item is statement) :] if block is not None else []
+    if not rest or not _exits(rest) or start(rest[0]) <= start(use) < end(rest[-1]):
         return False
     climbing: ast.AST | None = statement
     while climbing is not None and climbing is not owner:
