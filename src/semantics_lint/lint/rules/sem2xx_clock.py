@@ -265,8 +265,10 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
     Reports a date typed into the tool as `provenance.measuredAt`: a date-like string
     literal (`"2024-05-01"`, `"2024-05-01T10:00:00Z"`, `"05/01/2024"`, `"1 May 2024"`),
     an f-string with a date-like part, `datetime(2024, 5, 1)` / `date(...)` with literal
-    arguments, `datetime.fromisoformat("...")` and the like, or a name bound to one of
-    these (the finding is at the use, naming where the value was bound).
+    arguments, `datetime.fromisoformat("...")` and the like, or a value that holds one
+    (a name bound to it, a class constant, `SNAPSHOT["taken_at"]`, an f-string of
+    constants: see "Values the linter follows"; the finding is at the use, naming where
+    the value was bound).
 
     ## Why is this bad?
     `measuredAt` tells the model how old the numbers are. A date written in the source
@@ -291,6 +293,29 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
                     facts=export.rows,
                     provenance={"measuredAt": export.exported_at, "source": "cmdb"},
                 )
+            """
+        ),
+        Valid(
+            """
+            class Jobs:
+                EXPORTED_AT = "2024-08-01T12:00:00Z"
+
+                def __init__(self, export):
+                    self.EXPORTED_AT = export.exported_at  # each instance its own: not a constant
+
+                def run(self, export):
+                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z"}
+
+            def load(export):
+                SNAPSHOT["taken_at"] = export.exported_at
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
             """
         ),
         Valid(
@@ -399,6 +424,42 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
             line=4,
             column=58,
             field="`provenance` is PROVENANCE = ",
+        ),
+        Invalid(
+            """
+            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z", "source": "veeam"}
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
+            """,
+            field="('2024-05-01T00:00:00Z')",
+        ),
+        Invalid(
+            """
+            class Jobs:
+                EXPORTED_AT = "2024-08-01T12:00:00Z"
+
+                def run(self, export):
+                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
+            """,
+            field="('2024-08-01T12:00:00Z')",
+        ),
+        Invalid(
+            """
+            YEAR = 2024
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": f"{YEAR}-{9:02d}-30", "source": "x"})
+            """,
+            field="('2024-09-30')",
+        ),
+        Invalid(
+            """
+            from functools import partial
+
+            reply = partial(described_result, provenance={"measuredAt": "2024-05-01", "source": "x"})
+            """,
+            field="('2024-05-01')",
         ),
     )
 
