@@ -16,7 +16,10 @@ variable key. A parameter default and a helper's return are not followed
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,3 +54,30 @@ def test_the_held_out_set_is_balanced() -> None:
     correct = [path for path in MODULES if path.name.startswith("ok_")]
     assert len(mistakes) == 20 and all(len(_expected(p.read_text(encoding="utf-8"))) == 1 for p in mistakes)
     assert len(correct) == 20 and not any(_expected(p.read_text(encoding="utf-8")) for p in correct)
+
+
+def test_flake8_reports_what_the_command_line_reports() -> None:
+    """Both frontends, each in its own process, over the whole folder: the same findings,
+    and the ones the files mark."""
+    expected = sorted(
+        (str(path.relative_to(HERE)), line, code)
+        for path in MODULES
+        for line, code in _expected(path.read_text(encoding="utf-8"))
+    )
+    flake8 = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "SEM", "--format=%(path)s|%(row)d|%(code)s", "."],
+        cwd=HERE, capture_output=True, text=True, check=False,
+    )
+    command = subprocess.run(
+        [sys.executable, "-m", "semantics_lint", "check", "--no-cache", "--output-format", "json", "."],
+        cwd=HERE, capture_output=True, text=True, check=False,
+    )
+    by_flake8 = sorted(
+        (path.removeprefix("./"), int(line), code)
+        for path, line, code in (row.split("|") for row in flake8.stdout.splitlines())
+    )
+    by_command = sorted(
+        (str((HERE / f["filename"]).resolve().relative_to(HERE.resolve())), f["location"]["row"], f["code"])
+        for f in json.loads(command.stdout)
+    )
+    assert by_flake8 == by_command == expected, (flake8.stderr, command.stderr)

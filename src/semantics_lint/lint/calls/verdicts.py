@@ -28,13 +28,13 @@ from semantics_lint.lint.core.syntax import (
     literal_of,
 )
 from semantics_lint.lint.resolve import FOLLOWED
+from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.judge import (
     DOOR_PARTS,
     definition_refusal,
     part_refusal,
     refusal_of,
 )
-from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,

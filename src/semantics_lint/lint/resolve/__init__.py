@@ -50,7 +50,6 @@ import sys
 from semantics_lint.lint.core.index import (
     ANNOTATED,
     ASSIGN,
-    CLASS,
     CLASS_DEF,
     COMPREHENSION,
     FUNCTION,
@@ -62,12 +61,12 @@ from semantics_lint.lint.core.index import (
     FileIndex,
     Scope,
 )
-from semantics_lint.lint.resolve import project, project_modules, shapes
-from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
-from semantics_lint.lint.resolve.project import ProjectCache
-from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.core.source import Source
 from semantics_lint.lint.core.syntax import dotted_name
+from semantics_lint.lint.resolve import project, project_modules, shapes
+from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
+from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
+from semantics_lint.lint.resolve.project import ProjectCache
 
 __all__ = [
     "FOLLOWED",

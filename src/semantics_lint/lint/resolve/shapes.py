@@ -82,7 +82,7 @@ def element(container: ast.expr, key: ast.Constant) -> ast.expr | None:
     or an ``IndexError`` at run time is no value)."""
     if isinstance(container, ast.Dict):
         found: ast.expr | None = None
-        for written, value in zip(container.keys, container.values):
+        for written, value in zip(container.keys, container.values, strict=True):
             if not isinstance(written, ast.Constant):
                 return None  # a spread or a computed key may hold any key
             try:

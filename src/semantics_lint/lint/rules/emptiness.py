@@ -48,13 +48,13 @@ def empty_data(call: CallSite, value: ast.expr) -> list[Empty]:
     docstring); an empty list when nothing is proved."""
     while isinstance(value, ast.NamedExpr):
         value = value.value  # ``facts=(rows := [])``: the list bound is the one given
-    followed = isinstance(value, (ast.Name, ast.Attribute, ast.Subscript))
-    if not followed and provably_empty(call, value):
+    named = isinstance(value, (ast.Name, ast.Attribute, ast.Subscript))
+    if not named and provably_empty(call, value):
         return [Empty(value, "", "")]
     arms = _empty_arms(value)
     if arms:
         return [Empty(arm, when, "") for arm, when in arms]
-    if not followed:
+    if not named:
         return []
     resolved = call.resolver.value_of(value)
     if resolved is not None:
@@ -232,7 +232,7 @@ class _Way:
         statement = block[bisect_right(block, before[at], key=start) - 1]
         if type(statement) is not ast.If:
             return _SPOILED
-        for guard in guards(statement):  # type: ignore[arg-type]
+        for guard in guards(statement):
             proved = self._proved(guard.test, guard.holds)
             if proved is None:
                 continue
