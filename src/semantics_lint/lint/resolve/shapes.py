@@ -13,7 +13,8 @@ literals prove it, and refuse (None) otherwise:
   applies them (``f"{2024}-{9:02d}-30"`` is ``'2024-09-30'``);
 * a use of a mutable constant that leaves it as it was (:func:`reads_element`): a
   subscript with a literal key read (not stored to, not deleted) whose element is not
-  itself mutable (``SNAPSHOT["taken_at"]``); ``SNAPSHOT["rows"].append(r)`` changes it.
+  itself mutable (``SNAPSHOT["taken_at"]``), a loop or comprehension iterating it;
+  ``SNAPSHOT["rows"].append(r)`` changes it.
 
 :func:`mutable` says which values may change in place.
 """
@@ -138,8 +139,11 @@ def fold(node: ast.JoinedStr, value_of: Callable[[ast.expr], ast.expr | None]) -
 def reads_element(index: FileIndex, use: ast.expr, bound: ast.expr) -> bool:
     """True when ``use`` (a name or dotted name bound to the literal ``bound``) is read
     only to take an element that is not itself mutable, with a literal key
-    (``SNAPSHOT["taken_at"]``, ``STAMPS[0]``): nothing is changed through it."""
+    (``SNAPSHOT["taken_at"]``, ``STAMPS[0]``), or to be iterated (``for s in SITES``,
+    ``[... for s in SITES]``): nothing is changed through it."""
     parent = index.parent_of(use)
+    if isinstance(parent, (ast.comprehension, ast.For, ast.AsyncFor)):
+        return parent.iter is use  # iterated: nothing is changed, nothing else holds it
     if not (isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load)):
         return False
     key = constant_key(parent.slice)
