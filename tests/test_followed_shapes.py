@@ -1,7 +1,7 @@
 """The shapes a value is followed through (``resolve.shapes`` and the resolver), each
 where the source proves it and where it does not: a finding in the first case, none in
 the second, for SEM203 (a date typed in), SEM105 (an empty data list), SEM102 (a
-snake_case key)."""
+snake_case key), SEM601 (a result class through a partial of an adapter)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,11 @@ PROVED = [
         "SEM102",
         id="partial-local",
     ),
+    pytest.param(
+        "from semantics_lint.frameworks.mcp import served\ntriage_tool = partial(served, result_class='triaje')",
+        "SEM601",
+        id="partial-of-an-adapter",
+    ),
 ]
 
 UNPROVED = [
@@ -128,6 +133,10 @@ UNPROVED = [
         "from mytools import partial\np = partial(described_result, grain={'is_counter': False})", id="partial-not-functools"
     ),
     pytest.param(
+        "from semantics_lint.frameworks.mcp import served\ntriage_tool = partial(served, result_class='triage')",
+        id="partial-of-an-adapter-valid",
+    ),
+    pytest.param(
         f"DEFAULT = '2024-05-01'\ndef tool(export, at=DEFAULT):\n    return {_call('at')}", id="parameter-default"
     ),
 ]
@@ -140,4 +149,4 @@ def test_a_shape_the_source_proves_is_followed(source: str, code: str) -> None:
 
 @pytest.mark.parametrize("source", UNPROVED)
 def test_a_value_that_may_change_is_left_alone(source: str) -> None:
-    assert [code for code in _codes(source) if code in ("SEM203", "SEM105", "SEM102", "SEM100")] == []
+    assert [code for code in _codes(source) if code in ("SEM203", "SEM105", "SEM102", "SEM100", "SEM601")] == []

@@ -119,9 +119,10 @@ judges only what the source proves:
 - a walrus, in a test (`if not (alerts := ...):`) or in the call (`facts=(rows := [])`);
 - a comprehension or generator over an iterable provably empty (`[{...} for h in []]`,
   `list(h for h in ())`, a constant `()`);
-- `functools.partial(described_result, ...)` (and of `absent`, `coverage`), read as the
-  call it will make: the keys and values written are judged, the fields it leaves to
-  the later call are never missing.
+- `functools.partial(described_result, ...)` (and of `absent`, `coverage`, and of an
+  adapter: `partial(served, result_class=...)`), read as the call it will make: the
+  keys and values written are judged, the fields it leaves to the later call are never
+  missing.
 
 A value that may change is unknown, and unknown is never a finding: a name bound
 twice, declared `global` or `nonlocal`, a class attribute stored to anywhere

@@ -178,26 +178,40 @@ def locate_adapter_calls(index: FileIndex) -> list[LocatedCall]:
     found: list[LocatedCall] = []
     for callee in sorted(_ADAPTER_NAMES | aliases):
         for call, scope in index.calls.get(callee, ()):
-            func = call.func
-            if type(func) is ast.Name:
-                if func.id in aliases and _is_imported_adapter(index, func.id, scope):
-                    found.append(LocatedCall(call, ADAPTER, func.id, _function_of(scope), scope))
-                continue
-            if func.attr not in _ADAPTER_NAMES:  # type: ignore[attr-defined]
-                continue
-            dotted = dotted_name(func)
-            if dotted is None:
-                continue
-            head, _, middle = dotted.rpartition(".")[0].partition(".")
-            looked_up = index.lookup(head, scope)
-            base = _module_path(looked_up[1]) if looked_up is not None else None
-            if base is None:
-                continue
-            module = f"{base}.{middle}" if middle else base
-            if func.attr in vocabulary.ADAPTERS.get(module, ()):  # type: ignore[attr-defined]
-                found.append(LocatedCall(call, ADAPTER, dotted, _function_of(scope), scope))
+            located = _judge_adapter(index, call, scope, aliases)
+            if located is not None:
+                found.append(located)
+    for call, scope in index.calls.get("partial", ()):
+        # ``partial(served, result_class=...)``: the adapter call it will make.
+        made = _partial_call(index, call, scope)
+        located = _judge_adapter(index, made, scope, aliases) if made is not None else None
+        if located is not None:
+            found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+def _judge_adapter(index: FileIndex, call: ast.Call, scope: Scope, aliases: set[str]) -> LocatedCall | None:
+    """``call`` as an adapter call, when its callee is provably one; else None."""
+    func = call.func
+    if type(func) is ast.Name:
+        if func.id in aliases and _is_imported_adapter(index, func.id, scope):
+            return LocatedCall(call, ADAPTER, func.id, _function_of(scope), scope)
+        return None
+    if not isinstance(func, ast.Attribute) or func.attr not in _ADAPTER_NAMES:
+        return None
+    dotted = dotted_name(func)
+    if dotted is None:
+        return None
+    head, _, middle = dotted.rpartition(".")[0].partition(".")
+    looked_up = index.lookup(head, scope)
+    base = _module_path(looked_up[1]) if looked_up is not None else None
+    if base is None:
+        return None
+    module = f"{base}.{middle}" if middle else base
+    if func.attr in vocabulary.ADAPTERS.get(module, ()):
+        return LocatedCall(call, ADAPTER, dotted, _function_of(scope), scope)
+    return None
 
 
 def _adapter_of(binding: Binding) -> tuple[str, str] | None:
