@@ -167,8 +167,9 @@ class EmptyDataLiteral(Rule):
     name read anywhere other than to be tested, measured, iterated or indexed (an
     alias `alias = rows`, a call it is handed to), unless the function returns or
     raises right after; or bound to a value read through another name
-    (`rows = cache.rows`) whose name is read again other than in a declaration. A guard whose body may fall through (an `if` without
-    `else` in it, a `try`, a loop, a `raise` in a `with` body) proves nothing; nor
+    (`rows = cache.rows`) whose name is read again other than in a declaration. A
+    guard whose body may fall through (an `if` without `else` in it, a `try`, a
+    loop, a `raise` in a `with` body) proves nothing; nor
     do `while` loops, `is None` tests, other comparisons (`len(rows) < 5`),
     patterns other than an empty sequence (`case [x]:`, `case _:`) and attributes
     (`self.rows`). A value whose truth or length disagrees with what it holds (an
@@ -188,25 +189,6 @@ class EmptyDataLiteral(Rule):
     )
 
     VALID = (
-        Valid(
-            """
-            def tool(e, more):
-                rows = e.rows
-                alias = rows
-                if not rows:
-                    alias.extend(more)  # the list is filled through its alias
-                    return described_result(facts=rows, provenance={"measuredAt": e.at, "source": "x"})
-                return absent(what="events", checked=["syslog"])
-            """
-        ),
-        Valid(
-            """
-            def tool(feed, export):
-                if alerts := [{"entity": a.id} for a in feed if a.severe]:
-                    return described_result(facts=alerts, provenance={"measuredAt": export.at, "source": "x"})
-                return absent(what="severe alerts", checked=["the feed"])
-            """
-        ),
         Valid(
             """
             from semantics_lint.runtime import absent
@@ -303,39 +285,27 @@ class EmptyDataLiteral(Rule):
                         return described_result(facts=rows, provenance=prov)
             """
         ),
-    )
-    INVALID = (
-        Invalid(
+        Valid(
             """
-            def tool(export):
-                changes: list[dict] = []
-                rows = changes
-                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
-            """,
-            line=4,
-            column=34,
-            field="`facts` is empty",
+            def tool(e, more):
+                rows = e.rows
+                alias = rows
+                if not rows:
+                    alias.extend(more)  # the list is filled through its alias
+                    return described_result(facts=rows, provenance={"measuredAt": e.at, "source": "x"})
+                return absent(what="events", checked=["syslog"])
+            """
         ),
-        Invalid(
+        Valid(
             """
             def tool(feed, export):
-                if not (alerts := [a for a in feed if a.severe]):
+                if alerts := [{"entity": a.id} for a in feed if a.severe]:
                     return described_result(facts=alerts, provenance={"measuredAt": export.at, "source": "x"})
-                return absent(what="x", checked=["y"])
-            """,
-            line=3,
-            column=38,
-            field="line 2 tests `not (alerts := [a for a in feed if a.severe])`",
-        ),
-        Invalid(
+                return absent(what="severe alerts", checked=["the feed"])
             """
-            def tool(export):
-                return described_result(facts=[{"entity": h} for h in ()], provenance={"measuredAt": export.at, "source": "x"})
-            """,
-            line=2,
-            column=34,
-            field="`facts` is empty",
         ),
+    )
+    INVALID = (
         Invalid(
             """
             def tool(export):
@@ -439,6 +409,37 @@ class EmptyDataLiteral(Rule):
             line=4,
             column=42,
             field="only when it is an empty sequence",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                changes: list[dict] = []
+                rows = changes
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=4,
+            column=34,
+            field="`facts` is empty",
+        ),
+        Invalid(
+            """
+            def tool(feed, export):
+                if not (alerts := [a for a in feed if a.severe]):
+                    return described_result(facts=alerts, provenance={"measuredAt": export.at, "source": "x"})
+                return absent(what="x", checked=["y"])
+            """,
+            line=3,
+            column=38,
+            field="line 2 tests `not (alerts := [a for a in feed if a.severe])`",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=[{"entity": h} for h in ()], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=34,
+            field="`facts` is empty",
         ),
     )
 

@@ -297,29 +297,6 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
         ),
         Valid(
             """
-            class Jobs:
-                EXPORTED_AT = "2024-08-01T12:00:00Z"
-
-                def __init__(self, export):
-                    self.EXPORTED_AT = export.exported_at  # each instance its own: not a constant
-
-                def run(self, export):
-                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
-            """
-        ),
-        Valid(
-            """
-            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z"}
-
-            def load(export):
-                SNAPSHOT["taken_at"] = export.exported_at
-
-            def tool(export):
-                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
-            """
-        ),
-        Valid(
-            """
             def tool(export, day):
                 # A date in a fact column is the tool's data, not its provenance.
                 return described_result(
@@ -343,6 +320,29 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
             """
             def tool(export, at):
                 return described_result(facts=export.rows, provenance={"measuredAt": at, "source": "cmdb"})
+            """
+        ),
+        Valid(
+            """
+            class Jobs:
+                EXPORTED_AT = "2024-08-01T12:00:00Z"
+
+                def __init__(self, export):
+                    self.EXPORTED_AT = export.exported_at  # each instance its own: not a constant
+
+                def run(self, export):
+                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z"}
+
+            def load(export):
+                SNAPSHOT["taken_at"] = export.exported_at
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
             """
         ),
     )
