@@ -147,20 +147,24 @@ def _judge(
         kind = "described_result"
     if kind is None:
         return None
+    found = _module_of(index, func, scope)
+    if found is None or not is_api_module(found[1], api_modules):
+        return None
+    return LocatedCall(call, kind, found[0], _function_of(scope), scope)
+
+
+def _module_of(index: FileIndex, func: ast.expr, scope: Scope) -> tuple[str, str] | None:
+    """The dotted callee as written and the module its attribute is read from, when
+    the callee's base is provably a module (``rt.absent``: ``semantics_lint.runtime``)."""
     dotted = dotted_name(func)
     if dotted is None:
         return None
     head, _, middle = dotted.rpartition(".")[0].partition(".")
     looked_up = index.lookup(head, scope)
-    if looked_up is None:
-        return None
-    base = _module_path(looked_up[1])
+    base = _module_path(looked_up[1]) if looked_up is not None else None
     if base is None:
         return None
-    module = f"{base}.{middle}" if middle else base
-    if not is_api_module(module, api_modules):
-        return None
-    return LocatedCall(call, kind, dotted, _function_of(scope), scope)
+    return dotted, f"{base}.{middle}" if middle else base
 
 
 def locate_adapter_calls(index: FileIndex) -> list[LocatedCall]:
@@ -200,18 +204,10 @@ def _judge_adapter(index: FileIndex, call: ast.Call, scope: Scope, aliases: set[
         return None
     if not isinstance(func, ast.Attribute) or func.attr not in _ADAPTER_NAMES:
         return None
-    dotted = dotted_name(func)
-    if dotted is None:
+    found = _module_of(index, func, scope)
+    if found is None or func.attr not in vocabulary.ADAPTERS.get(found[1], ()):
         return None
-    head, _, middle = dotted.rpartition(".")[0].partition(".")
-    looked_up = index.lookup(head, scope)
-    base = _module_path(looked_up[1]) if looked_up is not None else None
-    if base is None:
-        return None
-    module = f"{base}.{middle}" if middle else base
-    if func.attr in vocabulary.ADAPTERS.get(module, ()):
-        return LocatedCall(call, ADAPTER, dotted, _function_of(scope), scope)
-    return None
+    return LocatedCall(call, ADAPTER, found[0], _function_of(scope), scope)
 
 
 def _adapter_of(binding: Binding) -> tuple[str, str] | None:
