@@ -27,7 +27,7 @@ from semantics_lint.lint.core.syntax import (
     last_wins,
     literal_of,
 )
-from semantics_lint.lint.resolve import FOLLOWED
+from semantics_lint.lint.resolve import FOLLOWED, may_follow
 from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.judge import (
     DOOR_PARTS,
@@ -126,7 +126,7 @@ def followable(kind: str, call: ast.Call) -> list[ast.expr]:
             )
             if name in judged
         ]
-    return [node for _, node in fields if isinstance(node, FOLLOWED)]
+    return [node for _, node in fields if isinstance(node, FOLLOWED) and may_follow(node)]
 
 
 def refusals(

@@ -125,7 +125,6 @@ class FileIndex:
         "nonlocals_declared",
         "_memo",
         "_only_read",
-        "_parents",
         "_reads",
     )
 
@@ -159,7 +158,6 @@ class FileIndex:
         self._only_read: dict[str, frozenset[int]] = {}
         self._reads: dict[str, dict[int, list[ast.expr]]] = {}
         self._anywhere: dict[str, list[Binding]] | None = None
-        self._parents: dict[int, ast.AST] | None = None
 
     # -- questions -------------------------------------------------------------------
 
@@ -277,18 +275,6 @@ class FileIndex:
             return None
         found = self.lookup(base.id, scope)
         return found[0] if found is not None else None
-
-    def parent_of(self, node: ast.AST) -> ast.AST | None:
-        """The node ``node`` is a child of in this module's tree (None for the module or
-        a node of another tree). The map is made on the first question, in one pass:
-        only a file whose values are followed that far pays for it."""
-        parents = self._parents
-        if parents is None:
-            parents = self._parents = {}
-            for parent in ast.walk(self.tree):
-                for child in ast.iter_child_nodes(parent):
-                    parents[id(child)] = parent
-        return parents.get(id(node))
 
     def memo(self, key: object) -> object:
         """A value another layer keeps about this module (None when not yet kept)."""

@@ -67,9 +67,11 @@ from semantics_lint.lint.resolve import project, project_modules, shapes
 from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
 from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.resolve.project import ProjectCache
+from semantics_lint.lint.resolve.shapes import may_follow
 
 __all__ = [
     "FOLLOWED",
+    "may_follow",
     "MAX_MODULE_BYTES",
     "MAX_STEPS",
     "ModuleReading",
@@ -168,7 +170,7 @@ class Resolver:
         f-string or walrus) of the linted file or of a value this resolver returned
         before; anything else is unknown.
         """
-        if not isinstance(node, FOLLOWED):
+        if not isinstance(node, FOLLOWED) or not shapes.may_follow(node):
             return None
         key = id(node)
         if key in self._answers:
@@ -516,13 +518,23 @@ def _start(node: ast.AST) -> tuple[int, int]:
 
 def _first_name(node: ast.expr) -> ast.expr | None:
     """The name a value of one of the followed shapes is read through (the container of
-    a subscript, the first name of an f-string), or None when it holds none."""
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        return node
-    for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            return inner
-    return None
+    a subscript, the first name of an f-string, a walrus's target), or None when it
+    holds none."""
+    while True:
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return node
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.NamedExpr):
+            return node.target
+        elif isinstance(node, ast.JoinedStr):
+            for part in node.values:
+                found = _first_name(part.value) if isinstance(part, ast.FormattedValue) else None
+                if found is not None:
+                    return found
+            return None
+        else:
+            return None
 
 
 def _unchanged(index: FileIndex, spelled: str, home: Scope, bound: ast.expr, through: ast.expr | None) -> bool:

@@ -26,6 +26,7 @@ import operator
 import re
 from collections.abc import Callable
 
+from semantics_lint.lint.core.flow import parent_of
 from semantics_lint.lint.core.scopes import CLASS, CLASS_DEF, FUNCTION, Binding, FileIndex, Scope
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "constant_key",
     "element",
     "fold",
+    "may_follow",
     "mutable",
     "plain_class",
     "reads_element",
@@ -61,6 +63,27 @@ def mutable(node: ast.expr) -> bool:
     if isinstance(node, ast.BoolOp):
         return any(mutable(value) for value in node.values)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list", "set")
+
+
+_SIMPLE = (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)
+
+
+def may_follow(node: ast.expr) -> bool:
+    """Whether the resolver may prove what ``node`` holds, judged from its shape alone
+    and cheaply, before any name is looked up: a name, a walrus, a subscript, an
+    f-string whose replacement fields are all literals, names or subscripts (an
+    f-string with a call in it is never folded)."""
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            isinstance(part, ast.Constant)
+            or (
+                isinstance(part, ast.FormattedValue)
+                and isinstance(part.value, _SIMPLE)
+                and (part.format_spec is None or may_follow(part.format_spec))
+            )
+            for part in node.values
+        )
+    return True
 
 
 def constant_key(node: ast.expr) -> ast.Constant | None:
@@ -141,7 +164,7 @@ def reads_element(index: FileIndex, use: ast.expr, bound: ast.expr) -> bool:
     only to take an element that is not itself mutable, with a literal key
     (``SNAPSHOT["taken_at"]``, ``STAMPS[0]``), or to be iterated (``for s in SITES``,
     ``[... for s in SITES]``): nothing is changed through it."""
-    parent = index.parent_of(use)
+    parent = parent_of(index.tree, use)
     if isinstance(parent, (ast.comprehension, ast.For, ast.AsyncFor)):
         return parent.iter is use  # iterated: nothing is changed, nothing else holds it
     if not (isinstance(parent, ast.Subscript) and parent.value is use and isinstance(parent.ctx, ast.Load)):

@@ -315,10 +315,14 @@ def _only_looked_at(index: FileIndex, read: ast.expr) -> bool:
     an ``if``, a conditional expression, a ``while`` or an ``assert`` (through ``not``
     and ``and``/``or``), a comparison, ``len(...)``, a ``for`` or comprehension's
     iterable, an element read (``rows[0]``), an f-string's field, a ``match`` subject."""
-    node: ast.AST = read
-    parent = index.parent_of(node)
-    while isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
-        node, parent = parent, index.parent_of(parent)
+    path = path_to(index.tree, read) or [read]
+    at = len(path) - 1
+    while at > 0 and (
+        isinstance(path[at - 1], ast.BoolOp)
+        or (isinstance(path[at - 1], ast.UnaryOp) and isinstance(path[at - 1].op, ast.Not))  # type: ignore[attr-defined]
+    ):
+        at -= 1
+    node, parent = path[at], path[at - 1] if at > 0 else None
     if isinstance(parent, (ast.If, ast.IfExp, ast.While, ast.Assert)):
         return parent.test is node
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
@@ -337,13 +341,15 @@ def _leaves_the_function(index: FileIndex, read: ast.expr, owner: ast.AST, use: 
     (``raise ValueError(rows)``, ``log(rows); return None``): nothing it handed the value
     to is read again on the way to the use. Never inside a ``try`` or a ``with`` (a
     handler, a ``finally`` or a context manager runs on)."""
-    node: ast.AST | None = read
-    while node is not None and not isinstance(node, ast.stmt):
-        node = index.parent_of(node)
-    statement = node
-    parent = index.parent_of(statement) if statement is not None else None
-    if statement is None or parent is None:
+    path = path_to(owner, read)
+    at = len(path) - 1 if path is not None else 0
+    while path is not None and at > 0 and not isinstance(path[at], ast.stmt):
+        at -= 1
+    if path is None or at < 1:
         return False
+    statement, parent = path[at], path[at - 1]
+    if any(isinstance(node, (ast.Try, ast.TryStar, ast.With, ast.AsyncWith)) for node in path[1:at]):
+        return False  # a handler, a ``finally`` or a context manager runs on
     block = next(
         (
             body
@@ -353,14 +359,7 @@ def _leaves_the_function(index: FileIndex, read: ast.expr, owner: ast.AST, use: 
         None,
     )
     rest = block[next(i for i, item in enumerate(block) if item is statement) :] if block is not None else []
-    if not rest or not _exits(rest) or start(rest[0]) <= start(use) < end(rest[-1]):
-        return False
-    climbing: ast.AST | None = statement
-    while climbing is not None and climbing is not owner:
-        if isinstance(climbing, (ast.Try, ast.TryStar, ast.With, ast.AsyncWith)):
-            return False
-        climbing = index.parent_of(climbing)
-    return climbing is owner
+    return bool(rest) and _exits(rest) and not start(rest[0]) <= start(use) < end(rest[-1])
 
 
 def _exits(block: list[ast.stmt]) -> bool:
@@ -405,11 +404,11 @@ def _read_elsewhere(index: FileIndex, root: str, value: ast.expr, owner: Scope) 
         scope = index.scope_of_name.get(id(read))
         if scope is None or _owner(scope) is not owner or inside[0] <= start(read) < inside[1]:
             continue
-        top: ast.AST = read
-        parent = index.parent_of(top)
-        while isinstance(parent, ast.Attribute) and parent.value is top:
-            top, parent = parent, index.parent_of(parent)
-        if id(top) not in api:
+        path = path_to(owner.node, read) or [read]
+        at = len(path) - 1
+        while at > 0 and isinstance(path[at - 1], ast.Attribute):
+            at -= 1  # ``export.at``: the whole dotted name is what a declaration reads
+        if id(path[at]) not in api:
             return True
     return False
 

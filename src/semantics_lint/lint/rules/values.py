@@ -31,7 +31,7 @@ from semantics_lint.lint.core.index import (
     WALRUS,
 )
 from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
-from semantics_lint.lint.resolve import FOLLOWED
+from semantics_lint.lint.resolve import FOLLOWED, may_follow
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -102,8 +102,13 @@ def follow(call: CallSite, node: ast.expr, *, imports: bool = True) -> Value | N
     mistake too rare to read another module for (see the rule that asks).
     """
     if not isinstance(node, (ast.Name, ast.Attribute)):
-        if not isinstance(node, FOLLOWED):
+        if not isinstance(node, FOLLOWED) or not may_follow(node):
             return Value(node)
+        if isinstance(node, ast.JoinedStr) and any(
+            isinstance(part, ast.FormattedValue) and _bound_by_a_parameter_or_loop(call, part.value)
+            for part in node.values
+        ):
+            return Value(node)  # a piece a caller or a loop gives: never folded
         # A subscript, an f-string, a walrus: what the resolver proves, else the
         # expression itself (an f-string is a string whatever it holds).
         resolved = call.resolver.value_of(node)
@@ -328,6 +333,8 @@ MAX_DEPTH: Final = 4
 def _empty_iterable(call: CallSite, node: ast.expr, depth: int) -> bool:
     """An iterable that yields nothing: an empty display (a set or dict too, a string
     ``""``) or what :func:`provably_empty` proves, written or followed."""
+    if _bound_by_a_parameter_or_loop(call, node):
+        return False  # what a caller or a loop gives: never followed (asked before the resolver)
     value = follow(call, node)
     if value is None:
         return False
@@ -339,6 +346,21 @@ def _empty_iterable(call: CallSite, node: ast.expr, depth: int) -> bool:
     if isinstance(found, ast.Constant) and isinstance(found.value, (str, bytes)):
         return not found.value
     return provably_empty(call, found, depth)
+
+
+def _bound_by_a_parameter_or_loop(call: CallSite, node: ast.expr) -> bool:
+    """True for a name of the linted file (the first of a dotted one) that a parameter,
+    a loop or a comprehension binds where it is read (``for r in rows`` with ``rows`` a
+    parameter): the resolver would say unknown; the index says it at once."""
+    base = node
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return False
+    index = call.context.index
+    scope = index.scope_of(base)
+    found = index.lookup(base.id, scope) if scope is not None else None
+    return found is not None and any(binding.kind in (PARAMETER, STORE) for binding in found[1])
 
 
 def shown(node: ast.expr) -> str:
