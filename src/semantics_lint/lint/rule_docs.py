@@ -110,8 +110,9 @@ judges only what the source proves:
   an alias of one (`rows = changes`), a constant imported from another module of the
   project;
 - a class constant: `Jobs.EXPORTED_AT`, or `self.EXPORTED_AT` (`cls.` in a class
-  method) in a method of the class, bound once in the body of a plain class (no
-  decorator, no metaclass, bases that are plain classes of the module);
+  method) in a method of the class, bound once in the body of a plain class of the
+  linted module (no decorator, no metaclass, bases that are plain classes of the
+  module; a class imported from another module is not followed);
 - a subscript with a literal key into a literal container: `SNAPSHOT["taken_at"]`,
   `STAMPS[0]`, `meta["exported"]` (a module or a local dict or list display);
 - an f-string whose every piece is a literal or such a constant, folded as Python
@@ -130,8 +131,9 @@ twice, declared `global` or `nonlocal`, a class attribute stored to anywhere
 through another name (an alias), handed to a call, changed in place through any name
 (`rows.append(r)`, `SNAPSHOT["taken_at"] = t`, `cache.rows.extend(...)` after
 `rows = cache.rows`). Parameter defaults (`def tool(at=DEFAULT_AT)`: a caller may pass
-another value), values returned by helper functions, dataclass fields and enum members
-are not followed.
+another value), values returned by helper functions (`SNAPSHOT.get("taken_at")`,
+`"{}-09-30".format(YEAR)` included), dataclass fields and enum members are not
+followed.
 """
 
 
