@@ -272,15 +272,15 @@ class Resolver:
         the key are literals the source proves."""
         if not isinstance(node.ctx, ast.Load):
             return None
+        container = self._settle(reading, node.value, walk, here)  # first: most often unknown
+        if container is None or not isinstance(container.value, (ast.Dict, ast.List, ast.Tuple)):
+            return None
         key = shapes.constant_key(node.slice)
         if key is None:
             settled_key = self._settle(reading, node.slice, walk, here)
             if settled_key is None or not isinstance(settled_key.value, ast.Constant):
                 return None
             key = settled_key.value
-        container = self._settle(reading, node.value, walk, here)
-        if container is None:
-            return None
         picked = shapes.element(container.value, key)
         if picked is None:
             return None

@@ -335,7 +335,7 @@ def _empty_iterable(call: CallSite, node: ast.expr, depth: int) -> bool:
     ``""``) or what :func:`provably_empty` proves, written or followed."""
     if _bound_by_a_parameter_or_loop(call, node):
         return False  # what a caller or a loop gives: never followed (asked before the resolver)
-    value = follow(call, node)
+    value = follow(call, node, imports=False)  # an empty constant of another module: too rare to read it for
     if value is None:
         return False
     found = value.node
@@ -349,11 +349,12 @@ def _empty_iterable(call: CallSite, node: ast.expr, depth: int) -> bool:
 
 
 def _bound_by_a_parameter_or_loop(call: CallSite, node: ast.expr) -> bool:
-    """True for a name of the linted file (the first of a dotted one) that a parameter,
-    a loop or a comprehension binds where it is read (``for r in rows`` with ``rows`` a
-    parameter): the resolver would say unknown; the index says it at once."""
+    """True for a name of the linted file (the first of a dotted one, the container of
+    a subscript) that a parameter, a loop or a comprehension binds where it is read
+    (``for r in rows`` with ``rows`` a parameter, ``export["rows"]``): the resolver
+    would say unknown; the index says it at once."""
     base = node
-    while isinstance(base, ast.Attribute):
+    while isinstance(base, (ast.Attribute, ast.Subscript)):
         base = base.value
     if not isinstance(base, ast.Name):
         return False
