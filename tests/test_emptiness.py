@@ -313,14 +313,6 @@ CLEAN = [
     pytest.param(
         f"""
         def tool(rows, export):
-            if not (rows := export.fetch()):
-                return described_result(facts=rows, provenance={PROV})
-        """,
-        id="walrus-in-the-test",
-    ),
-    pytest.param(
-        f"""
-        def tool(rows, export):
             if not rows:
                 for rows in export.batches:
                     pass

@@ -204,11 +204,14 @@ def _reference_uses(tree: ast.Module) -> tuple[dict[str, list[int]], dict[int, a
 
 
 def _reference_read_by(node: ast.AST, parents: dict[int, ast.AST], names: frozenset[str]) -> bool:
-    """A use written as an argument of a call of ``names`` (through containers)."""
+    """A use written as an argument of a call of ``names`` (through containers, and
+    as the container of a subscript with a literal key: ``DATA["rows"]``)."""
     current = node
     parent = parents.get(id(current))
-    while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Starred)):
+    while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Starred, ast.Subscript)):
         if isinstance(parent, ast.Dict) and any(key is current for key in parent.keys):
+            return False
+        if isinstance(parent, ast.Subscript) and (parent.value is not current or not isinstance(parent.slice, ast.Constant)):
             return False
         current = parent
         parent = parents.get(id(current))

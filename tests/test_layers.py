@@ -44,6 +44,7 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ),
     ("semantics_lint.lint.core.source", "semantics_lint.lint.core.index"),
     ("semantics_lint.lint.resolve.module_reading",),
+    ("semantics_lint.lint.resolve.shapes",),
     ("semantics_lint.lint.resolve.project_modules",),
     ("semantics_lint.lint.resolve.astroid_boundary",),
     ("semantics_lint.lint.resolve.astroid_bridge",),

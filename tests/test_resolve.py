@@ -954,10 +954,13 @@ def test_a_comprehension_variable_does_not_shadow_the_module_constant() -> None:
             class Tool:
                 PROV = {"measuredAt": "2024-01-01"}
 
+                def __init__(self, at):
+                    self.PROV = {"measuredAt": at}
+
                 def run(self):
                     return described_result(provenance=self.PROV)
             """,
-            id="attribute-of-self",
+            id="attribute-of-self-stored-in-init",
         ),
         pytest.param(
             """

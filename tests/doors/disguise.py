@@ -23,7 +23,12 @@ shapes (``DISGUISES``):
   rows``, ``rows or []``, with ``def tool(rows=V)`` and a false ``V``, so that the
   empty arm is the one that runs;
 * ``arm-fallback``: ``rows if rows else [a valid row]``, the control: ``V`` as the
-  call had it when the mint accepts it as that field alone, else a false one.
+  call had it when the mint accepts it as that field alone, else a false one;
+* ``module-dict``, ``tuple-index``, ``class-constant``, ``alias``, ``walrus``: the
+  call's own ``V`` (one time in two a false one) reached through the shapes engineers
+  write: ``FIXTURE = {"rows": V}`` and ``FIXTURE["rows"]``; ``ROWS = (V,)`` and
+  ``ROWS[0]``; ``class Fixture: ROWS = V`` and ``Fixture.ROWS``; ``changes: object =
+  V``, ``rows = changes`` and ``rows``; ``(rows := V)`` in the call.
 
 The runtime's verdict is the mint on the value Python would pass: the module is never
 run, :func:`read_call` reads the tool's few statements (parameter defaults, ``rows =
@@ -58,7 +63,21 @@ DISGUISES = (
     "arm-if",
     "arm-or",
     "arm-fallback",
+    "module-dict",
+    "tuple-index",
+    "class-constant",
+    "alias",
+    "walrus",
 )
+_SHAPES = {
+    "module-dict": ("FIXTURE = {{'rows': {literal}}}\n\n\n", "", 'FIXTURE["rows"]'),
+    "tuple-index": ("ROWS = ({literal},)\n\n\n", "", "ROWS[0]"),
+    "class-constant": ("class Fixture:\n    ROWS = {literal}\n\n\n", "", "Fixture.ROWS"),
+    "alias": ("", "    changes: object = {literal}\n    rows = changes\n", "rows"),
+    "walrus": ("", "", "(rows := {literal})"),
+}
+"""The shapes that keep the call's own value: what is written before the tool, in its
+body, and in the call."""
 _DATA = ("facts", "series", "edges")
 _FALLBACK = {
     "facts": '{"entity": "fallback"}',
@@ -96,6 +115,11 @@ def module_of(call: Call) -> str:
     keywords = list(plain.keywords)
     keywords[j] = (field, Atom(expression))
     rendered = replace(plain, keywords=tuple(keywords)).render()
+    if kind in _SHAPES:
+        before, body, expression = _SHAPES[kind]
+        keywords[j] = (field, Atom(expression.format(literal=literal)))
+        rendered = replace(plain, keywords=tuple(keywords)).render()
+        return f"{_HEADER}{before.format(literal=literal)}def tool():\n{body.format(literal=literal)}    return {rendered}\n"
     if kind == "scoped":
         return (
             f"{_HEADER}{_OTHER}def tool():\n    rows = {literal}\n\n"
@@ -141,7 +165,11 @@ def disguised(draw: st.DrawFn, call: Call) -> Call:
     alone = part_refusal("described_result", field, value)
     # ``scoped`` keeps the call's own value one time in two, and always when the mint
     # refuses one of its rows: those are read behind the name too.
-    own = kind == "scoped" and ((alone is not None and len(alone.path) > 1) or not draw(st.booleans()))
+    own = kind in _SHAPES or (
+        kind == "scoped" and ((alone is not None and len(alone.path) > 1) or not draw(st.booleans()))
+    )
+    if kind in _SHAPES and not (alone is not None and len(alone.path) > 1) and draw(st.booleans()):
+        own = False  # a false value through the shape (its rows are the call's otherwise)
     if not own and (kind != "arm-fallback" or not (false or alone is None)):
         # The branch (the guard's way on, the case, the empty arm) runs: the value is a
         # false one (an empty sequence for a case).
@@ -174,6 +202,14 @@ def read_call(
     """The door, positional and keyword values of the declaration call ``tool()`` runs."""
     function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "tool")
     env: dict[str, Any] = {}
+    for statement in tree.body:
+        # Module constants and class constants (``Fixture.ROWS``), as Python binds them.
+        if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+            env[statement.targets[0].id] = literal(statement.value)
+        elif isinstance(statement, ast.ClassDef):
+            for inner in statement.body:
+                if isinstance(inner, ast.Assign) and isinstance(inner.targets[0], ast.Name):
+                    env[f"{statement.name}.{inner.targets[0].id}"] = literal(inner.value)
     arguments = function.args
     for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults):
         env[arg.arg] = literal(default)
@@ -192,10 +228,10 @@ def _taken(
     """The declaration call ``body`` returns, None when it runs to its end."""
     for statement in body:
         taken: ast.Call | None = None
-        if isinstance(statement, ast.Assign):
-            [target] = statement.targets
-            assert isinstance(target, ast.Name)
-            env[target.id] = literal(statement.value)
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            [target] = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            assert isinstance(target, ast.Name) and statement.value is not None
+            env[target.id] = _value(statement.value, env, literal)
         elif isinstance(statement, ast.If):
             branch = statement.body if _truth(statement.test, env, literal) else statement.orelse
             taken = _taken(branch, env, literal, not_literal)
@@ -225,6 +261,13 @@ def _case(statement: ast.Match, env: dict[str, Any]) -> list[ast.stmt]:
 def _value(node: ast.expr, env: dict[str, Any], literal: Callable[[ast.expr], Any]) -> Any:
     if isinstance(node, ast.Name) and node.id in env:
         return env[node.id]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return env[f"{node.value.id}.{node.attr}"]
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return env[node.value.id][literal(node.slice)]
+    if isinstance(node, ast.NamedExpr):
+        env[node.target.id] = value = _value(node.value, env, literal)
+        return value
     if isinstance(node, ast.IfExp):
         return _value(node.body if _truth(node.test, env, literal) else node.orelse, env, literal)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):

@@ -101,6 +101,42 @@ def render_rule(code: str, level: int = 1) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+FOLLOWED_VALUES = """## Values the linter follows
+
+Every rule reads a value through one model of what an expression provably holds, and
+judges only what the source proves:
+
+- a name bound once where Python looks it up (`EXPORT_DAY = "2024-05-01"`, `x: T = v`),
+  an alias of one (`rows = changes`), a constant imported from another module of the
+  project;
+- a class constant: `Jobs.EXPORTED_AT`, or `self.EXPORTED_AT` (`cls.` in a class
+  method) in a method of the class, bound once in the body of a plain class of the
+  linted module (no decorator, no metaclass, bases that are plain classes of the
+  module; a class imported from another module is not followed);
+- a subscript with a literal key into a literal container: `SNAPSHOT["taken_at"]`,
+  `STAMPS[0]`, `meta["exported"]` (a module or a local dict or list display);
+- an f-string whose every piece is a literal or such a constant, folded as Python
+  folds it (`f"{YEAR}-{QUARTER_END}T00:00:00Z"`, `f"{2024}-{9:02d}-30"`);
+- a walrus, in a test (`if not (alerts := ...):`) or in the call (`facts=(rows := [])`);
+- a comprehension or generator over an iterable provably empty (`[{...} for h in []]`,
+  `list(h for h in ())`, a constant `()`);
+- `functools.partial(described_result, ...)` (and of `absent`, `coverage`, and of an
+  adapter: `partial(served, result_class=...)`), read as the call it will make: the
+  keys and values written are judged, the fields it leaves to the later call are never
+  missing.
+
+A value that may change is unknown, and unknown is never a finding: a name bound
+twice, declared `global` or `nonlocal`, a class attribute stored to anywhere
+(`self.X = ...`, `setattr`) or bound again in another class, a mutable value read
+through another name (an alias), handed to a call, changed in place through any name
+(`rows.append(r)`, `SNAPSHOT["taken_at"] = t`, `cache.rows.extend(...)` after
+`rows = cache.rows`). Parameter defaults (`def tool(at=DEFAULT_AT)`: a caller may pass
+another value), values returned by helper functions (`SNAPSHOT.get("taken_at")`,
+`"{}-09-30".format(YEAR)` included), dataclass fields and enum members are not
+followed.
+"""
+
+
 def render_all() -> str:
     """The whole rule reference, ``docs/rules.md``."""
     lines = [
@@ -121,7 +157,7 @@ def render_all() -> str:
         lines.append(
             f"| [{rule.code}](#{anchor}-{rule.name}) | {rule.name} | {rule.severity.value} | {fix} |"
         )
-    lines.append("")
+    lines += ["", FOLLOWED_VALUES, ""]
     for rule in ALL_RULES:
         lines.append(render_rule(rule.code, level=2))
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -84,8 +84,44 @@ def locate_calls(index: FileIndex, call_names: Sequence[str], api_modules: Seque
             located = _judge(index, call, scope, names, imported, api_modules)
             if located is not None:
                 found.append(located)
+    for call, scope in index.calls.get("partial", ()):
+        made = _partial_call(index, call, scope)
+        if made is not None:
+            located = _judge(index, made, scope, names, imported, api_modules)
+            if located is not None:
+                found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+PARTIAL_REST = "..."
+"""The name of the ``**`` spread a partial's call stands for: the arguments given when
+the partial is called, which the source does not show (never followed: it is bound
+nowhere)."""
+
+
+def _partial_call(index: FileIndex, call: ast.Call, scope: Scope) -> ast.Call | None:
+    """``functools.partial(described_result, provenance={...})`` read as the call it will
+    make: ``described_result(provenance={...}, **...)``, its keys and values those
+    written, the rest unknown (a ``**`` spread, so that no field is missing). None
+    unless the callee is provably ``functools.partial`` and its first argument a name."""
+    func = call.func
+    if not call.args or not isinstance(call.args[0], (ast.Name, ast.Attribute)):
+        return None
+    if isinstance(func, ast.Name):
+        looked_up = index.lookup(func.id, scope)
+        if looked_up is None or _module_path(looked_up[1]) != "functools.partial":
+            return None
+    else:
+        dotted = dotted_name(func)
+        looked_up = index.lookup(dotted.partition(".")[0], scope) if dotted is not None else None
+        if dotted != "functools.partial" or looked_up is None or _module_path(looked_up[1]) != "functools":
+            return None
+    rest = ast.keyword(arg=None, value=ast.Name(id=PARTIAL_REST, ctx=ast.Load()))
+    made = ast.Call(func=call.args[0], args=list(call.args[1:]), keywords=[*call.keywords, rest])
+    for node in (rest, rest.value):
+        ast.copy_location(node, call)
+    return ast.copy_location(made, call)
 
 
 def _judge(
@@ -111,20 +147,24 @@ def _judge(
         kind = "described_result"
     if kind is None:
         return None
+    found = _module_of(index, func, scope)
+    if found is None or not is_api_module(found[1], api_modules):
+        return None
+    return LocatedCall(call, kind, found[0], _function_of(scope), scope)
+
+
+def _module_of(index: FileIndex, func: ast.expr, scope: Scope) -> tuple[str, str] | None:
+    """The dotted callee as written and the module its attribute is read from, when
+    the callee's base is provably a module (``rt.absent``: ``semantics_lint.runtime``)."""
     dotted = dotted_name(func)
     if dotted is None:
         return None
     head, _, middle = dotted.rpartition(".")[0].partition(".")
     looked_up = index.lookup(head, scope)
-    if looked_up is None:
-        return None
-    base = _module_path(looked_up[1])
+    base = _module_path(looked_up[1]) if looked_up is not None else None
     if base is None:
         return None
-    module = f"{base}.{middle}" if middle else base
-    if not is_api_module(module, api_modules):
-        return None
-    return LocatedCall(call, kind, dotted, _function_of(scope), scope)
+    return dotted, f"{base}.{middle}" if middle else base
 
 
 def locate_adapter_calls(index: FileIndex) -> list[LocatedCall]:
@@ -142,26 +182,32 @@ def locate_adapter_calls(index: FileIndex) -> list[LocatedCall]:
     found: list[LocatedCall] = []
     for callee in sorted(_ADAPTER_NAMES | aliases):
         for call, scope in index.calls.get(callee, ()):
-            func = call.func
-            if type(func) is ast.Name:
-                if func.id in aliases and _is_imported_adapter(index, func.id, scope):
-                    found.append(LocatedCall(call, ADAPTER, func.id, _function_of(scope), scope))
-                continue
-            if func.attr not in _ADAPTER_NAMES:  # type: ignore[attr-defined]
-                continue
-            dotted = dotted_name(func)
-            if dotted is None:
-                continue
-            head, _, middle = dotted.rpartition(".")[0].partition(".")
-            looked_up = index.lookup(head, scope)
-            base = _module_path(looked_up[1]) if looked_up is not None else None
-            if base is None:
-                continue
-            module = f"{base}.{middle}" if middle else base
-            if func.attr in vocabulary.ADAPTERS.get(module, ()):  # type: ignore[attr-defined]
-                found.append(LocatedCall(call, ADAPTER, dotted, _function_of(scope), scope))
+            located = _judge_adapter(index, call, scope, aliases)
+            if located is not None:
+                found.append(located)
+    for call, scope in index.calls.get("partial", ()):
+        # ``partial(served, result_class=...)``: the adapter call it will make.
+        made = _partial_call(index, call, scope)
+        located = _judge_adapter(index, made, scope, aliases) if made is not None else None
+        if located is not None:
+            found.append(located)
     found.sort(key=lambda c: (c.node.lineno, c.node.col_offset))
     return found
+
+
+def _judge_adapter(index: FileIndex, call: ast.Call, scope: Scope, aliases: set[str]) -> LocatedCall | None:
+    """``call`` as an adapter call, when its callee is provably one; else None."""
+    func = call.func
+    if type(func) is ast.Name:
+        if func.id in aliases and _is_imported_adapter(index, func.id, scope):
+            return LocatedCall(call, ADAPTER, func.id, _function_of(scope), scope)
+        return None
+    if not isinstance(func, ast.Attribute) or func.attr not in _ADAPTER_NAMES:
+        return None
+    found = _module_of(index, func, scope)
+    if found is None or func.attr not in vocabulary.ADAPTERS.get(found[1], ()):
+        return None
+    return LocatedCall(call, ADAPTER, found[0], _function_of(scope), scope)
 
 
 def _adapter_of(binding: Binding) -> tuple[str, str] | None:

@@ -27,13 +27,14 @@ from semantics_lint.lint.core.syntax import (
     last_wins,
     literal_of,
 )
+from semantics_lint.lint.resolve import FOLLOWED, may_follow
+from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.judge import (
     DOOR_PARTS,
     definition_refusal,
     part_refusal,
     refusal_of,
 )
-from semantics_lint.runtime.json_text import NotJSON, json_copy
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -138,7 +139,7 @@ def followable(kind: str, call: ast.Call) -> list[ast.expr]:
             )
             if name in judged
         ]
-    return [node for _, node in fields if type(node) is ast.Name or type(node) is ast.Attribute]
+    return [node for _, node in fields if isinstance(node, FOLLOWED) and may_follow(node)]
 
 
 def refusals(

@@ -50,6 +50,14 @@ def path_to(root: ast.AST, target: ast.expr) -> list[ast.AST] | None:
     return path
 
 
+def parent_of(root: ast.AST, node: ast.expr) -> ast.AST | None:
+    """The node ``node`` is a child of, found down from ``root`` by position (as
+    :func:`path_to`: a binary search of each statement list on the way, never a walk
+    of the tree); None for ``root`` itself or a node not under it."""
+    path = path_to(root, node)
+    return path[-2] if path is not None and len(path) > 1 else None
+
+
 def _child_holding(node: ast.AST, target: ast.expr, begins: tuple[int, int], ends: tuple[int, int]) -> ast.AST | None:
     for field in node._fields:
         value = getattr(node, field, None)

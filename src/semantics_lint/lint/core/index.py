@@ -21,7 +21,7 @@ What one walk records, the way Python scopes names:
   Decorators, defaults, annotations, class bases and a comprehension's first iterable
   are read in the scope around the ``def``/``class``/comprehension, as Python runs them;
 * for a plain ``name = value`` (one target) or ``name: T = value`` written directly in
-  the body of the module or a function, the **value** node itself (rules judge the tree
+  the body of the module, a function or a class, the **value** node itself (rules judge the tree
   the parser made; nothing is parsed again from text);
 * the **uses** of every name and dotted name (``prov``, ``constants.GRAIN``), loads and
   deletions, and which of them are arguments of a declaration call (``described_result(
@@ -166,6 +166,8 @@ def _mark_read(index: FileIndex, call: ast.Call) -> None:
             read.add(id(node))
         elif kind is ast.Starred:
             pending.append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript and type(node.slice) is ast.Constant:  # type: ignore[attr-defined]
+            pending.append(node.value)  # type: ignore[attr-defined]  # ``DATA["rows"]``: read, not changed
         elif kind in _CONTAINERS:
             pending.extend(node.elts)  # type: ignore[attr-defined]
         elif kind is ast.Dict:
@@ -440,6 +442,7 @@ class _Walk:
         for expr in (*node.decorator_list, *node.bases, *(k.value for k in node.keywords)):
             self.push(expr)
         inner = self.open_scope(node, CLASS, scope)
+        self.top.update(map(id, node.body))  # a class constant carries its value too
         self.stack.extend(reversed(node.body))
         return inner
 

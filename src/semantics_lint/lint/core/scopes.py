@@ -86,8 +86,8 @@ class Binding:
     ``statement`` the statement it is written in, when it is an assignment or an import
     (for a walrus, the ``ast.NamedExpr``);
     ``value`` the assigned expression for a plain ``name = value`` (one target) or
-    ``name: T = value`` written directly in the body of the module or a function, else
-    None.
+    ``name: T = value`` written directly in the body of the module, a function or a
+    class, else None.
     """
 
     __slots__ = ("kind", "node", "statement", "value")

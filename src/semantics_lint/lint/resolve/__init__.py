@@ -50,23 +50,28 @@ import sys
 from semantics_lint.lint.core.index import (
     ANNOTATED,
     ASSIGN,
+    CLASS_DEF,
     COMPREHENSION,
     FUNCTION,
     IMPORT,
     IMPORT_FROM,
     MODULE,
+    PARAMETER,
     Binding,
     FileIndex,
     Scope,
 )
-from semantics_lint.lint.resolve import project, project_modules
-from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
-from semantics_lint.lint.resolve.project import ProjectCache
-from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
 from semantics_lint.lint.core.source import Source
 from semantics_lint.lint.core.syntax import dotted_name
+from semantics_lint.lint.resolve import project, project_modules, shapes
+from semantics_lint.lint.resolve.astroid_bridge import ImportRequest, ModuleBinding
+from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES, ModuleReading
+from semantics_lint.lint.resolve.project import ProjectCache
+from semantics_lint.lint.resolve.shapes import may_follow
 
 __all__ = [
+    "FOLLOWED",
+    "may_follow",
     "MAX_MODULE_BYTES",
     "MAX_STEPS",
     "ModuleReading",
@@ -75,8 +80,13 @@ __all__ = [
     "Resolver",
 ]
 
-MAX_STEPS = 8
-"""Names followed for one value (``A = B``, ``B = C``, imports) before giving up."""
+MAX_STEPS = 12
+"""Names followed for one value (``A = B``, ``B = C``, imports, the pieces of an
+f-string) before giving up."""
+
+FOLLOWED = (ast.Name, ast.Attribute, ast.Subscript, ast.JoinedStr, ast.NamedExpr)
+"""The expressions :meth:`Resolver.value_of` answers for: a name or dotted name, a
+subscript, an f-string, a walrus (anything else is its own value)."""
 
 
 class Resolved:
@@ -88,14 +98,20 @@ class Resolved:
     __slots__ = ("_aliases", "_code", "name", "origin", "reading", "value")
 
     def __init__(
-        self, value: ast.expr, origin: str, name: str, reading: ModuleReading, aliases: tuple[str, ...] = ()
+        self,
+        value: ast.expr,
+        origin: str,
+        name: str,
+        reading: ModuleReading,
+        aliases: tuple[str, ...] = (),
+        code: str | None = None,
     ) -> None:
         self.value = value
         self.origin = origin
         self.name = name
         self.reading = reading
         self._aliases = aliases
-        self._code: str | None = None
+        self._code: str | None = None if code is None else " = ".join((*aliases, code))
 
     @property
     def code(self) -> str:
@@ -150,9 +166,12 @@ class Resolver:
     def value_of(self, node: ast.expr) -> Resolved | None:
         """What the name or dotted name ``node`` provably holds, or None.
 
-        ``node`` is a ``Name`` or ``Attribute`` of the linted file or of a value this
-        resolver returned before; anything else is unknown.
+        ``node`` is one of :data:`FOLLOWED` (a ``Name``, ``Attribute``, ``Subscript``,
+        f-string or walrus) of the linted file or of a value this resolver returned
+        before; anything else is unknown.
         """
+        if not isinstance(node, FOLLOWED) or not shapes.may_follow(node):
+            return None
         key = id(node)
         if key in self._answers:
             return self._answers[key]
@@ -207,26 +226,82 @@ class Resolver:
     # -- following -------------------------------------------------------------------
 
     def _value_of(self, node: ast.expr) -> Resolved | None:
-        dotted = dotted_name(node)
-        reading = self.reading_of(node)
-        if dotted is None or reading is None:
-            return None
-        scope = reading.index.scope_of(node)
-        if scope is None:
-            return None
+        reading = self.reading_of(_first_name(node) or node)
+        if reading is None:
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                return None
+            reading = self.main  # a shape with no name in it (``f"{2024}-{9:02d}-30"``)
         try:
-            value = self._follow(reading, scope, dotted, _start(node), _Walk())
+            value = self._settle(reading, node, _Walk(), None)
         except RecursionError:
             return None
+        if value is None or value.value is node:
+            return None  # unknown, or a shape the literals do not prove: its own value
+        spelled = dotted_name(node) or reading.excerpt(node)
+        return Resolved(value.value, value.origin, spelled, value.reading, value.aliases, value.code)
+
+    def _settle(self, reading: ModuleReading, node: ast.expr, walk: _Walk, origin: str | None) -> _Value | None:
+        """What the expression ``node`` of ``reading`` provably holds: a name followed
+        (None when unknown), a subscript with a literal key into a literal container, a
+        folded f-string, a walrus's value; any other expression (a subscript or an
+        f-string the literals do not prove too) is its own value, bound at ``origin``,
+        else where it is written."""
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            dotted = dotted_name(node)
+            scope = reading.index.scope_of(node)
+            if dotted is None or scope is None:
+                return None
+            return self._follow(reading, scope, dotted, _start(node), walk)
+        here = origin or reading.origin(node.lineno)
+        if isinstance(node, ast.NamedExpr):
+            return self._settle(reading, node.value, walk, here)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(reading, node, walk, here) or _Value(node, here, reading)
+        if isinstance(node, ast.JoinedStr):
+            def piece(expr: ast.expr) -> ast.expr | None:
+                found = self._settle(reading, expr, walk, here)
+                return None if found is None else found.value
+
+            text = shapes.fold(node, piece)
+            if text is not None:
+                return _Value(ast.copy_location(ast.Constant(text), node), here, reading, code=repr(text))
+        return _Value(node, here, reading)  # a value written out (an f-string that may hold anything)
+
+    def _subscript(self, reading: ModuleReading, node: ast.Subscript, walk: _Walk, here: str) -> _Value | None:
+        """``SNAPSHOT["taken_at"]``, ``STAMPS[0]``: the element, when the container and
+        the key are literals the source proves."""
+        if not isinstance(node.ctx, ast.Load):
+            return None
+        container = self._settle(reading, node.value, walk, here)  # first: most often unknown
+        if container is None or not isinstance(container.value, (ast.Dict, ast.List, ast.Tuple)):
+            return None
+        key = shapes.constant_key(node.slice)
+        if key is None:
+            settled_key = self._settle(reading, node.slice, walk, here)
+            if settled_key is None or not isinstance(settled_key.value, ast.Constant):
+                return None
+            key = settled_key.value
+        picked = shapes.element(container.value, key)
+        if picked is None:
+            return None
+        value = self._settle(container.reading, picked, walk, container.origin)
         if value is None:
             return None
-        return Resolved(value.value, value.origin, dotted, value.reading, value.aliases)
+        return _Value(value.value, value.origin, value.reading, value.aliases, value.code)
 
     def _follow(
-        self, reading: ModuleReading, scope: Scope, dotted: str, position: tuple[int, int] | None, walk: _Walk
+        self,
+        reading: ModuleReading,
+        scope: Scope,
+        dotted: str,
+        position: tuple[int, int] | None,
+        walk: _Walk,
+        through: ast.expr | None = None,
     ) -> _Value | None:
         """The value of a use spelled ``dotted`` read in ``scope`` at ``position``
-        (None: no use to be bound before, as for a module's name asked from outside)."""
+        (None: no use to be bound before, as for a module's name asked from outside);
+        ``through`` is the use an alias is bound to (``rows = changes``), the one read of
+        the name that does not count as a change when the alias is followed."""
         if not walk.step(reading, (id(scope), dotted, position)):
             return None
         index = reading.index
@@ -241,9 +316,14 @@ class Resolver:
             if position is not None and _same_scope(scope, home) and _start(binding.statement) >= position:  # type: ignore[arg-type]
                 return None
             value = self._follow_import(reading, binding, dotted, walk)
-            if value is not None and _mutable(value.value) and not index.only_read_by_declarations(dotted, home):
+            if value is not None and not _unchanged(index, dotted, home, value.value, through):
                 return None
             return value
+        if tail and "." not in tail and binding.kind in (CLASS_DEF, PARAMETER):
+            if binding.kind == CLASS_DEF and position is not None and _same_scope(scope, home):
+                if _start(binding.node) >= position:
+                    return None
+            return self._class_constant(reading, home, binding, tail, walk)
         if tail or binding.value is None or binding.kind not in (ASSIGN, ANNOTATED):
             return None  # an attribute of a variable, or not a plain top-level assignment
         if home.kind not in (MODULE, FUNCTION):
@@ -258,15 +338,45 @@ class Resolver:
             inner_name = dotted_name(bound)
             if inner_name is None:
                 return None
-            inner = self._follow(reading, home, inner_name, _start(bound), walk)
+            inner = self._follow(reading, home, inner_name, _start(bound), walk, bound)
             if inner is None:
                 return None
-            if _mutable(inner.value) and not index.only_read_by_declarations(name, home):
+            if not _unchanged(index, name, home, inner.value, through):
                 return None  # the alias itself may be changed in place
-            return _Value(inner.value, inner.origin, inner.reading, (inner_name, *inner.aliases))
-        if _mutable(bound) and not index.only_read_by_declarations(name, home):
+            return _Value(inner.value, inner.origin, inner.reading, (inner_name, *inner.aliases), inner.code)
+        value = self._settle(reading, bound, walk, reading.origin(statement.lineno))  # type: ignore[attr-defined]
+        if value is None or not _unchanged(index, name, home, value.value, through):
             return None
-        return _Value(bound, reading.origin(statement.lineno), reading)  # type: ignore[attr-defined]
+        return value
+
+    def _class_constant(
+        self, reading: ModuleReading, home: Scope, binding: Binding, attribute: str, walk: _Walk
+    ) -> _Value | None:
+        """``Jobs.EXPORTED_AT`` or, in a method of ``Jobs``, ``self.EXPORTED_AT`` (and
+        ``cls.`` in a class method): a class constant bound once in the body of a plain
+        class (see :func:`_plain_class`) and never stored to through any attribute of
+        that name in the module."""
+        index = reading.index
+        if binding.kind == CLASS_DEF:
+            owner: ast.AST | None = binding.node
+            through_instance = False
+        else:
+            owner = shapes.class_of_method(index, home, binding)
+            through_instance = True
+        if not isinstance(owner, ast.ClassDef) or not shapes.plain_class(index, owner, 0):
+            return None
+        body = index.scopes.get(id(owner))
+        found = body.bindings.get(attribute) if body is not None else None
+        if not found or len(found) != 1 or found[0].kind not in (ASSIGN, ANNOTATED) or found[0].value is None:
+            return None
+        if shapes.attribute_stored(index, attribute, body if through_instance else None):
+            return None
+        statement = found[0].statement
+        assert statement is not None
+        value = self._settle(reading, found[0].value, walk, reading.origin(statement.lineno))  # type: ignore[attr-defined]
+        if value is None or (shapes.mutable(value.value) and not shapes.attribute_unchanged(index, attribute, value.value)):
+            return None
+        return value
 
     def _follow_import(self, reading: ModuleReading, binding: Binding, dotted: str, walk: _Walk) -> _Value | None:
         if reading.path is None:
@@ -306,13 +416,21 @@ _NOT_READ: ModuleReading | None = ModuleReading.__new__(ModuleReading)
 
 
 class _Value:
-    __slots__ = ("aliases", "origin", "reading", "value")
+    __slots__ = ("aliases", "code", "origin", "reading", "value")
 
-    def __init__(self, value: ast.expr, origin: str, reading: ModuleReading, aliases: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        value: ast.expr,
+        origin: str,
+        reading: ModuleReading,
+        aliases: tuple[str, ...] = (),
+        code: str | None = None,
+    ) -> None:
         self.value = value
         self.origin = origin
         self.reading = reading
         self.aliases = aliases
+        self.code = code
 
 
 class _Walk:
@@ -398,16 +516,40 @@ def _start(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset  # type: ignore[attr-defined]
 
 
-def _mutable(node: ast.expr) -> bool:
-    """A dict, list or set (literal, comprehension or call), a tuple display holding one
-    (``({"entity": "a"},)``: its rows may change in place), or a conditional expression
-    or ``or``/``and`` that may give one (``rows if rows else []``): it may change in place."""
-    if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+def _first_name(node: ast.expr) -> ast.expr | None:
+    """The name a value of one of the followed shapes is read through (the container of
+    a subscript, the first name of an f-string, a walrus's target), or None when it
+    holds none."""
+    while True:
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return node
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.NamedExpr):
+            return node.target
+        elif isinstance(node, ast.JoinedStr):
+            for part in node.values:
+                found = _first_name(part.value) if isinstance(part, ast.FormattedValue) else None
+                if found is not None:
+                    return found
+            return None
+        else:
+            return None
+
+
+def _unchanged(index: FileIndex, spelled: str, home: Scope, bound: ast.expr, through: ast.expr | None) -> bool:
+    """Whether a value bound to ``spelled`` in ``home`` provably keeps what it was bound
+    to: it cannot change in place, or every use that reads the binding is an argument of
+    a declaration call, the alias being followed (``through``), or a read of an element
+    that is not itself mutable (``SNAPSHOT["taken_at"]``). Any other use (a method
+    called, an item stored, a call it is handed to, another name bound to it) may
+    change it."""
+    if not shapes.mutable(bound) or index.only_read_by_declarations(spelled, home):
         return True
-    if isinstance(node, ast.Tuple):
-        return any(_mutable(element) for element in node.elts)
-    if isinstance(node, ast.IfExp):
-        return _mutable(node.body) or _mutable(node.orelse)
-    if isinstance(node, ast.BoolOp):
-        return any(_mutable(value) for value in node.values)
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list", "set")
+    api = index.api_read
+    for use in index.uses.get(spelled, ()):
+        if id(use) in api or use is through or not index.resolves_to(use, home):
+            continue
+        if not shapes.reads_element(index, use, bound):
+            return False
+    return True

@@ -121,9 +121,12 @@ class EmptyDataLiteral(Rule):
     Reports `facts`, `series` or `edges` that is provably empty where the mint gets
     it:
 
-    - an empty literal, `[]`, `()`, `list()` or `tuple()`, written in the call or
-      bound to the name the call gives (`rows = []` then `facts=rows`), followed in
-      the scope Python looks the name up in;
+    - an empty literal, `[]`, `()`, `list()` or `tuple()`, a comprehension or
+      generator over a provably empty iterable (`[{...} for h in []]`,
+      `list(h for h in ())`), written in the call (or bound by a walrus there,
+      `facts=(rows := [])`) or reached as "Values the linter follows" says: bound to
+      the name the call gives (`rows = []` then `facts=rows`, through an alias
+      `rows = changes`), `FIXTURE["rows"]`, a class constant;
     - an arm of a conditional expression that is an empty literal, or an `or` whose
       last operand is one: `rows if rows else []`, `[] if not rows else rows`,
       `rows or []` (reported at the empty arm, or at the name bound to such a value);
@@ -132,7 +135,7 @@ class EmptyDataLiteral(Rule):
       `if rows == []:` (or `()`); the `else` of `if rows:`, `if len(rows):`,
       `if len(rows) != 0:`, `if len(rows) > 0:`, `if rows != []:`; an `and` of
       tests in its body, an `or` of tests in its `else`; the same tests in a
-      conditional expression;
+      conditional expression; a walrus in the test (`if not (rows := fetch()):`);
     - a name read after a guard in the same block: an `if` whose body always
       leaves (`return`, `raise`, `continue`, `break` on every way through it)
       when one of those tests says the name is true (`if rows: return ...`,
@@ -160,8 +163,13 @@ class EmptyDataLiteral(Rule):
     otherwise inside the branch or between a guard and the use (a loop around the
     use that rebinds it included), or read by another function that may run
     meanwhile, or by a function, lambda or generator expression written after the
-    test (it runs later). A guard whose body may fall through (an `if` without
-    `else` in it, a `try`, a loop, a `raise` in a `with` body) proves nothing; nor
+    test (it runs later). Nor when the list may be reached through another name: the
+    name read anywhere other than to be tested, measured, iterated or indexed (an
+    alias `alias = rows`, a call it is handed to), unless the function returns or
+    raises right after; or bound to a value read through another name
+    (`rows = cache.rows`) whose name is read again other than in a declaration. A
+    guard whose body may fall through (an `if` without `else` in it, a `try`, a
+    loop, a `raise` in a `with` body) proves nothing; nor
     do `while` loops, `is None` tests, other comparisons (`len(rows) < 5`),
     patterns other than an empty sequence (`case [x]:`, `case _:`) and attributes
     (`self.rows`). A value whose truth or length disagrees with what it holds (an
@@ -277,6 +285,25 @@ class EmptyDataLiteral(Rule):
                         return described_result(facts=rows, provenance=prov)
             """
         ),
+        Valid(
+            """
+            def tool(e, more):
+                rows = e.rows
+                alias = rows
+                if not rows:
+                    alias.extend(more)  # the list is filled through its alias
+                    return described_result(facts=rows, provenance={"measuredAt": e.at, "source": "x"})
+                return absent(what="events", checked=["syslog"])
+            """
+        ),
+        Valid(
+            """
+            def tool(feed, export):
+                if alerts := [{"entity": a.id} for a in feed if a.severe]:
+                    return described_result(facts=alerts, provenance={"measuredAt": export.at, "source": "x"})
+                return absent(what="severe alerts", checked=["the feed"])
+            """
+        ),
     )
     INVALID = (
         Invalid(
@@ -382,6 +409,37 @@ class EmptyDataLiteral(Rule):
             line=4,
             column=42,
             field="only when it is an empty sequence",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                changes: list[dict] = []
+                rows = changes
+                return described_result(facts=rows, provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=4,
+            column=34,
+            field="`facts` is empty",
+        ),
+        Invalid(
+            """
+            def tool(feed, export):
+                if not (alerts := [a for a in feed if a.severe]):
+                    return described_result(facts=alerts, provenance={"measuredAt": export.at, "source": "x"})
+                return absent(what="x", checked=["y"])
+            """,
+            line=3,
+            column=38,
+            field="line 2 tests `not (alerts := [a for a in feed if a.severe])`",
+        ),
+        Invalid(
+            """
+            def tool(export):
+                return described_result(facts=[{"entity": h} for h in ()], provenance={"measuredAt": export.at, "source": "x"})
+            """,
+            line=2,
+            column=34,
+            field="`facts` is empty",
         ),
     )
 

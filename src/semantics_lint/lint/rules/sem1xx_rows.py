@@ -13,6 +13,7 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import Field, Row, data_rows
 from semantics_lint.lint.calls.verdicts import VALUE_FAULTS, json_problem
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_value
+from semantics_lint.lint.resolve import FOLLOWED
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_FIELD_KEYS,
@@ -211,11 +212,12 @@ class UnhonourableRow(Rule):
 
     def visit_field(self, check: Check, field: Field) -> None:
         """A data field given as a name bound to rows written out (``rows = [...]``,
-        followed as every rule follows a name): its rows judged as if written in the
-        call, reported at the name."""
+        followed as every rule follows a value: ``FIXTURE["rows"]``, ``Fixture.ROWS``,
+        ``(rows := [...])`` too): its rows judged as if written in the call, reported
+        at the name."""
         value = field.value_ast
-        if not isinstance(value, (ast.Name, ast.Attribute)):
-            return
+        if not isinstance(value, FOLLOWED) or isinstance(value, ast.JoinedStr):
+            return  # written in the call (its rows are the declaration's), or not rows
         found = followed_literal(check.call, value)
         if found is None:
             return

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.core.model import Severity
+from semantics_lint.lint.resolve import FOLLOWED
 from semantics_lint.lint.rules.base import (
     DATA_KEYS,
     Check,
@@ -162,10 +163,13 @@ def time_source(call: CallSite, node: ast.expr, *, same_file: bool = True) -> Ti
     ``same_file`` is False inside a value bound in another module: the callees there
     mean what that module imports, which is not read, so only literals are judged.
     """
-    if isinstance(node, (ast.Name, ast.Attribute)):
+    if isinstance(node, ast.NamedExpr):
+        return time_source(call, node.value, same_file=same_file)
+    if isinstance(node, FOLLOWED):
         value = follow(call, node)
         if value is None or value.via is None:
-            return None
+            # An f-string the resolver cannot fold is judged by its pieces.
+            return _time_of(call, node, same_file=same_file) if isinstance(node, ast.JoinedStr) else None
         found = _time_of(call, value.node, same_file=same_file and value.same_file)
         if found is not None and not found.bound:
             found = TimeSource(found.kind, found.what, value.bound)
@@ -261,8 +265,10 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
     Reports a date typed into the tool as `provenance.measuredAt`: a date-like string
     literal (`"2024-05-01"`, `"2024-05-01T10:00:00Z"`, `"05/01/2024"`, `"1 May 2024"`),
     an f-string with a date-like part, `datetime(2024, 5, 1)` / `date(...)` with literal
-    arguments, `datetime.fromisoformat("...")` and the like, or a name bound to one of
-    these (the finding is at the use, naming where the value was bound).
+    arguments, `datetime.fromisoformat("...")` and the like, or a value that holds one
+    (a name bound to it, a class constant, `SNAPSHOT["taken_at"]`, an f-string of
+    constants: see "Values the linter follows"; the finding is at the use, naming where
+    the value was bound).
 
     ## Why is this bad?
     `measuredAt` tells the model how old the numbers are. A date written in the source
@@ -314,6 +320,29 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
             """
             def tool(export, at):
                 return described_result(facts=export.rows, provenance={"measuredAt": at, "source": "cmdb"})
+            """
+        ),
+        Valid(
+            """
+            class Jobs:
+                EXPORTED_AT = "2024-08-01T12:00:00Z"
+
+                def __init__(self, export):
+                    self.EXPORTED_AT = export.exported_at  # each instance its own: not a constant
+
+                def run(self, export):
+                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
+            """
+        ),
+        Valid(
+            """
+            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z"}
+
+            def load(export):
+                SNAPSHOT["taken_at"] = export.exported_at
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
             """
         ),
     )
@@ -395,6 +424,42 @@ class HardCodedMeasuredAt(TimeInMeasuredAt):
             line=4,
             column=58,
             field="`provenance` is PROVENANCE = ",
+        ),
+        Invalid(
+            """
+            SNAPSHOT = {"taken_at": "2024-05-01T00:00:00Z", "source": "veeam"}
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": SNAPSHOT["taken_at"], "source": "x"})
+            """,
+            field="('2024-05-01T00:00:00Z')",
+        ),
+        Invalid(
+            """
+            class Jobs:
+                EXPORTED_AT = "2024-08-01T12:00:00Z"
+
+                def run(self, export):
+                    return described_result(facts=export.rows, provenance={"measuredAt": self.EXPORTED_AT, "source": "x"})
+            """,
+            field="('2024-08-01T12:00:00Z')",
+        ),
+        Invalid(
+            """
+            YEAR = 2024
+
+            def tool(export):
+                return described_result(facts=export.rows, provenance={"measuredAt": f"{YEAR}-{9:02d}-30", "source": "x"})
+            """,
+            field="('2024-09-30')",
+        ),
+        Invalid(
+            """
+            from functools import partial
+
+            reply = partial(described_result, provenance={"measuredAt": "2024-05-01", "source": "x"})
+            """,
+            field="('2024-05-01')",
         ),
     )
 

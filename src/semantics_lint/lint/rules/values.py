@@ -31,6 +31,7 @@ from semantics_lint.lint.core.index import (
     WALRUS,
 )
 from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items
+from semantics_lint.lint.resolve import FOLLOWED, may_follow
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -48,6 +49,7 @@ __all__ = [
     "kind_word",
     "literal_kind",
     "nothing_said",
+    "provably_empty",
     "qualified_name",
     "says_nothing",
     "shown",
@@ -90,14 +92,30 @@ def follow(call: CallSite, node: ast.expr, *, imports: bool = True) -> Value | N
     """The value ``node`` provably holds, or None.
 
     ``node`` is an ``ast`` expression of ``call``, or of a value followed before (the
-    resolver keeps following names inside those). Anything but a name or
-    ``module.attr`` is its own value (judge only the node kinds you understand); a
-    name is asked of the file's resolver, never looked through here.
+    resolver keeps following names inside those). A name, ``module.attr``, a
+    subscript, an f-string or a walrus (``resolve.FOLLOWED``) is asked of the file's
+    resolver, never looked through here (an f-string or a subscript it cannot prove
+    is its own value; a walrus, its value's); anything else is its own value (judge
+    only the node kinds you understand).
 
     ``imports=False`` does not follow a name of the call bound by an import, for a
     mistake too rare to read another module for (see the rule that asks).
     """
     if not isinstance(node, (ast.Name, ast.Attribute)):
+        if not isinstance(node, FOLLOWED) or not may_follow(node):
+            return Value(node)
+        if isinstance(node, ast.JoinedStr) and any(
+            isinstance(part, ast.FormattedValue) and _bound_by_a_parameter_or_loop(call, part.value)
+            for part in node.values
+        ):
+            return Value(node)  # a piece a caller or a loop gives: never folded
+        # A subscript, an f-string, a walrus: what the resolver proves, else the
+        # expression itself (an f-string is a string whatever it holds).
+        resolved = call.resolver.value_of(node)
+        if resolved is not None:
+            return Value(resolved.value, resolved)
+        if isinstance(node, ast.NamedExpr):
+            return follow(call, node.value, imports=imports)
         return Value(node)
     if not imports and call.holds(node) and _imported_where_read(call, node):
         return None
@@ -282,6 +300,70 @@ def is_empty_sequence(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and literal_kind(node) in ("list", "tuple")
 
 
+def provably_empty(call: CallSite, node: ast.expr, depth: int = 0) -> bool:
+    """True for a sequence the source proves empty when it is made: an empty literal
+    (:func:`is_empty_sequence`), a walrus binding one, a comprehension or generator
+    over an iterable provably empty (``[{...} for h in []]``, ``(h for h in EMPTY)``
+    with ``EMPTY = ()``), ``list(...)`` or ``tuple(...)`` of one. Names inside are
+    followed (:func:`follow`); False for anything unknown."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(node, ast.NamedExpr):
+        return provably_empty(call, node.value, depth + 1)
+    if is_empty_sequence(node):
+        return True
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        return _empty_iterable(call, node.generators[0].iter, depth + 1)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("list", "tuple")
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], ast.Starred)
+    ):
+        return _empty_iterable(call, node.args[0], depth + 1)
+    return False
+
+
+MAX_DEPTH: Final = 4
+"""Comprehensions over comprehensions followed for :func:`provably_empty`."""
+
+
+def _empty_iterable(call: CallSite, node: ast.expr, depth: int) -> bool:
+    """An iterable that yields nothing: an empty display (a set or dict too, a string
+    ``""``) or what :func:`provably_empty` proves, written or followed."""
+    if _bound_by_a_parameter_or_loop(call, node):
+        return False  # what a caller or a loop gives: never followed (asked before the resolver)
+    value = follow(call, node, imports=False)  # an empty constant of another module: too rare to read it for
+    if value is None:
+        return False
+    found = value.node
+    if isinstance(found, ast.Set):
+        return not found.elts
+    if isinstance(found, ast.Dict):
+        return not found.keys
+    if isinstance(found, ast.Constant) and isinstance(found.value, (str, bytes)):
+        return not found.value
+    return provably_empty(call, found, depth)
+
+
+def _bound_by_a_parameter_or_loop(call: CallSite, node: ast.expr) -> bool:
+    """True for a name of the linted file (the first of a dotted one, the container of
+    a subscript) that a parameter, a loop or a comprehension binds where it is read
+    (``for r in rows`` with ``rows`` a parameter, ``export["rows"]``): the resolver
+    would say unknown; the index says it at once."""
+    base = node
+    while isinstance(base, (ast.Attribute, ast.Subscript)):
+        base = base.value
+    if not isinstance(base, ast.Name):
+        return False
+    index = call.context.index
+    scope = index.scope_of(base)
+    found = index.lookup(base.id, scope) if scope is not None else None
+    return found is not None and any(binding.kind in (PARAMETER, STORE) for binding in found[1])
+
+
 def shown(node: ast.expr) -> str:
     """A short one-line rendering of an expression for a message."""
     try:
@@ -299,7 +381,7 @@ def holds_no_ground(call: CallSite, field: Field) -> bool:
     value = follow(call, field.value_ast)
     if value is None:
         return False
-    return is_empty_sequence(value.node) or literal_kind(value.node) == "none"
+    return provably_empty(call, value.node) or literal_kind(value.node) == "none"
 
 
 def keys_in_doubt(part: Part) -> bool:

@@ -1,0 +1,14 @@
+from semantics_lint.runtime import absent, described_result
+
+
+class PatchAudit:
+    EXPORTED_AT = "2024-02-14T08:00:00Z"
+    SOURCE = "wsus export"
+
+    def run(self, hosts):
+        if not hosts:
+            return absent(what="unpatched hosts", checked=["WSUS"])
+        return described_result(
+            facts=[{"entity": h} for h in hosts],
+            provenance={"measuredAt": self.EXPORTED_AT, "source": self.SOURCE},  # expect: SEM203
+        )

@@ -1,0 +1,10 @@
+from semantics_lint.runtime import described_result
+
+WATCHED_SITES = ()
+
+
+def site_status(export):
+    return described_result(
+        facts=[{"entity": site, "up": export.up(site)} for site in WATCHED_SITES],  # expect: SEM105
+        provenance={"measuredAt": export.at, "source": "status page"},
+    )
