@@ -189,13 +189,13 @@ def refusals(
                 parts.append((name, literal_of(node), node))
     offset = len(positional)
     for index, keyword in enumerate(keywords, offset):
-        name = keyword.arg
-        if name is None or name not in judged:
+        given = keyword.arg
+        if given is None or given not in judged:
             continue
         node = keyword.value
-        if name in as_list and type(node) in _LIST_DISPLAYS:
+        if given in as_list and type(node) in _LIST_DISPLAYS:
             continue
-        parts.append((name, read[index] if index < len(read) else literal_of(node), node))
+        parts.append((given, read[index] if index < len(read) else literal_of(node), node))
     for name, value, node in parts:
         if value is UNKNOWN:
             value = followed.get(id(node), UNKNOWN)
@@ -302,7 +302,8 @@ def _dict_and_keywords(kind: str, call: ast.Call) -> Refusal | None:
         or (isinstance(decl, ast.Constant) and decl.value is not None)
     ):
         return None
-    args, kwargs = (0,) * offset + ({},), dict.fromkeys(names)
+    args: tuple[object, ...] = (0,) * offset + ({},)
+    kwargs = dict.fromkeys(names)
     refusal = definition_refusal(args, kwargs) if kind == "define_tool" else refusal_of(kind, args, kwargs)
     return refusal if refusal is not None and refusal.kind == ARGUMENTS else None
 

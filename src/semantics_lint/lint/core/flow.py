@@ -65,7 +65,8 @@ def _child_holding(node: ast.AST, target: ast.expr, begins: tuple[int, int], end
             if value and isinstance(value[0], ast.stmt):
                 at = bisect_right(value, begins, key=start) - 1
                 if at >= 0 and _holds(value[at], target, begins, ends):
-                    return value[at]
+                    statement: ast.stmt = value[at]
+                    return statement
                 continue
             for item in value:
                 if isinstance(item, ast.AST) and _holds(item, target, begins, ends):

@@ -263,27 +263,27 @@ def _call(walk: _Walk, node: ast.Call, scope: Scope, declaration_names: frozense
     scope_of_name = index.scope_of_name
     uses, calls, push = walk.uses, walk.calls, walk.stack.append
     Name, Constant, Attribute = ast.Name, ast.Constant, ast.Attribute
-    func = node.func  # type: ignore[attr-defined]
+    func = node.func
     if type(func) is Name:
-        calls[func.id].append((node, scope))  # type: ignore[arg-type]
+        calls[func.id].append((node, scope))
         if func.id in declaration_names:
-            _mark_read(index, node)  # type: ignore[arg-type]
+            _mark_read(index, node)
         scope_of_name[id(func)] = scope
         uses[func.id].append(func)
     else:
         if type(func) is Attribute:
-            calls[func.attr].append((node, scope))  # type: ignore[arg-type]
+            calls[func.attr].append((node, scope))
             if func.attr in declaration_names:
-                _mark_read(index, node)  # type: ignore[arg-type]
+                _mark_read(index, node)
         push(func)
-    for keyword in reversed(node.keywords):  # type: ignore[attr-defined]
+    for keyword in reversed(node.keywords):
         value = keyword.value
         if type(value) is Name:
             scope_of_name[id(value)] = scope
             uses[value.id].append(value)
         elif type(value) is not Constant:
             push(value)
-    for value in reversed(node.args):  # type: ignore[attr-defined]
+    for value in reversed(node.args):
         if type(value) is Name:
             scope_of_name[id(value)] = scope
             uses[value.id].append(value)

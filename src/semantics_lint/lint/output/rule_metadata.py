@@ -97,7 +97,7 @@ def project_urls() -> dict[str, str]:
         label, _, url = entry.partition(",")
         if url.strip():
             urls[label.strip().lower()] = url.strip()
-    home = meta.get("Home-page")
+    home = next(iter(meta.get_all("Home-page") or ()), None)
     if home and home.strip() and home.strip().upper() != "UNKNOWN":
         urls.setdefault("homepage", home.strip())
     return urls

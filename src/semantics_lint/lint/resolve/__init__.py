@@ -258,13 +258,21 @@ class Resolver:
         if isinstance(node, ast.Subscript):
             return self._subscript(reading, node, walk, here) or _Value(node, here, reading)
         if isinstance(node, ast.JoinedStr):
+            bound: list[str] = []  # where the pieces that are names got their values
+
             def piece(expr: ast.expr) -> ast.expr | None:
                 found = self._settle(reading, expr, walk, here)
-                return None if found is None else found.value
+                if found is None:
+                    return None
+                if found.origin != here:
+                    code = found.code or found.reading.excerpt(found.value)
+                    bound.append(f"{reading.excerpt(expr)} = {code} ({found.origin})")
+                return found.value
 
             text = shapes.fold(node, piece)
             if text is not None:
-                return _Value(ast.copy_location(ast.Constant(text), node), here, reading, code=repr(text))
+                origin = "; ".join(dict.fromkeys(bound)) or here
+                return _Value(ast.copy_location(ast.Constant(text), node), origin, reading, code=repr(text))
         return _Value(node, here, reading)  # a value written out (an f-string that may hold anything)
 
     def _subscript(self, reading: ModuleReading, node: ast.Subscript, walk: _Walk, here: str) -> _Value | None:

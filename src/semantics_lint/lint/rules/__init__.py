@@ -81,7 +81,11 @@ def rules_for(settings: LintSettings) -> tuple[list[Rule], list[Rule]]:
 def _enabled(settings: LintSettings) -> tuple[tuple[Rule, ...], tuple[Rule, ...]]:
     # The enabled rules and which hooks each defines, worked out once per settings
     # (a run has one or a few), not once per file.
-    enabled = [_instance(rule) for rule in ALL_RULES if settings.is_enabled(rule.code)]
+    enabled = [
+        _instance(rule)  # type: ignore[arg-type]  # a class is hashable; mypy asks its instances
+        for rule in ALL_RULES
+        if settings.is_enabled(rule.code)
+    ]
     return (
         tuple(rule for rule in enabled if rule.visits_calls()),
         tuple(rule for rule in enabled if rule.has_hook("visit_module")),

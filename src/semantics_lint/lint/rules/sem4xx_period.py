@@ -214,8 +214,8 @@ class BadPeriodOrInProgress(Rule):
                 help=f"write an ISO 8601 instant with a zone, {_INSTANT_EXAMPLE}{value.bound}",
             )
             return None
-        value = follow(check.call, node)
-        text = text_of(value.node) if value is not None else None
+        followed = follow(check.call, node)
+        text = text_of(followed.node) if followed is not None else None
         return instant(text) if text is not None else None
 
     def _span(self, check: Check, field: Field) -> None:
@@ -233,8 +233,8 @@ class BadPeriodOrInProgress(Rule):
                     + value.bound,
                 )
             return
-        found = string_keys(value.node)
-        if found is None:
+        keyed = string_keys(value.node)
+        if keyed is None:
             check.report(
                 field.value_ast,
                 f"{where} is {kind_word(kind)}",
@@ -245,7 +245,7 @@ class BadPeriodOrInProgress(Rule):
             return
         if value.via is not None:
             return  # a span bound to a name: its instants have no place in the call
-        keys, hidden = found
+        keys, hidden = keyed
         span_fields = vocabulary.PERIOD_SPAN_FIELDS
         if not hidden and any(key not in span_fields for key in keys):
             hidden = True  # an unknown key may be the missing one misspelled

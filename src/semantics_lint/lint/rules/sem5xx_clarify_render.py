@@ -363,11 +363,11 @@ class RenderWithoutDefault(Rule):
                 help=f"name the default presentation ('table', 'chart', 'prose', ...){value.bound}",
             )
             return
-        problem = _column_problem(value.node)
-        if problem is not None:
+        column_problem = _column_problem(value.node)
+        if column_problem is not None:
             check.report(
                 field.value_ast,
-                f"{where} {problem}",
+                f"{where} {column_problem}",
                 help="give a non-empty list of column names, or leave columns out to show every "
                 f"column{value.bound}",
             )

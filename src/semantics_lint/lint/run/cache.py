@@ -108,11 +108,13 @@ def build_fingerprint(package: Path | None = None) -> str:
     spec = importlib.util.find_spec("libcst")  # finds it without importing it
     origin = spec.origin if spec is not None else None
     try:
-        status = os.stat(origin) if origin else None
+        libcst_status = os.stat(origin) if origin else None
     except OSError:
-        status = None
-    if status is not None:
-        digest.update(f"|libcst {origin}:{status.st_size}:{status.st_mtime_ns}".encode())
+        libcst_status = None
+    if libcst_status is not None:
+        digest.update(
+            f"|libcst {origin}:{libcst_status.st_size}:{libcst_status.st_mtime_ns}".encode()
+        )
     return digest.hexdigest()[:20]
 
 

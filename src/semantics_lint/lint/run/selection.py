@@ -29,7 +29,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 class CommandLineCodes(Protocol):
-    """The selectors a command line gives (the runner's ``RunOptions`` has them)."""
+    """The selectors a command line gives (the runner's ``RunOptions`` has them);
+    hashable, since the codes they enable are worked out once per selectors."""
+
+    def __hash__(self) -> int: ...
 
     @property
     def select(self) -> tuple[str, ...] | None: ...
