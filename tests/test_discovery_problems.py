@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from test_discovery import touch
 
 from semantics_lint.lint.run.config import ConfigResolver

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from semantics_lint.lint import rules
-from semantics_lint.lint.calls.declaration import Field
 from semantics_lint.lint.core.model import Finding, Position
 from semantics_lint.lint.engine import (
     LintSettings,
@@ -20,7 +19,6 @@ from semantics_lint.lint.engine import (
     lint_source,
     might_contain_calls,
 )
-from semantics_lint.lint.rules import Invalid, Rule, Valid
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later
 # (which may have more to say about these snippets) do not change these tests.

@@ -205,8 +205,8 @@ def test_a_local_ref_is_written_out_and_a_root_constraint_is_checked_at_the_call
     }
     calls = Calls()
     function = served(calls.tool(schema))
-    from mcp.server.mcpserver import MCPServer
     from mcp import Client
+    from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("backups")
     server.tool()(function)

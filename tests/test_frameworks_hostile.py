@@ -23,12 +23,11 @@ import pytest
 pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install 'semantics-lint[mcp]'")
 
 import anyio  # noqa: E402  (installed with mcp)
+from hostile_values import JSON_DATA, NOT_JSON, TEXTS, build_server, hostile, plain  # noqa: E402
 
 import semantics_lint  # noqa: E402
 from semantics_lint.frameworks.mcp import RECORD_KEY  # noqa: E402
 from semantics_lint.runtime import tool_message  # noqa: E402
-
-from hostile_values import JSON_DATA, NOT_JSON, TEXTS, build_server, hostile, plain  # noqa: E402
 
 SERVED = (*JSON_DATA, *TEXTS)
 

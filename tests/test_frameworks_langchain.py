@@ -18,6 +18,7 @@ pytest.importorskip(
     "langchain_core", reason="LangChain is not installed: pip install 'semantics-lint[langchain]'"
 )
 
+from backup_tool import backup_status, vm_backup_status_async
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -31,8 +32,6 @@ from semantics_lint.runtime import (
     tool_message,
 )
 from semantics_lint.runtime.tools import Tool, observe_tools
-
-from backup_tool import backup_status, vm_backup_status_async
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

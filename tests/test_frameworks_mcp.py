@@ -18,7 +18,6 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install '
 import anyio  # noqa: E402  (installed with mcp)
 
 import semantics_lint  # noqa: E402
-
 from semantics_lint.frameworks.mcp import RECORD_KEY, served  # noqa: E402
 from semantics_lint.runtime import (  # noqa: E402
     Refusal,

@@ -31,9 +31,10 @@ from agents import (
     tool_output_guardrail,
 )
 from agents.items import ToolCallOutputItem
+from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tool import default_tool_error_function
 from agents.tool_context import ToolContext
-from agents.testing import ScriptedModel, assistant_message, function_call
+from backup_tool import backup_status, vm_backup_status_async
 
 from semantics_lint.frameworks.openai_agents import RECORD_KEY, function_tool
 from semantics_lint.runtime import (
@@ -44,8 +45,6 @@ from semantics_lint.runtime import (
 )
 from semantics_lint.runtime.serving import ToolMessage as ServedMessage
 from semantics_lint.runtime.tools import Tool, observe_tools
-
-from backup_tool import backup_status, vm_backup_status_async
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

@@ -16,6 +16,7 @@ pytest.importorskip(
     "pydantic_ai", reason="Pydantic AI is not installed: pip install 'semantics-lint[pydantic-ai]'"
 )
 
+from backup_tool import backup_status, vm_backup_status_async
 from pydantic_ai import Agent, ModelRetry, Tool
 from pydantic_ai.messages import (
     ModelMessage,
@@ -36,8 +37,6 @@ from semantics_lint.runtime import (
 )
 from semantics_lint.runtime.tools import Tool as DefinedTool
 from semantics_lint.runtime.tools import observe_tools
-
-from backup_tool import backup_status, vm_backup_status_async
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

@@ -14,15 +14,13 @@ import textwrap
 from typing import Any
 
 import pytest
-
-from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
-
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 from opentelemetry.trace import StatusCode
+from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
 
 from semantics_lint.runtime import (
     Refusal,

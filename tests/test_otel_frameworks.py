@@ -19,17 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
-
+from backup_tool import backup_status
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import StatusCode
+from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
 
 from semantics_lint.runtime import described_result, run_record, tracing
 from semantics_lint.runtime.json_text import json_text
-
-from backup_tool import backup_status
-
 
 TESTS = Path(__file__).resolve().parent
 

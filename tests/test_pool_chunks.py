@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run import jobs
-from semantics_lint.lint.run import pool
-from semantics_lint.lint.run import runner
+from semantics_lint.lint.run import jobs, pool, runner
 
 SNAKE = (
     "from semantics_lint.runtime import described_result\n"

@@ -327,7 +327,7 @@ def test_rules_for_gives_the_enabled_rules_one_instance_each() -> None:
     assert [type(r).__name__ for r in first[0]] == ["UnknownDeclarationKey", "GrainSaysNothing"]
     assert [r.code for r in first[1]] == ["SEM601"]
     # A rule keeps nothing about a file: one instance serves every file and settings.
-    assert all(a is b for a, b in zip((*first[0], *first[1]), (*second[0], *second[1])))
+    assert all(a is b for a, b in zip((*first[0], *first[1]), (*second[0], *second[1]), strict=True))
     assert all(vars(rule) == {} for rule in (*first[0], *first[1]))
     everything = rules_for(LintSettings())
     assert [r.code for r in (*everything[0], *everything[1])] == [

@@ -18,9 +18,9 @@ import re
 import pytest
 
 from semantics_lint.lint import rules as rules_package
-from semantics_lint.lint.run.fix import apply_fixes, fix_source
-from semantics_lint.lint.rules.base import Claim, Selector, claimed_refusals, specific_code
 from semantics_lint.lint.rules import ALL_RULES, Invalid, Rule, Valid
+from semantics_lint.lint.rules.base import Claim, Selector, claimed_refusals, specific_code
+from semantics_lint.lint.run.fix import apply_fixes, fix_source
 from semantics_lint.lint.run.suppress import lint_with_noqa
 
 
@@ -35,7 +35,7 @@ def _cases() -> list[object]:
 
 
 def _lint(source: str) -> list:
-    # What ``check`` reports: the engine's findings, then ``# noqa`` and SEM002.
+    # What ``check`` reports: the engine's findings, then noqa comments and SEM002.
     return lint_with_noqa(source.encode("utf-8"), "example.py")
 
 

@@ -17,9 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.run import jobs
-from semantics_lint.lint.run import pool
-from semantics_lint.lint.run import runner
+from semantics_lint.lint.run import jobs, pool, runner
 from semantics_lint.lint.run.config import ConfigResolver
 from semantics_lint.lint.run.discovery import SourceFile, discover
 

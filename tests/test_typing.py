@@ -393,8 +393,8 @@ KEYS: list[tuple[object, tuple[str, ...]]] = [
 
 
 def _keys(typed_dict: object) -> frozenset[str]:
-    required: frozenset[str] = getattr(typed_dict, "__required_keys__")
-    optional: frozenset[str] = getattr(typed_dict, "__optional_keys__")
+    required: frozenset[str] = typed_dict.__required_keys__
+    optional: frozenset[str] = typed_dict.__optional_keys__
     return required | optional
 
 
@@ -406,7 +406,7 @@ def test_typed_dict_keys_are_the_vocabulary_s(typed_dict: object, fields: tuple[
 
 
 def test_every_public_typed_dict_is_held_to_the_vocabulary() -> None:
-    held = {getattr(typed_dict, "__name__") for typed_dict, _ in KEYS}
+    held = {typed_dict.__name__ for typed_dict, _ in KEYS}
     shapes = {"ClarifyDeclaration", "EdgesDeclaration", "FactsDeclaration"}
     typed_dicts = {
         name for name in types.__all__ if hasattr(getattr(types, name), "__required_keys__")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint import gen, vocabulary as v
+from semantics_lint import gen
+from semantics_lint import vocabulary as v
 
 CONFORMANCE = Path(__file__).resolve().parent.parent / "testdata" / "conformance"
 

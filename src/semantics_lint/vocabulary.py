@@ -304,7 +304,7 @@ CLAIM_KEYS: Final = ("entity", "field")
 
 # ``RULE_CODES``, every static rule code in code order, is generated from the rule
 # registry into ``vocabulary_codes.py`` (``python -m semantics_lint.gen``) and imported
-# at the top: selection and ``# noqa`` read the codes without importing the rules; a
+# at the top: selection and noqa comments read the codes without importing the rules; a
 # code it does not hold is asked of the registry (``config.registered_codes``).
 
 # ---------------------------------------------------------------------------

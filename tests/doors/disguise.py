@@ -211,7 +211,7 @@ def read_call(
                 if isinstance(inner, ast.Assign) and isinstance(inner.targets[0], ast.Name):
                     env[f"{statement.name}.{inner.targets[0].id}"] = literal(inner.value)
     arguments = function.args
-    for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults):
+    for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults, strict=True):
         env[arg.arg] = literal(default)
     call = _taken(function.body, env, literal, not_literal)
     if call is None:

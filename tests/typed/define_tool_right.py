@@ -8,8 +8,8 @@ from semantics_lint.runtime import (
     Tool,
     ToolDefinition,
     ToolSemantics,
-    defineTool,
     define_tool,
+    defineTool,
     described_result,
 )
 

@@ -22,28 +22,68 @@ from typing import Any, Final
 # here as they were before they had modules of their own (``X as X``: a re-export).
 from semantics_lint.runtime.data_parts import (  # noqa: I001
     _check_item_list as _check_item_list,
+)
+from semantics_lint.runtime.data_parts import (
     _edges_faults as _edges_faults,
+)
+from semantics_lint.runtime.data_parts import (
     _facts_faults as _facts_faults,
+)
+from semantics_lint.runtime.data_parts import (
     _series_faults as _series_faults,
 )
 from semantics_lint.runtime.faults import (
     _MISSING as _MISSING,
+)
+from semantics_lint.runtime.faults import (
     COUNTER_UNSTATED as COUNTER_UNSTATED,
+)
+from semantics_lint.runtime.faults import (
     DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE,
+)
+from semantics_lint.runtime.faults import (
     DECLARATION_SPELLING as DECLARATION_SPELLING,
+)
+from semantics_lint.runtime.faults import (
     MALFORMED as MALFORMED,
+)
+from semantics_lint.runtime.faults import (
     SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN,
+)
+from semantics_lint.runtime.faults import (
     WIRE_SPELLING as WIRE_SPELLING,
+)
+from semantics_lint.runtime.faults import (
     Fault as Fault,
+)
+from semantics_lint.runtime.faults import (
     SemanticIssue as SemanticIssue,
+)
+from semantics_lint.runtime.faults import (
     Spelling as Spelling,
+)
+from semantics_lint.runtime.faults import (
     _fault as _fault,
+)
+from semantics_lint.runtime.faults import (
     _is_number as _is_number,
+)
+from semantics_lint.runtime.faults import (
     _is_plain_object as _is_plain_object,
+)
+from semantics_lint.runtime.faults import (
     _js_string as _js_string,
+)
+from semantics_lint.runtime.faults import (
     _text_kind as _text_kind,
+)
+from semantics_lint.runtime.faults import (
     is_finite_number as is_finite_number,
+)
+from semantics_lint.runtime.faults import (
     js_number as js_number,
+)
+from semantics_lint.runtime.faults import (
     js_number_text as js_number_text,
 )
 from semantics_lint.runtime.refusal import (

@@ -1,6 +1,6 @@
 from functools import partial
 
-from semantics_lint.runtime import absent, described_result
+from semantics_lint.runtime import described_result
 
 
 def make_reply(export):

@@ -225,7 +225,7 @@ def _whole_call(kind: str, call: ast.Call) -> tuple[list[object], bool, Refusal 
         if value is UNKNOWN:
             return read, False, None
     args = tuple(read[: len(positional)])
-    kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :])}
+    kwargs = {keyword.arg: value for keyword, value in zip(keywords, read[len(positional) :], strict=True)}
     return read, True, refusal_of(kind, args, kwargs)  # type: ignore[arg-type]
 
 

@@ -89,7 +89,7 @@ def _literal(node: ast.expr) -> object:
         return values if kind is ast.List else tuple(values) if kind is ast.Tuple else set(values)
     if kind is ast.Dict:
         pairs = []
-        for key, item in zip(node.keys, node.values):  # type: ignore[attr-defined]
+        for key, item in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]
             if key is None:
                 return UNKNOWN
             key_value = _literal(key)
@@ -140,7 +140,7 @@ def iter_dict_items(node: ast.expr) -> Iterator[tuple[object, ast.AST, ast.expr]
     (:func:`last_wins`).
     """
     if isinstance(node, ast.Dict):
-        for key, value in zip(node.keys, node.values):
+        for key, value in zip(node.keys, node.values, strict=True):
             if isinstance(key, ast.Constant):
                 if isinstance(key.value, str) or _hashable(key.value):
                     yield key.value, key, value

@@ -59,8 +59,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.lint.resolve import project_modules
 from semantics_lint.lint.core.source import decode_source
+from semantics_lint.lint.resolve import project_modules
 
 if TYPE_CHECKING:  # astroid is imported lazily; these names are for the type checker only
     from astroid import nodes

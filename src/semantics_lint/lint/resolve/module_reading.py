@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 
 from semantics_lint.lint.core.index import FileIndex, build_index
-from semantics_lint.reading import read_regular
 from semantics_lint.lint.core.source import Source, decode_source, parse_module
+from semantics_lint.reading import read_regular
 
 __all__ = ["MAX_MODULE_BYTES", "ModuleReading", "read_module"]
 

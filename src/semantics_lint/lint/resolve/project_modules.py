@@ -210,8 +210,8 @@ def read_source(path: str) -> bytes | None:
     """The bytes of the source file ``path``: a regular file no larger than the in-file
     resolver reads (``resolve.MAX_MODULE_BYTES``), opened without blocking (a FIFO put
     in its place since :func:`locate` looked is refused, not waited on)."""
-    from semantics_lint.reading import read_regular
     from semantics_lint.lint.resolve.module_reading import MAX_MODULE_BYTES
+    from semantics_lint.reading import read_regular
 
     try:
         return read_regular(path, MAX_MODULE_BYTES)

@@ -167,7 +167,7 @@ class Claim(NamedTuple):
         steps = self.path
         if len(path) < len(steps) or (len(path) > len(steps) and not self.deeper):
             return False
-        for step, key in zip(steps, path):
+        for step, key in zip(steps, path, strict=False):  # a prefix when deeper
             if step == ANY:
                 continue
             if step == INDEX:
@@ -197,7 +197,7 @@ class Claim(NamedTuple):
             shorter = self if len(mine) < len(theirs) else other
             if not shorter.deeper:
                 return False
-        return all(_steps_meet(a, b) for a, b in zip(mine, theirs))
+        return all(_steps_meet(a, b) for a, b in zip(mine, theirs, strict=False))  # the common prefix
 
 
 def _steps_meet(a: str | frozenset[str], b: str | frozenset[str]) -> bool:

@@ -45,7 +45,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint.run.config import CACHE_DIR_ENV, default_cache_dir
 from semantics_lint.lint.core.model import (
     Applicability,
     Edit,
@@ -54,6 +53,7 @@ from semantics_lint.lint.core.model import (
     Position,
     Severity,
 )
+from semantics_lint.lint.run.config import CACHE_DIR_ENV, default_cache_dir
 
 __all__ = [
     "CACHE_DIR_ENV",
