@@ -1,7 +1,7 @@
 """What serving a big result through the MCP adapter costs, beside a plain MCP tool.
 
-Three tools on one real ``MCPServer`` (the official SDK), each returning the same big
-described result (an envelope dict made once):
+Three tools on one real ``MCPServer`` (the official SDK; ``FastMCP`` in its 1.x), each
+returning the same big described result (an envelope dict made once):
 
 * ``plain``: the function alone, registered with ``@server.tool()`` (no return
   annotation): the SDK writes the dict itself (JSON text, indented);
@@ -31,7 +31,10 @@ import sys
 import time
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+try:  # the SDK 2.x server; 1.x calls it FastMCP
+    from mcp.server.mcpserver import MCPServer
+except ImportError:  # SDK 1.x
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[assignment]
 
 from semantics_lint.frameworks.mcp import served
 from semantics_lint.runtime import absent, described_result
