@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 
 pytest.importorskip(
-    "langchain_core", reason="LangChain is not installed: pip install 'semantics-lint[langchain]'"
+    "langchain_core", reason="LangChain is not installed: pip install -e '.[test]'"
 )
 
 from langchain_core.callbacks import BaseCallbackHandler

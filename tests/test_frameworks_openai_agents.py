@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip(
     "agents",
-    reason="the OpenAI Agents SDK is not installed: pip install 'semantics-lint[openai-agents]'",
+    reason="the OpenAI Agents SDK is not installed: pip install -e '.[test]'",
 )
 
 from agents import (
