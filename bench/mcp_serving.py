@@ -84,10 +84,22 @@ def build(envelope: dict[str, Any]) -> MCPServer:
     return server
 
 
+def as_result(value: Any) -> Any:
+    """The ``CallToolResult`` the server writes for a call. ``call_tool`` gives it in 2.x;
+    1.x's ``FastMCP`` gives a plain tool's content (and structured content), which its
+    low-level server then wraps as here."""
+    if hasattr(value, "model_dump_json"):
+        return value
+    from mcp.types import CallToolResult
+
+    content, structured = value if isinstance(value, tuple) else (value, None)
+    return CallToolResult(content=list(content), structuredContent=structured)
+
+
 async def sample(server: MCPServer, name: str) -> tuple[float, int, int]:
     """Seconds, wire bytes, and bytes of the text the model reads, for one call."""
     start = time.perf_counter()
-    result = await server.call_tool(name, {})
+    result = as_result(await server.call_tool(name, {}))
     wire = result.model_dump_json(by_alias=True, exclude_none=True)
     seconds = time.perf_counter() - start
     text = "".join(item.text for item in result.content)
