@@ -43,7 +43,7 @@ SHARED = (
 )
 # Tracing: the API is the extra; the tests read spans with the SDK and send them over
 # OTLP/HTTP, held at the API's lower bound in the lowest run.
-TRACING = ("opentelemetry-sdk>=1.45", "opentelemetry-exporter-otlp-proto-http>=1.45")
+TRACING = ("opentelemetry-sdk>=1.30", "opentelemetry-exporter-otlp-proto-http>=1.30")
 
 # name: (extras, requirements added to the extras', test files). The shared modules
 # import the MCP SDK and are written for its 2.x (a few of their tests are skipped on
