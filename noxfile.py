@@ -9,7 +9,7 @@ hypothesis) is held at the versions of ``constraints.txt`` in both.
 
     nox -l                                  # the sessions
     nox -s "frameworks(mcp1, lowest)"       # one framework at one end of its range
-    nox -t frameworks                       # the whole matrix (about 14 environments)
+    nox -t frameworks                       # the whole matrix (16 environments)
     nox -s lock                             # refresh constraints.txt (below)
 
 A session prints the versions it installed, imports the framework's module (a test of
@@ -74,6 +74,13 @@ FRAMEWORKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     ),
     "otel": ("otel,mcp", (MCP2, *TRACING), ("tests/test_otel.py", "tests/test_otel_otlp.py", *SHARED)),
 }
+# Every extra at once, as a user who installs them all gets them: the tests that serve
+# one tool to several frameworks run too.
+FRAMEWORKS["all"] = (
+    "mcp,fastmcp,openai-agents,langchain,pydantic-ai,otel",
+    TRACING,
+    tuple(dict.fromkeys(test for _, _, tests in FRAMEWORKS.values() for test in tests)),
+)
 # The module each run must import from its framework (not skipped).
 IMPORTS = {
     "mcp1": "mcp.server.fastmcp",
@@ -84,6 +91,7 @@ IMPORTS = {
     "pydantic-ai": "pydantic_ai",
     "otel": "opentelemetry.trace",
 }
+IMPORTS["all"] = " ".join(IMPORTS[name] for name in FRAMEWORKS if name not in ("mcp1", "all"))
 
 
 VERSIONS = """
@@ -96,7 +104,8 @@ for name in ("mcp", "fastmcp", "openai-agents", "langchain-core", "pydantic-ai-s
         print(f"{name}=={version(name)}")
     except PackageNotFoundError:
         pass
-importlib.import_module(sys.argv[1])
+for module in sys.argv[1:]:
+    importlib.import_module(module)
 """
 
 
@@ -124,7 +133,7 @@ def frameworks(session: nox.Session, framework: str, bound: str) -> None:
     )
     # What was installed, and the framework imported: its tests cannot all be skipped
     # for want of it.
-    session.run("python", "-c", VERSIONS, IMPORTS[framework])
+    session.run("python", "-c", VERSIONS, *IMPORTS[framework].split())
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rs", *tests,
                 *session.posargs)  # fmt: skip
 
