@@ -21,6 +21,7 @@ tested range.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import nox
@@ -141,8 +142,10 @@ def frameworks(session: nox.Session, framework: str, bound: str) -> None:
 @nox.session(python=False)
 def lock(session: nox.Session) -> None:
     """Refresh constraints.txt: today's releases of the test and development extras."""
+    # The uv installed beside nox (the dev extra), or the one on PATH.
+    beside = Path(sys.executable).with_name("uv")
     session.run(
-        "uv", "pip", "compile", "--upgrade", "--universal", "--python-version", "3.11",
+        str(beside) if beside.exists() else "uv", "pip", "compile", "--upgrade", "--universal", "--python-version", "3.11",
         "--extra", "dev", "--custom-compile-command", "nox -s lock",
         "pyproject.toml", "-o", str(LOCK), external=True,
     )  # fmt: skip
