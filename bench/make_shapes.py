@@ -290,7 +290,7 @@ def _names_nested(w: _Writer, n: int) -> None:
             f"    def one({ent}: str) -> Any:",
             f'        return described_result(facts=[{{"entity": {ent}}}], provenance=prov)',
             "",
-            f"    return [one(r['entity']) for r in export['rows']]",
+            "    return [one(r['entity']) for r in export['rows']]",
         )
     else:
         w.add(
@@ -298,7 +298,7 @@ def _names_nested(w: _Writer, n: int) -> None:
             f'    """One answer per {ent}, made in a comprehension."""',
             '    prov = {"measuredAt": export[STAMP_FIELD], "source": SOURCE}',
             "    return [",
-            f'        described_result(facts=[{{"entity": r["entity"]}}], provenance=prov, coverage=COVERAGE)',
+            '        described_result(facts=[{"entity": r["entity"]}], provenance=prov, coverage=COVERAGE)',
             "        for r in export['rows']",
             "    ]",
         )

@@ -1,7 +1,7 @@
 """What serving a big result through the MCP adapter costs, beside a plain MCP tool.
 
-Three tools on one real ``MCPServer`` (the official SDK), each returning the same big
-described result (an envelope dict made once):
+Three tools on one real ``MCPServer`` (the official SDK; ``FastMCP`` in its 1.x), each
+returning the same big described result (an envelope dict made once):
 
 * ``plain``: the function alone, registered with ``@server.tool()`` (no return
   annotation): the SDK writes the dict itself (JSON text, indented);
@@ -31,15 +31,19 @@ import sys
 import time
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+try:  # the SDK 2.x server; 1.x calls it FastMCP
+    from mcp.server.mcpserver import MCPServer
+except ImportError:  # SDK 1.x
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[assignment]
 
 from semantics_lint.frameworks.mcp import served
-from semantics_lint.runtime import described_result
+from semantics_lint.runtime import absent, described_result
 
 TOOLS = ("plain", "served", "served_meta")
+EXPORTED_AT = "2024-05-01T06:00:00Z"  # the synthetic export's own timestamp
 
 
-def big_result(rows: int) -> dict[str, Any]:
+def big_result(rows: int, exported_at: str) -> dict[str, Any]:
     """A described result of ``rows`` facts, about 200 bytes of text each."""
     facts = [
         {
@@ -52,9 +56,11 @@ def big_result(rows: int) -> dict[str, Any]:
         }
         for i in range(rows)
     ]
+    if not facts:
+        return absent(what="backup runs", checked=["every backup job in the export"])
     return described_result(
         facts=facts,
-        provenance={"measuredAt": "2024-05-01T06:00:00Z", "source": "backup export"},
+        provenance={"measuredAt": exported_at, "source": "backup export"},
         coverage={
             "checked": ["every backup job in the export"],
             "cannotCover": [{"what": "PPDM", "why": "not collected on this install"}],
@@ -78,10 +84,22 @@ def build(envelope: dict[str, Any]) -> MCPServer:
     return server
 
 
+def as_result(value: Any) -> Any:
+    """The ``CallToolResult`` the server writes for a call. ``call_tool`` gives it in 2.x;
+    1.x's ``FastMCP`` gives a plain tool's content (and structured content), which its
+    low-level server then wraps as here."""
+    if hasattr(value, "model_dump_json"):
+        return value
+    from mcp.types import CallToolResult
+
+    content, structured = value if isinstance(value, tuple) else (value, None)
+    return CallToolResult(content=list(content), structuredContent=structured)
+
+
 async def sample(server: MCPServer, name: str) -> tuple[float, int, int]:
     """Seconds, wire bytes, and bytes of the text the model reads, for one call."""
     start = time.perf_counter()
-    result = await server.call_tool(name, {})
+    result = as_result(await server.call_tool(name, {}))
     wire = result.model_dump_json(by_alias=True, exclude_none=True)
     seconds = time.perf_counter() - start
     text = "".join(item.text for item in result.content)
@@ -89,7 +107,7 @@ async def sample(server: MCPServer, name: str) -> tuple[float, int, int]:
 
 
 async def measure(rows: int, runs: int) -> dict[str, dict[str, float]]:
-    server = build(big_result(rows))
+    server = build(big_result(rows, EXPORTED_AT))
     for name in TOOLS:  # warm up: imports, pydantic's validators
         await sample(server, name)
     samples: dict[str, list[tuple[float, int, int]]] = {name: [] for name in TOOLS}
@@ -98,7 +116,7 @@ async def measure(rows: int, runs: int) -> dict[str, dict[str, float]]:
             samples[name].append(await sample(server, name))
     figures = {}
     for name in TOOLS:
-        seconds, wire, text = zip(*samples[name])
+        seconds, wire, text = zip(*samples[name], strict=True)
         figures[name] = {
             "median_s": statistics.median(seconds),
             "wire_bytes": statistics.median(wire),

@@ -44,8 +44,8 @@ Run::
 
     .venv/bin/python bench/otel_serving.py [--rounds 15] [--calls 400] [--through mcp] [--instructions]
 
-It prints Markdown tables and writes them to ``bench/out/otel_serving.md``. Targets
-(issue 36): no provider costs what today costs; a provider within 1.5x of none.
+It prints Markdown tables and writes them to ``bench/out/otel_serving.md``. Targets:
+no provider costs what today costs; a provider within 1.5x of none.
 """
 
 from __future__ import annotations
@@ -76,13 +76,13 @@ OUT = Path(__file__).resolve().parent / "out"
 PROVENANCE: Any = {"measuredAt": "2026-05-01T06:00:00Z", "source": "backup export"}
 
 
-def _facts(count: int) -> Any:
+def _facts(count: int, provenance: Any) -> Any:
     return described_result(
         facts=[
             {"entity": f"vm-{i:03}", "backed_up": i % 3 != 0, "days": 7, "site": "Zürich"}
             for i in range(count)
         ],
-        provenance=PROVENANCE,
+        provenance=provenance,
         coverage={
             "checked": ["every backup job in the export of 2026-05-01"],
             "cannotCover": [{"what": "PPDM", "why": "not collected on this install"}],
@@ -92,8 +92,8 @@ def _facts(count: int) -> Any:
 
 
 RESULTS: dict[str, Any] = {
-    "small": _facts(1),
-    "100 facts": _facts(100),
+    "small": _facts(1, PROVENANCE),
+    "100 facts": _facts(100, PROVENANCE),
     "1 MB": {"rows": [{"entity": f"vm-{i:05}", "note": "x" * 970} for i in range(1000)]},
 }
 

@@ -124,12 +124,14 @@ def _instructions_table(files: list[Path], variants: dict[str, dict[str, str]]) 
     stages: dict[str, list[int]] = {}
     for name, env in variants.items():
         counts = [_instructions(files, env, stop) for stop in range(4)]
-        stages[name] = [after - before for before, after in zip(counts, counts[1:])]
+        stages[name] = [after - before for before, after in zip(counts, counts[1:], strict=False)]
         print(f"| {name} | " + " | ".join(f"{count / 1e6:.1f}" for count in stages[name]) + " |")
     if "baseline" in stages:
         print("ratios (this checkout / baseline): " + ", ".join(
             f"{stage} {now / then:.3f}x"
-            for stage, now, then in zip(("load", "first", "second"), stages["this checkout"], stages["baseline"])
+            for stage, now, then in zip(
+                ("load", "first", "second"), stages["this checkout"], stages["baseline"], strict=True
+            )
         ))
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-import make_corpus
-import make_shapes
+import make_corpus  # noqa: E402  (bench/ on sys.path, above)
+import make_shapes  # noqa: E402
 
 # Stage -> substrings of "file:line(function)" keys whose cumulative time is the stage's.
 # Functions are matched by name so that the report survives the engine moving code;

@@ -54,8 +54,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-import make_corpus
-import make_shapes
+import make_corpus  # noqa: E402  (bench/ on sys.path, above)
+import make_shapes  # noqa: E402
 
 PYTHON = Path(sys.executable)
 BIN = PYTHON.parent
@@ -443,11 +443,11 @@ def run_all(
     results = [
         Result(corpus, m.key, m.label, " ".join(m.argv), error=m.missing) for corpus, m in plan
     ]
-    for (corpus, m), result in zip(plan, results):
+    for (corpus, m), result in zip(plan, results, strict=True):
         if m.warm_up and result.error is None:
             _sample(m, out_dir, f"{corpus}.{m.key}.warm-up")
     for round_no in range(runs):
-        for (corpus, m), result in zip(plan, results):
+        for (corpus, m), result in zip(plan, results, strict=True):
             if result.error is not None:
                 continue
             tag = f"{corpus}.{m.key}"
@@ -752,7 +752,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             plan.append(("startup", m))
 
     _compile_linter()
-    for corpus, m in plan:
+    for _corpus, m in plan:
         if m.warm_up and "--cache-dir" in m.argv:
             # A cache the previous benchmark (another build) left: start from nothing.
             shutil.rmtree(m.argv[m.argv.index("--cache-dir") + 1], ignore_errors=True)

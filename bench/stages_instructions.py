@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = [callgrind(_SCRIPT, str(root), str(options.every), str(stop)) for stop in range(len(STAGES))]
     parse = counts[1] - counts[0]
     print(f"{options.corpus} (every {options.every}th file), instructions per stage:")
-    for stage, before, after in zip(STAGES[1:], counts, counts[1:]):
+    for stage, before, after in zip(STAGES[1:], counts, counts[1:], strict=False):
         print(f"  {stage:12} {(after - before) / 1e6:8.0f} M  {(after - before) / parse:5.2f}x parse")
     return 0
 

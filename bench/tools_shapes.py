@@ -24,8 +24,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-import make_tools
-from make_corpus import DEFAULT_SEED
+import make_tools  # noqa: E402  (bench/ on sys.path, above)
+from make_corpus import DEFAULT_SEED  # noqa: E402
 
 PYTHON = Path(sys.executable)
 TOOLS = {
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         key: {field: statistics.median(s[field] for s in runs) for field in ("wall", "cpu", "maxrss_kb")}
         for key, runs in samples.items()
     }
-    print(f"| shape | size | measurement | wall (s) | CPU (s) | peak RSS (MB) | / ast.parse (wall) |")
+    print("| shape | size | measurement | wall (s) | CPU (s) | peak RSS (MB) | / ast.parse (wall) |")
     print("|---|---|---|---:|---:|---:|---:|")
     for shape, info in shapes.items():
         size = f"{info['tools']} tools, {info['lines']} lines, {int(info['bytes']) / 1e6:.2f} MB"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import compileall
 import gc
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,16 +25,18 @@ settings.load_profile("suite")
 
 def pytest_configure(config: pytest.Config) -> None:
     # Most tests run the linter, the language server or pytest in processes of their
-    # own. With PYTHONDONTWRITEBYTECODE set, a checkout's modules are never compiled
-    # once for all: every such process would compile every module of the linter it
-    # imports, which no installed copy does (pip compiles what it installs). Write
-    # their bytecode once, before the first of them starts, as bench/run.py does.
+    # own. A checkout's modules are not compiled by pip (an installed copy's are): in a
+    # fresh clone, the first processes, started together on every worker, would each
+    # compile every module of the linter they import, and with PYTHONDONTWRITEBYTECODE
+    # set every process would, on every run. Write their bytecode once, before the
+    # first of them starts, as bench/run.py does (a module already compiled costs a
+    # stat).
     if hasattr(config, "workerinput"):
         return  # a pytest-xdist worker: the process that started it did
     import semantics_lint
 
     package = Path(semantics_lint.__file__).resolve().parent
-    if sys.dont_write_bytecode and "site-packages" not in package.parts:
+    if "site-packages" not in package.parts:
         compileall.compile_dir(package, quiet=1)
 
 

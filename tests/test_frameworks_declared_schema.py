@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install 'semantics-lint[mcp]'")
+pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install -e '.[test]'")
 pytest.importorskip("jsonschema", reason="a declared inputSchema is validated with jsonschema")
 
 import anyio  # noqa: E402  (installed with mcp)
@@ -59,6 +59,7 @@ def check_properties(properties: dict[str, Any]) -> None:
 
 
 def test_the_mcp_sdk_advertises_and_validates_the_declared_schema() -> None:
+    pytest.importorskip("mcp.server.mcpserver", reason="written for the SDK 2.x (MCPServer, Client)")
     from mcp import Client
     from mcp.server.mcpserver import MCPServer
 
@@ -195,6 +196,7 @@ def test_pydantic_ai_advertises_and_validates_the_declared_schema() -> None:
 
 
 def test_a_local_ref_is_written_out_and_a_root_constraint_is_checked_at_the_call() -> None:
+    pytest.importorskip("mcp.server.mcpserver", reason="written for the SDK 2.x (MCPServer, Client)")
     from semantics_lint.frameworks.mcp import served
 
     schema = {
@@ -261,6 +263,7 @@ def test_a_schema_execute_cannot_be_called_with_is_refused_when_served(
 def test_a_frameworks_context_parameter_stays_out_of_the_declared_schema() -> None:
     """``execute`` takes the framework's context beside the declared arguments: the
     MCP server's ``Context``, Pydantic AI's ``RunContext`` (``Agent.tool``)."""
+    pytest.importorskip("mcp.server.mcpserver", reason="written for the SDK 2.x (MCPServer, Client)")
     from mcp import Client
     from mcp.server.mcpserver import Context, MCPServer
 

@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 
 pytest.importorskip(
-    "langchain_core", reason="LangChain is not installed: pip install 'semantics-lint[langchain]'"
+    "langchain_core", reason="LangChain is not installed: pip install -e '.[test]'"
 )
 
 from backup_tool import backup_status, vm_backup_status_async

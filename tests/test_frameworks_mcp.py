@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install 'semantics-lint[mcp]'")
+pytest.importorskip("mcp", reason="the mcp extra is not installed: pip install -e '.[test]'")
 
 import anyio  # noqa: E402  (installed with mcp)
 
@@ -167,7 +167,7 @@ def test_official_sdk_in_memory() -> None:
 
 
 def test_fastmcp_in_memory() -> None:
-    fastmcp = pytest.importorskip("fastmcp", reason="fastmcp is not installed: pip install 'semantics-lint[fastmcp]'")
+    fastmcp = pytest.importorskip("fastmcp", reason="fastmcp is not installed: pip install -e '.[test]'")
     server = fastmcp.FastMCP("backups")
     server.tool(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     server.tool(served(define_tool(name="find_runs", description="Backup runs of one VM.", execute=find_runs)))
@@ -308,9 +308,10 @@ def test_a_big_result_on_the_wire_is_its_text_once() -> None:
     assert text == tool_message(big).text and len(text) > 300_000
     written = result.model_dump_json(by_alias=True, exclude_none=True).encode()
     assert len(written) <= 2.2 * len(text.encode())
-    assert result.structured_content is None and RECORD_KEY not in (result.meta or {})
+    assert "structuredContent" not in wire(result)
+    assert RECORD_KEY not in wire(result).get("_meta", {})
     assert with_record.content == result.content
-    assert with_record.meta[RECORD_KEY] == big  # the whole envelope, when asked for
+    assert wire(with_record)["_meta"][RECORD_KEY] == big  # the whole envelope, when asked for
 
 
 def test_the_serving_benchmark_runs() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip(
-    "pydantic_ai", reason="Pydantic AI is not installed: pip install 'semantics-lint[pydantic-ai]'"
+    "pydantic_ai", reason="Pydantic AI is not installed: pip install -e '.[test]'"
 )
 
 from backup_tool import backup_status, vm_backup_status_async

@@ -4,12 +4,15 @@ The manifest is validated with ``pre-commit validate-manifest`` (fast). The
 ``integration`` tests build a throwaway git repository holding a defective tool
 module and catalogs, then run this checkout's hooks on it:
 
-* ``pre-commit try-repo <checkout> semantics-lint --all-files`` fails on the defect
-  (and skips the file the project's configuration excludes);
+* the ``semantics-lint`` hook, as ``pre-commit try-repo <checkout> semantics-lint
+  --all-files`` runs it, fails on the defect (and skips the file the project's
+  configuration excludes);
 * the same hook with ``args: [--fix]`` rewrites the file (and so fails that run), and
   the next run passes;
 * the ``check-semantics`` hook fails on a catalog that breaks the gate, beside a good
-  one, and passes once it is gone.
+  one, gives one report for seven catalogs, and passes once the broken one is gone.
+
+The hooks' environment is built once, from the checkout, for the whole module.
 
 pre-commit installs the hook into its own virtual environment from this checkout,
 with the dependencies from PyPI, so these tests need the network and take a while.
@@ -81,6 +84,31 @@ def _catalog(case_id: str) -> str:
     return json.dumps(catalog, indent=2) + "\n"
 
 
+# pre-commit runs a hook that is not require_serial in one process per batch of files,
+# a batch per job once there are more than four files. TRAVIS (as pre-commit reads it)
+# makes the jobs two on any machine, so seven catalogs would be two batches, two
+# processes and two reports.
+SEVEN_CATALOGS = 7
+TWO_JOBS = {"TRAVIS": "true"}
+
+
+def _seven_catalogs(project: Path) -> None:
+    """Six catalogs that pass the gate beside the project's own, one of them broken."""
+    folder = project / "catalogs"
+    folder.mkdir()
+    for number in range(SEVEN_CATALOGS - 2):
+        good = folder / f"semantics-catalog-{number}.json"
+        good.write_text(_catalog("cli/single-shape/001"), encoding="utf-8")
+    broken = folder / "semantics-catalog-nightly.json"
+    broken.write_text(_catalog("cli/catalog-sample/001"), encoding="utf-8")
+    _git("add", "-A", cwd=project)
+
+
+def _reports(output: str) -> list[str]:
+    """The catalog count on the first line of each check-semantics report printed."""
+    return re.findall(r"^check-semantics: (\d+) catalogs", output, re.MULTILINE)
+
+
 @requires_pre_commit
 def test_manifest_is_valid() -> None:
     result = subprocess.run(
@@ -113,6 +141,8 @@ def test_manifest_entries_are_console_scripts_of_this_package() -> None:
     assert hooks["semantics-lint"]["types_or"] == ["python", "pyi"]
     assert "types" not in hooks["semantics-lint"]
     assert hooks["semantics-lint"]["require_serial"] is True
+    # One report for every catalog of a run (test_the_gate_hook_gives_one_report_...).
+    assert hooks["check-semantics"]["require_serial"] is True
     assert hooks["check-semantics"]["types"] == ["json"]
     pattern = re.compile(hooks["check-semantics"]["files"])
     assert pattern.search("semantics-catalog.json")
@@ -196,10 +226,14 @@ def test_lint_hook_fails_then_fixes_then_passes(
     repo, rev = hook_source
     tool = project / "tools" / "backup.py"
 
+    # What ``try-repo`` runs (the shadow repository hook_source made, the hook with no
+    # arguments), through ``run``: try-repo builds the hook's environment again from
+    # PyPI on every call, in a store of its own, while ``run`` builds it once here for
+    # every test of this module.
+    plain = _config(tmp_path, repo, rev, "semantics-lint", [])
     tried = _pre_commit(
-        "try-repo", repo, "semantics-lint", "--ref", rev, "--all-files",
-        cwd=project, env=pre_commit_env,
-    )  # fmt: skip
+        "run", "--all-files", "--config", str(plain), cwd=project, env=pre_commit_env
+    )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
     assert "SEM102" in output and "tools/backup.py" in output, output
@@ -239,8 +273,7 @@ def test_gate_hook_fails_on_a_broken_catalog(
     _git("add", "-A", cwd=project)
 
     # ``pre-commit run`` with the hook from the same repository and revision: the
-    # environment the lint hook's test installed serves it (``try-repo``, which the
-    # lint hook's test runs, installs one of its own on every call).
+    # environment the lint hook's test installed serves it.
     config = _config(tmp_path, repo, rev, "check-semantics", [])
     failed = _pre_commit(
         "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
@@ -248,6 +281,19 @@ def test_gate_hook_fails_on_a_broken_catalog(
     output = failed.stdout + failed.stderr
     assert failed.returncode == 1, output
     assert "inventory-without-coverage" in output, output
+
+    # Seven catalogs, pre-commit free to run two jobs: one process, one report.
+    broken.unlink()
+    _git("rm", "-q", "--cached", str(broken), cwd=project)
+    _seven_catalogs(project)
+    seven = _pre_commit(
+        "run", "--all-files", "--config", str(config), cwd=project,
+        env={**pre_commit_env, **TWO_JOBS},
+    )  # fmt: skip
+    output = seven.stdout + seven.stderr
+    assert seven.returncode == 1, output
+    assert _reports(output) == [str(SEVEN_CATALOGS)], output
+    broken = project / "catalogs" / "semantics-catalog-nightly.json"
 
     _git("rm", "-q", "--cached", str(broken), cwd=project)
     broken.unlink()
@@ -299,3 +345,23 @@ def test_the_readme_hook_runs_as_written(project: Path, tmp_path: Path, pre_comm
     assert ran.returncode == 1, output
     assert "tools/backup.py:10:13: SEM102" in output, output
     assert "old_tool.py" not in output, output  # --force-exclude: the project's exclude applies
+
+
+@requires_pre_commit
+def test_the_documented_gate_hook_gives_one_report_for_seven_catalogs(
+    project: Path, tmp_path: Path, pre_commit_env: dict[str, str]
+) -> None:
+    # docs/integrations.md's check-semantics hook, as written, calling the command
+    # installed in this environment: one run over seven catalogs is one report.
+    (repo,) = _snippet(ROOT / "docs/integrations.md")["repos"]
+    (hook,) = [hook for hook in repo["hooks"] if hook["id"] == "check-semantics"]
+    config = tmp_path / "pre-commit-config.yaml"
+    config.write_text(json.dumps({"repos": [{**repo, "hooks": [hook]}]}), encoding="utf-8")
+    _seven_catalogs(project)
+    path = f"{Path(sys.executable).parent}{os.pathsep}{pre_commit_env['PATH']}"
+    env = {**pre_commit_env, **TWO_JOBS, "PATH": path}
+    ran = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=env)
+    output = ran.stdout + ran.stderr
+    assert ran.returncode == 1, output  # the nightly catalog fails the gate
+    assert _reports(output) == [str(SEVEN_CATALOGS)], output
+    assert output.count("inventory-without-coverage") == 1, output
