@@ -41,6 +41,7 @@ SHARED = (
     "tests/test_frameworks_declared_schema.py",
     "tests/test_frameworks_docs.py",
     "tests/test_otel_frameworks.py",
+    "tests/test_claims_frameworks.py",
 )
 # Tracing: the API is the extra; the tests read spans with the SDK and send them over
 # OTLP/HTTP, held at the API's lower bound in the lowest run.
@@ -73,7 +74,11 @@ FRAMEWORKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         (MCP2, *TRACING),
         ("tests/test_frameworks_pydantic_ai.py", *SHARED),
     ),
-    "otel": ("otel,mcp", (MCP2, *TRACING), ("tests/test_otel.py", "tests/test_otel_otlp.py", *SHARED)),
+    "otel": (
+        "otel,mcp",
+        (MCP2, *TRACING),
+        ("tests/test_otel.py", "tests/test_otel_otlp.py", *SHARED),
+    ),
 }
 # Every extra at once, as a user who installs them all gets them: the tests that serve
 # one tool to several frameworks run too.
@@ -129,9 +134,7 @@ def frameworks(session: nox.Session, framework: str, bound: str) -> None:
     """One framework's adapter, serving and tracing tests at one end of its range."""
     extras, added, tests = FRAMEWORKS[framework]
     resolution = "lowest-direct" if bound == "lowest" else "highest"
-    session.install(
-        "--resolution", resolution, "-e", f".[{extras}]", *added, *_runner_pins()
-    )
+    session.install("--resolution", resolution, "-e", f".[{extras}]", *added, *_runner_pins())
     # What was installed, and the framework imported: its tests cannot all be skipped
     # for want of it.
     session.run("python", "-c", VERSIONS, *IMPORTS[framework].split())

@@ -99,8 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"catalog: {args.results} results, {size_mb:.1f} MB; medians of {args.runs} run(s)")
     for way, runs in samples.items():
         median = {
-            key: statistics.median(run[key] for run in runs)
-            for key in ("cpu_s", "peak_rss_mb", "report_mb")
+            key: statistics.median(run[key] for run in runs) for key in ("cpu_s", "peak_rss_mb", "report_mb")
         }
         print(
             f"  {way:9s} peak RSS {median['peak_rss_mb']:8.1f} MB   CPU {median['cpu_s']:6.1f} s   "

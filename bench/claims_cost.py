@@ -75,7 +75,10 @@ def _sample(calls: int, source: str | None) -> dict[str, float]:
         environment["PYTHONPATH"] = source + os.pathsep + environment.get("PYTHONPATH", "")
     done = subprocess.run(
         [sys.executable, "-c", _SAMPLE, str(calls)],
-        capture_output=True, text=True, check=True, env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=environment,
     )
     found: dict[str, float] = json.loads(done.stdout)
     return found

@@ -144,15 +144,11 @@ def main() -> None:
     options = parser.parse_args()
     merged: Classes = defaultdict(list)
     results = [
-        report(
-            seed, options.examples, options.cli_sample, options.markdown, merged, options.summary
-        )
+        report(seed, options.examples, options.cli_sample, options.markdown, merged, options.summary)
         for seed in options.seed or [1]
     ]
     if options.summary:
-        print(
-            f"\nevery seed, classes folded ({sum(len(m) for m in merged.values())} disagreements):"
-        )
+        print(f"\nevery seed, classes folded ({sum(len(m) for m in merged.values())} disagreements):")
         print_table(merged, options.markdown)
     if len(results) > 1:
         rates = ", ".join(f"{r['agree'] / r['examples']:.2%}" for r in results)  # type: ignore[operator]

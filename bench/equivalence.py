@@ -122,7 +122,7 @@ def run_one(corpus: str, variant: str, out: Path) -> None:
 
     settings = engine.LintSettings()
     if variant.startswith("rule-"):
-        settings = engine.LintSettings(enabled=frozenset({variant[len("rule-"):]}))
+        settings = engine.LintSettings(enabled=frozenset({variant[len("rule-") :]}))
     started = time.process_time()
     count = 0
     with out.open("w", encoding="utf-8") as sink:
@@ -176,11 +176,17 @@ def _compare(saved: Path, fresh: Path, limit: int = 5) -> list[str]:
         if not actual_file.exists():
             continue
         expected, actual = _by_file(expected_file), _by_file(actual_file)
-        differing = [(expected[name], actual[name]) for name in expected if name in actual and expected[name] != actual[name]]
+        differing = [
+            (expected[name], actual[name])
+            for name in expected
+            if name in actual and expected[name] != actual[name]
+        ]
         gone = sorted(set(expected) - set(actual))
         new = sorted(set(actual) - set(expected))
         if gone:
-            problems.append(f"{expected_file.stem}: {len(gone)} files saved but not linted now: {', '.join(gone[:5])}")
+            problems.append(
+                f"{expected_file.stem}: {len(gone)} files saved but not linted now: {', '.join(gone[:5])}"
+            )
         if new:
             print(f"{expected_file.stem}: {len(new)} files linted now but not saved: {', '.join(new[:5])}")
         if differing:
@@ -201,8 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--only", default=",".join(CORPORA), help="corpora, comma-separated")
     parser.add_argument("--keep", type=Path, help="check: write the fresh lines here")
-    parser.add_argument("--default-only", action="store_true",
-                        help="only the default settings, not each rule alone")
+    parser.add_argument(
+        "--default-only", action="store_true", help="only the default settings, not each rule alone"
+    )
     options = parser.parse_args(args)
     only = [c for c in options.only.split(",") if c]
     unknown = set(only) - set(CORPORA)

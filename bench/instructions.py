@@ -68,7 +68,15 @@ def count(root: Path, every: int, what: str) -> int:
 def callgrind(script: str, *arguments: str) -> int:
     """Instructions of one fresh process running ``script`` with ``arguments``."""
     completed = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script, *arguments],
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            script,
+            *arguments,
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -89,13 +97,19 @@ def options_and_corpus(description: str, argv: list[str] | None) -> tuple[argpar
     options = parser.parse_args(argv)
     root = options.work_dir / options.corpus
     if not root.is_dir():
-        print(f"no corpus at {root}: run bench/run.py (or bench/equivalence.py) first", file=sys.stderr)
+        print(
+            f"no corpus at {root}: run bench/run.py (or bench/equivalence.py) first",
+            file=sys.stderr,
+        )
         return None
     # The linter's bytecode written first, as an installed package has it (with
     # PYTHONDONTWRITEBYTECODE set, every process would compile the modules again).
     import semantics_lint
 
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(semantics_lint.__file__).parent)], check=False)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(Path(semantics_lint.__file__).parent)],
+        check=False,
+    )
     return options, root
 
 

@@ -120,7 +120,12 @@ def main() -> None:
 
         rows = [("lint_text in-process", in_process)]
         for delay in (0.0, None):
-            rows.append((f"server, lintDelay={'default' if delay is None else delay}", _server(root, path, text, edited, arguments.changes, delay)))
+            rows.append(
+                (
+                    f"server, lintDelay={'default' if delay is None else delay}",
+                    _server(root, path, text, edited, arguments.changes, delay),
+                )
+            )
 
     base = statistics.median(in_process)
     print(f"{'what':<32}{'median ms':>10}{'p90 ms':>10}{'ratio':>8}")
@@ -264,7 +269,9 @@ def _responsive(tools: int, megabytes: float, runs: int) -> None:
         ]
     print(f"{'what':<42}{'median ms':>10}{'min ms':>10}{'max ms':>10}")
     for name, times in rows:
-        print(f"{name:<42}{statistics.median(times) * 1000:>10.1f}{min(times) * 1000:>10.1f}{max(times) * 1000:>10.1f}")
+        print(
+            f"{name:<42}{statistics.median(times) * 1000:>10.1f}{min(times) * 1000:>10.1f}{max(times) * 1000:>10.1f}"
+        )
     print(f"burst / one lint (medians): {statistics.median(burst) / statistics.median(one):.2f}")
 
 

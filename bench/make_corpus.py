@@ -95,22 +95,94 @@ class Domain:
 
 
 DOMAINS: tuple[Domain, ...] = (
-    Domain("backup", "vm", "backup_runs_ok", "backed_up", "cohesity-export", "daily",
-           "count", "PPDM", "not collected on this install"),
-    Domain("replication", "array", "pairs_in_sync", "in_sync", "unisphere-api", "hourly",
-           "last", "NDM sessions", "the API does not list them"),
-    Domain("capacity", "pool", "used_bytes", "full", "storage-inventory", "daily",
-           "max", "thin-provisioned LUNs", "the inventory reports allocated size only"),
-    Domain("tickets", "queue", "tickets_opened", "overloaded", "servicedesk-export",
-           "weekly", "sum", "email-only requests", "they never reach the desk"),
-    Domain("certificates", "host", "days_to_expiry", "expiring", "cert-scanner",
-           "daily", "min", "internal CAs", "the scanner trusts public roots only"),
-    Domain("latency", "service", "p95_ms", "slow", "tracing-store", "minute",
-           "p95", "batch jobs", "they are not traced"),
-    Domain("patching", "server", "missing_patches", "compliant", "wsus-report",
-           "daily", "total", "air-gapped servers", "the agent cannot reach them"),
-    Domain("licenses", "product", "seats_used", "over_limit", "license-portal",
-           "monthly", "cumulative", "trial seats", "the portal hides them"),
+    Domain(
+        "backup",
+        "vm",
+        "backup_runs_ok",
+        "backed_up",
+        "cohesity-export",
+        "daily",
+        "count",
+        "PPDM",
+        "not collected on this install",
+    ),
+    Domain(
+        "replication",
+        "array",
+        "pairs_in_sync",
+        "in_sync",
+        "unisphere-api",
+        "hourly",
+        "last",
+        "NDM sessions",
+        "the API does not list them",
+    ),
+    Domain(
+        "capacity",
+        "pool",
+        "used_bytes",
+        "full",
+        "storage-inventory",
+        "daily",
+        "max",
+        "thin-provisioned LUNs",
+        "the inventory reports allocated size only",
+    ),
+    Domain(
+        "tickets",
+        "queue",
+        "tickets_opened",
+        "overloaded",
+        "servicedesk-export",
+        "weekly",
+        "sum",
+        "email-only requests",
+        "they never reach the desk",
+    ),
+    Domain(
+        "certificates",
+        "host",
+        "days_to_expiry",
+        "expiring",
+        "cert-scanner",
+        "daily",
+        "min",
+        "internal CAs",
+        "the scanner trusts public roots only",
+    ),
+    Domain(
+        "latency",
+        "service",
+        "p95_ms",
+        "slow",
+        "tracing-store",
+        "minute",
+        "p95",
+        "batch jobs",
+        "they are not traced",
+    ),
+    Domain(
+        "patching",
+        "server",
+        "missing_patches",
+        "compliant",
+        "wsus-report",
+        "daily",
+        "total",
+        "air-gapped servers",
+        "the agent cannot reach them",
+    ),
+    Domain(
+        "licenses",
+        "product",
+        "seats_used",
+        "over_limit",
+        "license-portal",
+        "monthly",
+        "cumulative",
+        "trial seats",
+        "the portal hides them",
+    ),
 )
 
 # Defects one call may carry, with the code the linter should report for each. Keys and
@@ -200,9 +272,7 @@ def _rng(seed: int, index: int) -> random.Random:
     return random.Random(f"semantics-lint-bench:{GENERATOR_VERSION}:{seed}:{index}")
 
 
-def _pick_defect(
-    rng: random.Random, rate: float, menu: Sequence[tuple[str, str]]
-) -> tuple[str, str] | None:
+def _pick_defect(rng: random.Random, rate: float, menu: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     return rng.choice(menu) if rng.random() < rate else None
 
 
@@ -251,13 +321,10 @@ def _described_call(
         else f'[{{"entity": {ent}, "{dom.fact}": latest.value > 0, "seen": len(rows)}}]'
     )
     args = [f"facts={facts},"]
-    with_series = kind in ("series_without_grain", "counter_without_is_counter") or (
-        rng.random() < 0.6
-    )
+    with_series = kind in ("series_without_grain", "counter_without_is_counter") or (rng.random() < 0.6)
     if with_series:
         args.append(
-            f'series=[{{"t": r.day, "entity": {ent}, "metric": "{met}", "value": r.value}}'
-            " for r in rows],"
+            f'series=[{{"t": r.day, "entity": {ent}, "metric": "{met}", "value": r.value}} for r in rows],'
         )
         if kind == "counter_without_is_counter":
             word = rng.choice(v.COUNTER_AGGREGATION_WORDS)
@@ -285,10 +352,7 @@ def _described_call(
         args.append(f'    "cannotCover": {cannot},')
         args.append("},")
     if rng.random() < 0.5:
-        args.append(
-            f'render={{"default": "table", "columns": ["entity", "{dom.fact}"], '
-            '"sort": "entity"},'
-        )
+        args.append(f'render={{"default": "table", "columns": ["entity", "{dom.fact}"], "sort": "entity"}},')
     body.append("    return described_result(")
     body.extend("        " + a for a in args)
     body.append("    )")
@@ -308,23 +372,17 @@ def _absent_call(rng: random.Random, mod: _Module, dom: Domain) -> list[str]:
         "    if not rows:",
         "        return absent(",
         f"            {what},",
-        (
-            f'            checked=[f"every {dom.topic} row in the export of '
-            "{export['exported_at']}\"],"
-        ),
+        (f"            checked=[f\"every {dom.topic} row in the export of {{export['exported_at']}}\"],"),
     ]
     if rng.random() < 0.5:
         lines.append(
-            f'            cannotCover=[{{"what": "{dom.blind_spot}", '
-            f'"why": "{dom.blind_reason}"}}],'
+            f'            cannotCover=[{{"what": "{dom.blind_spot}", "why": "{dom.blind_reason}"}}],'
         )
     lines.append("        )")
     return lines
 
 
-def _coverage_tool(
-    rng: random.Random, mod: _Module, dom: Domain, n: int, may_wrap: bool
-) -> list[str]:
+def _coverage_tool(rng: random.Random, mod: _Module, dom: Domain, n: int, may_wrap: bool) -> list[str]:
     """A verdict tool that returns ``coverage(verdict, ...)``.
 
     ``may_wrap``: whether the call budget has room for a wrapped ``described_result``.
@@ -414,11 +472,20 @@ def _filler_helper(rng: random.Random, dom: Domain, budget: int, n: int) -> list
 
 
 def _filler_class(rng: random.Random, dom: Domain, budget: int, n: int) -> list[str]:
-    fields = ["    name: str", "    weight: float = 1.0", "    tags: tuple[str, ...] = ()",
-              "    enabled: bool = True", "    note: str = ''"]
+    fields = [
+        "    name: str",
+        "    weight: float = 1.0",
+        "    tags: tuple[str, ...] = ()",
+        "    enabled: bool = True",
+        "    note: str = ''",
+    ]
     k = max(1, min(budget - 3, rng.randint(1, len(fields))))
-    return ["@dataclass(frozen=True)", f"class Option{n}:",
-            f'    """A tuning knob of the {dom.topic} tool."""', *fields[:k]]
+    return [
+        "@dataclass(frozen=True)",
+        f"class Option{n}:",
+        f'    """A tuning knob of the {dom.topic} tool."""',
+        *fields[:k],
+    ]
 
 
 FILLERS: tuple[tuple[int, Callable[[random.Random, Domain, int, int], list[str]]], ...] = (
@@ -462,21 +529,23 @@ def render_module(seed: int, index: int) -> tuple[str, ModuleInfo]:
         f'EXPORTED_AT = "2024-05-{rng.randint(10, 28)}T06:00:00Z"',
         f'GRAIN = {{"interval": "{dom.interval}", "aggregation": "last", "isCounter": False}}',
     ]
-    mod.helpers.append([
-        "@dataclass(frozen=True)",
-        "class Row:",
-        "    entity: str",
-        "    day: str",
-        "    value: float",
-        "",
-        "",
-        "def _rows(export: dict[str, Any]) -> list[Row]:",
-        f'    """The export\'s {dom.topic} rows, oldest first."""',
-        "    out = []",
-        "    for raw in export.get(\"rows\", []):",
-        "        out.append(Row(str(raw[\"entity\"]), str(raw[\"day\"]), float(raw[\"value\"])))",
-        "    return out",
-    ])
+    mod.helpers.append(
+        [
+            "@dataclass(frozen=True)",
+            "class Row:",
+            "    entity: str",
+            "    day: str",
+            "    value: float",
+            "",
+            "",
+            "def _rows(export: dict[str, Any]) -> list[Row]:",
+            f'    """The export\'s {dom.topic} rows, oldest first."""',
+            "    out = []",
+            '    for raw in export.get("rows", []):',
+            '        out.append(Row(str(raw["entity"]), str(raw["day"]), float(raw["value"])))',
+            "    return out",
+        ]
+    )
 
     # Spend the call budget: tool functions (1-2 calls each) and verdict tools (1 call).
     n = 0
@@ -497,13 +566,14 @@ def render_module(seed: int, index: int) -> tuple[str, ModuleInfo]:
         # One more call through the module alias: ``api.absent(...)``, found by
         # resolving the attribute's base, not the bare name.
         last = mod.tools[-1]
-        mod.tools[-1] = last[:3] + [
-            "    if export.get(\"stale\"):",
-            (
-                f'        return api.absent(what="fresh {dom.topic} rows", '
-                'checked=["the export header"])'
-            ),
-        ] + last[3:]
+        mod.tools[-1] = (
+            last[:3]
+            + [
+                '    if export.get("stale"):',
+                (f'        return api.absent(what="fresh {dom.topic} rows", checked=["the export header"])'),
+            ]
+            + last[3:]
+        )
         mod.calls["absent"] += 1
     total_calls = sum(mod.calls.values())
     if total_calls != target_calls:
@@ -593,14 +663,14 @@ def write_synthetic(out_dir: Path, count: int = DEFAULT_COUNT, seed: int = DEFAU
     return loaded
 
 
-def ensure_synthetic(out_dir: Path, count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> dict[str, object]:
+def ensure_synthetic(
+    out_dir: Path, count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED
+) -> dict[str, object]:
     """The synthetic corpus in ``out_dir``, regenerated only when missing or stale."""
     manifest = _read_manifest(out_dir)
     if manifest and manifest.get("fingerprint") == _fingerprint("synthetic", count=count, seed=seed):
         modules = manifest.get("modules")
-        if isinstance(modules, list) and all(
-            (out_dir / str(m["path"])).is_file() for m in modules
-        ):
+        if isinstance(modules, list) and all((out_dir / str(m["path"])).is_file() for m in modules):
             return manifest
     return write_synthetic(out_dir, count, seed)
 
@@ -632,9 +702,7 @@ def ensure_stdlib(out_dir: Path, limit: int | None = None, source: Path | None =
     """A copy of the stdlib's Python files in ``out_dir``, refreshed only when stale."""
     root = source or stdlib_dir()
     files = stdlib_files(root, limit)
-    fingerprint = _fingerprint(
-        "stdlib", source=str(root), limit=limit, python=sys.version, files=len(files)
-    )
+    fingerprint = _fingerprint("stdlib", source=str(root), limit=limit, python=sys.version, files=len(files))
     manifest = _read_manifest(out_dir)
     if manifest and manifest.get("fingerprint") == fingerprint:
         return manifest
@@ -661,8 +729,12 @@ def ensure_stdlib(out_dir: Path, limit: int | None = None, source: Path | None =
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus",
-                        help="folder that receives synthetic/ (and stdlib/)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).parent / "corpus",
+        help="folder that receives synthetic/ (and stdlib/)",
+    )
     parser.add_argument("--count", type=int, default=DEFAULT_COUNT)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--stdlib", action="store_true", help="also copy the standard library")

@@ -89,7 +89,9 @@ def project(rng: random.Random) -> dict[str, str]:
         imported, part = READS[rng.randrange(len(READS))]
         imports.append(imported.format(m=module, i=index))
         calls.append(part.format(i=index))
-    files["pkg/tools.py"] = "\n".join(imports + [f"described_result(facts=rows, {call})" for call in calls]) + "\n"
+    files["pkg/tools.py"] = (
+        "\n".join(imports + [f"described_result(facts=rows, {call})" for call in calls]) + "\n"
+    )
     return files
 
 

@@ -208,8 +208,10 @@ def _names_tool(w: _Writer, n: int, indent: str = "", method: bool = False) -> N
         w.add(f"{body}if not rows:")
     with_absent = defect == "absent_checked_empty_constant" or rng.random() < 0.6
     if with_absent:
-        checked = "NOTHING_CHECKED" if defect == "absent_checked_empty_constant" else rng.choice(
-            ("CHECKED_ALL", "CHECKED_HERE", "defaults.COVERAGE['checked']")
+        checked = (
+            "NOTHING_CHECKED"
+            if defect == "absent_checked_empty_constant"
+            else rng.choice(("CHECKED_ALL", "CHECKED_HERE", "defaults.COVERAGE['checked']"))
         )
         w.add(f'{body}    return absent(what=f"{dom.topic} rows for {{{ent}}}", checked={checked})')
         w.calls += 1
@@ -352,7 +354,11 @@ def render_names_module(seed: int, index: int) -> tuple[str, ShapeInfo]:
         elif shape < 0.16:
             _names_nested(w, n)
         elif shape < 0.26:
-            w.add(f"class {dom.topic.capitalize()}Tools{n}:", f'    """Tools of group {group} as methods."""', "")
+            w.add(
+                f"class {dom.topic.capitalize()}Tools{n}:",
+                f'    """Tools of group {group} as methods."""',
+                "",
+            )
             _names_tool(w, n, indent="    ", method=True)
         else:
             _names_tool(w, n)
@@ -368,7 +374,9 @@ def render_names_module(seed: int, index: int) -> tuple[str, ShapeInfo]:
     return w.finish(f"{NAMES_PACKAGE}/group_{group:02d}/tools_{index:04d}.py")
 
 
-def write_names(out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> dict[str, object]:
+def write_names(
+    out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEFAULT_SEED
+) -> dict[str, object]:
     """Write the name-heavy corpus into ``out_dir`` (emptied first); return its manifest."""
     make_corpus._fresh_dir(out_dir)
     pkg = out_dir / NAMES_PACKAGE
@@ -390,7 +398,9 @@ def write_names(out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEF
     return _write_manifest(out_dir, "names", {"count": count, "seed": seed}, modules)
 
 
-def ensure_names(out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> dict[str, object]:
+def ensure_names(
+    out_dir: Path, count: int = NAMES_DEFAULT_COUNT, seed: int = DEFAULT_SEED
+) -> dict[str, object]:
     """The name-heavy corpus in ``out_dir``, regenerated only when missing or stale."""
     params: dict[str, object] = {"count": count, "seed": seed}
     manifest = _fresh_manifest(out_dir, "names", params)
@@ -449,17 +459,24 @@ def render_big_module(seed: int, calls: int) -> tuple[str, ShapeInfo]:
             f'    prov = {{"{key}": {measured}, "source": SOURCE}}',
         )
         if w.calls + 1 < calls and rng.random() < 0.25:
-            w.add("    if not export:", f'        return absent(what=f"{dom.topic} of {{{ent}}}", checked=["export"])')
+            w.add(
+                "    if not export:",
+                f'        return absent(what=f"{dom.topic} of {{{ent}}}", checked=["export"])',
+            )
             w.calls += 1
         if rng.random() < 0.2:
-            w.add(f"    return described_result(facts={facts}, series=export['rows'], grain=GRAIN, provenance=prov)")
+            w.add(
+                f"    return described_result(facts={facts}, series=export['rows'], grain=GRAIN, provenance=prov)"
+            )
         else:
             w.add(f"    return described_result(facts={facts}, provenance=prov)")
         w.calls += 1
     return w.finish(big_module_path(calls))
 
 
-def write_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int = DEFAULT_SEED) -> dict[str, object]:
+def write_big(
+    out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int = DEFAULT_SEED
+) -> dict[str, object]:
     """Write one module per size into ``out_dir`` (emptied first); return the manifest."""
     make_corpus._fresh_dir(out_dir)
     modules = []
@@ -472,7 +489,9 @@ def write_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int
     return _write_manifest(out_dir, "big", {"sizes": list(sizes), "seed": seed}, modules)
 
 
-def ensure_big(out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int = DEFAULT_SEED) -> dict[str, object]:
+def ensure_big(
+    out_dir: Path, sizes: Sequence[int] = BIG_DEFAULT_SIZES, seed: int = DEFAULT_SEED
+) -> dict[str, object]:
     """The big modules in ``out_dir``, regenerated only when missing or stale."""
     params: dict[str, object] = {"sizes": list(sizes), "seed": seed}
     manifest = _fresh_manifest(out_dir, "big", params)
@@ -521,12 +540,19 @@ def _fresh_manifest(out_dir: Path, kind: str, params: dict[str, object]) -> dict
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "corpus",
-                        help="folder that receives names/ and big/")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).parent / "corpus",
+        help="folder that receives names/ and big/",
+    )
     parser.add_argument("--count", type=int, default=NAMES_DEFAULT_COUNT)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--big", default=",".join(map(str, BIG_DEFAULT_SIZES)),
-                        help=f"calls per big module, comma-separated (5 MB: {BIG_5MB_CALLS})")
+    parser.add_argument(
+        "--big",
+        default=",".join(map(str, BIG_DEFAULT_SIZES)),
+        help=f"calls per big module, comma-separated (5 MB: {BIG_5MB_CALLS})",
+    )
     args = parser.parse_args(argv)
     names = ensure_names(args.out / "names", args.count, args.seed)
     print(f"names: {len(names['modules'])} modules in {args.out / 'names'}")  # type: ignore[arg-type]

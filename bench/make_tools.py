@@ -103,7 +103,7 @@ def tool_lines(rng: random.Random, dom: Domain, n: int, codes: list[str]) -> lis
         f'        return [row for row in self.export["rows"] if row["entity"] == {ent}]',
         "",
         "",
-        f"CHECKED_{n} = [\"every {ent} in the {dom.source} export\"]",
+        f'CHECKED_{n} = ["every {ent} in the {dom.source} export"]',
         "",
         "",
         f"async def execute_{n}(export: dict[str, Any], {ent}: str) -> Any:",
@@ -123,7 +123,7 @@ def tool_lines(rng: random.Random, dom: Domain, n: int, codes: list[str]) -> lis
         "",
         "    rows.sort(key=order)",
         '    prov = {"measuredAt": export["at"], "source": SOURCE}',
-        f"    cov = {{\"checked\": CHECKED_{n}}}",
+        f'    cov = {{"checked": CHECKED_{n}}}',
     ]
     parts = ["facts=rows", "provenance=prov"]
     if defect != "no_coverage":
@@ -149,7 +149,12 @@ def render_collection(seed: int, shape: str, tools: int, first: int = 1) -> tupl
         lines += tool_lines(rng, dom, n, codes)
     text = "\n".join(lines) + "\n"
     ast.parse(text)  # the generator's own check: every module is valid Python
-    return text, {"tools": tools, "lines": text.count("\n"), "bytes": len(text.encode()), "expected_codes": codes}
+    return text, {
+        "tools": tools,
+        "lines": text.count("\n"),
+        "bytes": len(text.encode()),
+        "expected_codes": codes,
+    }
 
 
 def write_tools(out_dir: Path, sizes: Sequence[int] = SIZES, seed: int = DEFAULT_SEED) -> dict[str, object]:
@@ -183,7 +188,11 @@ def write_tools(out_dir: Path, sizes: Sequence[int] = SIZES, seed: int = DEFAULT
 
 def _fingerprint(params: dict[str, object]) -> str:
     return make_corpus._fingerprint(
-        "tools", tools_version=GENERATOR_VERSION, five_mb=FIVE_MB_TOOLS, per_module=ONE_PER_MODULE, **params
+        "tools",
+        tools_version=GENERATOR_VERSION,
+        five_mb=FIVE_MB_TOOLS,
+        per_module=ONE_PER_MODULE,
+        **params,
     )
 
 
@@ -207,8 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     manifest = ensure_tools(args.out, sizes, args.seed)
     for shape in manifest["shapes"]:  # type: ignore[union-attr]
-        print(f"{shape['shape']}: {shape['path']}: {shape['tools']} tools, {shape['lines']} lines, "
-              f"{shape['bytes'] / 1e6:.2f} MB, {len(shape['expected_codes'])} planted")
+        print(
+            f"{shape['shape']}: {shape['path']}: {shape['tools']} tools, {shape['lines']} lines, "
+            f"{shape['bytes'] / 1e6:.2f} MB, {len(shape['expected_codes'])} planted"
+        )
     return 0
 
 

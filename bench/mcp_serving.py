@@ -52,7 +52,7 @@ def big_result(rows: int, exported_at: str) -> dict[str, Any]:
             "last_run": f"2024-05-{1 + i % 28:02d}T0{i % 10}:00:00Z",
             "size_gb": round(i * 0.37, 2),
             "site": ("Zürich", "Genève", "Lugano")[i % 3],
-            "note": "a \"quoted\" word and a tab\there",
+            "note": 'a "quoted" word and a tab\there',
         }
         for i in range(rows)
     ]

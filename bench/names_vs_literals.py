@@ -68,9 +68,7 @@ def tool_module(index: int, names: bool) -> str:
     if not names:
         # The same module without the bindings: nothing left to follow.
         header = header.replace("from . import constants\n", "")
-        header = header.replace(
-            "from .constants import EXPORT_DAY, INVENTORY, NO_ROWS, REPORT, TRIAGE\n", ""
-        )
+        header = header.replace("from .constants import EXPORT_DAY, INVENTORY, NO_ROWS, REPORT, TRIAGE\n", "")
     parts = [header]
     for tool in range(5):
         parts.append(
@@ -108,7 +106,11 @@ def tool_module(index: int, names: bool) -> str:
         )
     text = "".join(parts)
     if not names:
-        text = text.replace("from semantics_lint.runtime", "from datetime import datetime\nfrom semantics_lint.runtime", 1)
+        text = text.replace(
+            "from semantics_lint.runtime",
+            "from datetime import datetime\nfrom semantics_lint.runtime",
+            1,
+        )
     return text
 
 

@@ -148,7 +148,14 @@ def mode(name: str, providers: Providers) -> Iterator[None]:
         providers.clear()
 
 
-MODES = ("today", "not installed", "no provider", "provider", "provider, no content", "provider, simple")
+MODES = (
+    "today",
+    "not installed",
+    "no provider",
+    "provider",
+    "provider, no content",
+    "provider, simple",
+)
 ROWS = (*MODES, "SDK span alone")
 
 
@@ -321,7 +328,9 @@ def seam_child(name: str, size: str, calls: int) -> None:
 def _instructions(*args: str) -> int:
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *_child(*args)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     found = re.search(r"refs:\s+([\d,]+)", done.stderr)
     if found is None:

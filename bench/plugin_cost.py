@@ -92,8 +92,12 @@ print(json.dumps({"load": loaded - start, "first": first - loaded, "second": sec
 
 def _sample(files: list[Path], env: dict[str, str]) -> dict[str, float]:
     done = subprocess.run(
-        [sys.executable, "-c", _SAMPLE], input="\n".join(map(str, files)), capture_output=True,
-        text=True, env=env, check=False,
+        [sys.executable, "-c", _SAMPLE],
+        input="\n".join(map(str, files)),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"a sample failed:\n{done.stderr[-2000:]}")
@@ -105,11 +109,21 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def _instructions(files: list[Path], env: dict[str, str], stop: int) -> int:
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
-         _SAMPLE, str(stop)],
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            _SAMPLE,
+            str(stop),
+        ],
         # One hash seed: with random ones, the count of a stage moves with the dicts' layout.
-        input="\n".join(map(str, files)), capture_output=True, text=True,
-        env={**env, "PYTHONHASHSEED": "0"}, check=False,
+        input="\n".join(map(str, files)),
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONHASHSEED": "0"},
+        check=False,
     )
     found = _COLLECTED.search(done.stderr)
     if done.returncode != 0 or found is None:
@@ -127,12 +141,18 @@ def _instructions_table(files: list[Path], variants: dict[str, dict[str, str]]) 
         stages[name] = [after - before for before, after in zip(counts, counts[1:], strict=False)]
         print(f"| {name} | " + " | ".join(f"{count / 1e6:.1f}" for count in stages[name]) + " |")
     if "baseline" in stages:
-        print("ratios (this checkout / baseline): " + ", ".join(
-            f"{stage} {now / then:.3f}x"
-            for stage, now, then in zip(
-                ("load", "first", "second"), stages["this checkout"], stages["baseline"], strict=True
+        print(
+            "ratios (this checkout / baseline): "
+            + ", ".join(
+                f"{stage} {now / then:.3f}x"
+                for stage, now, then in zip(
+                    ("load", "first", "second"),
+                    stages["this checkout"],
+                    stages["baseline"],
+                    strict=True,
+                )
             )
-        ))
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,13 +171,22 @@ def main(argv: list[str] | None = None) -> int:
     files = sorted(root.rglob("*.py"))[:: args.every]
     import semantics_lint
 
-    trees = [Path(semantics_lint.__file__).resolve().parent, *([args.baseline] if args.baseline else [])]
+    trees = [
+        Path(semantics_lint.__file__).resolve().parent,
+        *([args.baseline] if args.baseline else []),
+    ]
     for tree in trees:  # bytecode written first, as an installed package has it
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=False,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree)],
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
     variants = {"this checkout": {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}}
     if args.baseline is not None:
-        variants["baseline"] = {**variants["this checkout"], "PYTHONPATH": str(args.baseline.resolve())}
+        variants["baseline"] = {
+            **variants["this checkout"],
+            "PYTHONPATH": str(args.baseline.resolve()),
+        }
     if args.instructions:
         _instructions_table(files, variants)
         return 0
@@ -165,8 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.runs):
         for name, env in variants.items():
             samples[name].append(_sample(files, env))
-    print(f"{args.corpus}: {samples['this checkout'][0]['files']} files, median of {args.runs} "
-          f"processes each (CPU), 1-minute load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.corpus}: {samples['this checkout'][0]['files']} files, median of {args.runs} "
+        f"processes each (CPU), 1-minute load average {os.getloadavg()[0]:.2f}"
+    )
     print("| variant | load ms | first pass ms | second pass ms | per file (second pass) us | findings |")
     print("|---|---:|---:|---:|---:|---:|")
     medians: dict[str, dict[str, float]] = {}
@@ -174,12 +205,16 @@ def main(argv: list[str] | None = None) -> int:
         median = {key: statistics.median(row[key] for row in rows) for key in ("load", "first", "second")}
         medians[name] = median
         count = rows[0]["files"]
-        print(f"| {name} | {median['load'] * 1e3:.1f} | {median['first'] * 1e3:.1f} | "
-              f"{median['second'] * 1e3:.1f} | {median['second'] / count * 1e6:.1f} | {int(rows[0]['findings'])} |")
+        print(
+            f"| {name} | {median['load'] * 1e3:.1f} | {median['first'] * 1e3:.1f} | "
+            f"{median['second'] * 1e3:.1f} | {median['second'] / count * 1e6:.1f} | {int(rows[0]['findings'])} |"
+        )
     if "baseline" in medians:
         now, then = medians["this checkout"], medians["baseline"]
-        print("ratios (this checkout / baseline): "
-              + ", ".join(f"{key} {now[key] / then[key]:.2f}x" for key in ("load", "first", "second")))
+        print(
+            "ratios (this checkout / baseline): "
+            + ", ".join(f"{key} {now[key] / then[key]:.2f}x" for key in ("load", "first", "second"))
+        )
     return 0
 
 

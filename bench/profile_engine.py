@@ -89,8 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         profiler.enable()
         try:
-            cli_main(["check", "--no-respect-gitignore", "--jobs", "1", str(root)],
-                     standalone_mode=False)
+            cli_main(["check", "--no-respect-gitignore", "--jobs", "1", str(root)], standalone_mode=False)
         except SystemExit:
             pass  # exit 1 means findings, which the synthetic corpus is made to have
         finally:
@@ -102,8 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     stats = pstats.Stats(profiler)
     total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]
-    print(f"{args.corpus}: {findings.getvalue().count(chr(10))} output lines, "
-          f"{total:.2f} s under the profiler\n")
+    print(
+        f"{args.corpus}: {findings.getvalue().count(chr(10))} output lines, "
+        f"{total:.2f} s under the profiler\n"
+    )
     print("stage shares (cumulative; stages nest, so they do not add up):")
     for stage, seconds in stage_times(stats).items():
         print(f"  {stage:48} {seconds:8.2f} s {100 * seconds / total:5.1f}%")

@@ -51,7 +51,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--count", type=int, default=600)
-    parser.add_argument("--corpus", type=Path, default=BENCH / "corpus" / "projects", help="where the projects are written")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=BENCH / "corpus" / "projects",
+        help="where the projects are written",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     import make_projects

@@ -178,43 +178,104 @@ def measurements(corpus: str, root: Path, full: bool) -> list[Measurement]:
     crashes = ("Traceback (most recent call last)", "failed during execution")
     findings = corpus in ("synthetic", "names") or corpus.startswith("big-")
     everything = [
-        Measurement("read", "read every file, one process", (py, parse, "read", target),
-                    root, frozenset({0})),
-        Measurement("ast", "(a) ast.parse, one process", (py, parse, "ast", target), root,
-                    frozenset({0})),
-        Measurement("libcst", "(b) libcst.parse_module, one process",
-                    (py, parse, "libcst", target), root, frozenset({0})),
-        Measurement("sl-jobs1", "(c) semantics-lint check --jobs 1",
-                    (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "1", target), root,
-                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
-        Measurement("sl-jobs2", "(d) semantics-lint check --jobs 2",
-                    (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "2", target), root,
-                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
-        Measurement("sl-default", "semantics-lint check (default --jobs)",
-                    (sl, "check", "--no-cache", "--no-respect-gitignore", target), root,
-                    missing=sl_missing, crash_markers=crashes, expect_output=findings),
+        Measurement(
+            "read",
+            "read every file, one process",
+            (py, parse, "read", target),
+            root,
+            frozenset({0}),
+        ),
+        Measurement("ast", "(a) ast.parse, one process", (py, parse, "ast", target), root, frozenset({0})),
+        Measurement(
+            "libcst",
+            "(b) libcst.parse_module, one process",
+            (py, parse, "libcst", target),
+            root,
+            frozenset({0}),
+        ),
+        Measurement(
+            "sl-jobs1",
+            "(c) semantics-lint check --jobs 1",
+            (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "1", target),
+            root,
+            missing=sl_missing,
+            crash_markers=crashes,
+            expect_output=findings,
+        ),
+        Measurement(
+            "sl-jobs2",
+            "(d) semantics-lint check --jobs 2",
+            (sl, "check", "--no-cache", "--no-respect-gitignore", "--jobs", "2", target),
+            root,
+            missing=sl_missing,
+            crash_markers=crashes,
+            expect_output=findings,
+        ),
+        Measurement(
+            "sl-default",
+            "semantics-lint check (default --jobs)",
+            (sl, "check", "--no-cache", "--no-respect-gitignore", target),
+            root,
+            missing=sl_missing,
+            crash_markers=crashes,
+            expect_output=findings,
+        ),
         # The results cache, warm: every file unchanged since the untimed first run.
-        Measurement("sl-cached", "semantics-lint check --jobs 1, results cache warm",
-                    (sl, "check", "--cache-dir", str(root.parent / f".cache-{root.name}"),
-                     "--no-respect-gitignore", "--jobs", "1", target), root,
-                    missing=sl_missing, crash_markers=crashes, expect_output=findings,
-                    warm_up=True),
+        Measurement(
+            "sl-cached",
+            "semantics-lint check --jobs 1, results cache warm",
+            (
+                sl,
+                "check",
+                "--cache-dir",
+                str(root.parent / f".cache-{root.name}"),
+                "--no-respect-gitignore",
+                "--jobs",
+                "1",
+                target,
+            ),
+            root,
+            missing=sl_missing,
+            crash_markers=crashes,
+            expect_output=findings,
+            warm_up=True,
+        ),
         # A local Fixit rule is found relative to the working folder (the leading dot).
         # Fixit adds 2 to its exit code for a file it cannot parse; the stdlib holds a
         # few on purpose (test data), which is no failure of the measurement.
-        Measurement("fixit", "(e) fixit lint, one rule (local, 2 processes)",
-                    (fixit, "--rules", FIXIT_RULE, "lint", target), BENCH,
-                    FINDINGS_EXIT if findings else frozenset({0, 1, 2, 3}),
-                    missing=fixit_missing, expect_output=findings),
-        Measurement("flake8-alone", "(f) flake8 alone (no plugin), --select SEM",
-                    (alone, "--isolated", "--select", "SEM", target), root,
-                    missing=alone_missing, crash_markers=crashes),
-        Measurement("flake8-plugin", "(f) flake8 + semantics-lint plugin, --select SEM",
-                    (flake8, "--isolated", "--select", "SEM", target), root,
-                    missing=flake8_missing, crash_markers=crashes, expect_output=findings),
-        Measurement("ruff", "(g) ruff check --no-cache --select F401",
-                    (ruff, "check", "--no-cache", "--select", "F401",
-                     "--output-format", "concise", target), root, missing=ruff_missing),
+        Measurement(
+            "fixit",
+            "(e) fixit lint, one rule (local, 2 processes)",
+            (fixit, "--rules", FIXIT_RULE, "lint", target),
+            BENCH,
+            FINDINGS_EXIT if findings else frozenset({0, 1, 2, 3}),
+            missing=fixit_missing,
+            expect_output=findings,
+        ),
+        Measurement(
+            "flake8-alone",
+            "(f) flake8 alone (no plugin), --select SEM",
+            (alone, "--isolated", "--select", "SEM", target),
+            root,
+            missing=alone_missing,
+            crash_markers=crashes,
+        ),
+        Measurement(
+            "flake8-plugin",
+            "(f) flake8 + semantics-lint plugin, --select SEM",
+            (flake8, "--isolated", "--select", "SEM", target),
+            root,
+            missing=flake8_missing,
+            crash_markers=crashes,
+            expect_output=findings,
+        ),
+        Measurement(
+            "ruff",
+            "(g) ruff check --no-cache --select F401",
+            (ruff, "check", "--no-cache", "--select", "F401", "--output-format", "concise", target),
+            root,
+            missing=ruff_missing,
+        ),
     ]
     if corpus == "stdlib" and not full:
         # LibCST, Fixit and pycodestyle over ~850k lines take minutes a sample; the
@@ -252,11 +313,21 @@ def startup_measurements() -> list[Measurement]:
     py = str(PYTHON)
     return [
         Measurement("py-startup", "python -c pass", (py, "-c", "pass"), BENCH, frozenset({0})),
-        Measurement("sl-import", "python -c 'import semantics_lint.cli'",
-                    (py, "-c", "import semantics_lint.cli"), BENCH, frozenset({0})),
-        Measurement("sl-version", "semantics-lint --version",
-                    (_tool("semantics-lint")[0], "--version"), BENCH, frozenset({0}),
-                    missing=_tool("semantics-lint")[1]),
+        Measurement(
+            "sl-import",
+            "python -c 'import semantics_lint.cli'",
+            (py, "-c", "import semantics_lint.cli"),
+            BENCH,
+            frozenset({0}),
+        ),
+        Measurement(
+            "sl-version",
+            "semantics-lint --version",
+            (_tool("semantics-lint")[0], "--version"),
+            BENCH,
+            frozenset({0}),
+            missing=_tool("semantics-lint")[1],
+        ),
     ]
 
 
@@ -292,17 +363,45 @@ RATIOS: tuple[Ratio, ...] = (
     Ratio("names", "sl-jobs1", "ruff", "names: --jobs 1 / ruff"),
     Ratio("big-1000", "sl-jobs1", "ast", "big, 1,000 calls: --jobs 1 / ast.parse"),
     Ratio("big-4000", "sl-jobs1", "ast", "big, 4,000 calls: --jobs 1 / ast.parse (target <= 5)", 5.0),
-    Ratio("big-19000", "sl-jobs1", "ast", "big, 19,000 calls (5 MB): --jobs 1 / ast.parse (target < 5)", 5.0),
+    Ratio(
+        "big-19000",
+        "sl-jobs1",
+        "ast",
+        "big, 19,000 calls (5 MB): --jobs 1 / ast.parse (target < 5)",
+        5.0,
+    ),
     Ratio("synthetic", "sl-jobs1", "libcst", "synthetic: --jobs 1 / bare LibCST parse"),
     Ratio("synthetic", "libcst", "ast", "synthetic: bare LibCST parse / ast.parse"),
-    Ratio("synthetic", "fixit", "sl-jobs1",
-          "synthetic: Fixit / --jobs 1 (target >= 10)", 10.0, at_least=True),
-    Ratio("synthetic", "sl-jobs1", "sl-jobs2",
-          "synthetic: --jobs 1 / --jobs 2 (target >= 1.7)", 1.7, at_least=True),
-    Ratio("synthetic", "flake8-plugin", "flake8-alone",
-          "synthetic: flake8 + plugin / flake8 alone (target <= 1.5)", 1.5),
-    Ratio("stdlib", "flake8-plugin", "flake8-alone",
-          "stdlib: flake8 + plugin / flake8 alone (target <= 1.5)", 1.5),
+    Ratio(
+        "synthetic",
+        "fixit",
+        "sl-jobs1",
+        "synthetic: Fixit / --jobs 1 (target >= 10)",
+        10.0,
+        at_least=True,
+    ),
+    Ratio(
+        "synthetic",
+        "sl-jobs1",
+        "sl-jobs2",
+        "synthetic: --jobs 1 / --jobs 2 (target >= 1.7)",
+        1.7,
+        at_least=True,
+    ),
+    Ratio(
+        "synthetic",
+        "flake8-plugin",
+        "flake8-alone",
+        "synthetic: flake8 + plugin / flake8 alone (target <= 1.5)",
+        1.5,
+    ),
+    Ratio(
+        "stdlib",
+        "flake8-plugin",
+        "flake8-alone",
+        "stdlib: flake8 + plugin / flake8 alone (target <= 1.5)",
+        1.5,
+    ),
     Ratio("synthetic", "sl-jobs1", "ruff", "synthetic: --jobs 1 / ruff"),
     Ratio("synthetic", "sl-cached", "sl-jobs1", "synthetic: results cache warm / --jobs 1 afresh"),
 )
@@ -311,8 +410,12 @@ MEMORY_LIMIT_MB = 100.0
 BIG_MEMORY_LIMIT_MB = 500.0
 # Ratios between two corpora: (numerator corpus, key), (denominator corpus, key), label, limit.
 CROSS_RATIOS: tuple[tuple[tuple[str, str], tuple[str, str], str, float], ...] = (
-    (("big-4000", "sl-jobs1"), ("big-1000", "sl-jobs1"),
-     "big: --jobs 1 on 4,000 calls / on 1,000 calls (target <= 4.5: linear)", 4.5),
+    (
+        ("big-4000", "sl-jobs1"),
+        ("big-1000", "sl-jobs1"),
+        "big: --jobs 1 on 4,000 calls / on 1,000 calls (target <= 4.5: linear)",
+        4.5,
+    ),
 )
 
 
@@ -346,35 +449,75 @@ def judge(results: Sequence[Result]) -> list[dict[str, object]]:
         # On a busy machine the second worker gets no core of its own, so the wall-time
         # speedup says little. The CPU the two runs spent bounds what an idle 2-core
         # machine could show: 2 workers sharing jobs1's work plus the pool's overhead.
-        rows.append({"label": "synthetic: --jobs 2 speedup an idle machine allows "
-                              "(2 x CPU jobs1 / CPU jobs2; estimate)",
-                     "target": False, "value": 2 * one.cpu / two.cpu})
+        rows.append(
+            {
+                "label": "synthetic: --jobs 2 speedup an idle machine allows "
+                "(2 x CPU jobs1 / CPU jobs2; estimate)",
+                "target": False,
+                "value": 2 * one.cpu / two.cpu,
+            }
+        )
     for (num_corpus, num_key), (den_corpus, den_key), label, limit in CROSS_RATIOS:
         num, den = found.get((num_corpus, num_key)), found.get((den_corpus, den_key))
         if num is None or den is None or not (num.ok and den.ok):
-            rows.append({"label": label, "target": True, "value": None, "holds": None,
-                         "why": "not measured in this run"})
+            rows.append(
+                {
+                    "label": label,
+                    "target": True,
+                    "value": None,
+                    "holds": None,
+                    "why": "not measured in this run",
+                }
+            )
             continue
         value = num.wall / den.wall
-        rows.append({"label": label, "target": True, "value": value, "holds": value <= limit,
-                     "cpu_value": num.cpu / den.cpu})
+        rows.append(
+            {
+                "label": label,
+                "target": True,
+                "value": value,
+                "holds": value <= limit,
+                "cpu_value": num.cpu / den.cpu,
+            }
+        )
     big = found.get(("big-19000", "sl-jobs1"))
     if big is not None and big.ok:
-        rows.append({"label": f"big, 5 MB: semantics-lint peak RSS (target < {BIG_MEMORY_LIMIT_MB:g} MB)",
-                     "target": True, "value": big.max_rss_mb, "holds": big.max_rss_mb < BIG_MEMORY_LIMIT_MB,
-                     "unit": "MB"})
+        rows.append(
+            {
+                "label": f"big, 5 MB: semantics-lint peak RSS (target < {BIG_MEMORY_LIMIT_MB:g} MB)",
+                "target": True,
+                "value": big.max_rss_mb,
+                "holds": big.max_rss_mb < BIG_MEMORY_LIMIT_MB,
+                "unit": "MB",
+            }
+        )
     for corpus in ("synthetic", "names", "stdlib"):
         measured = [found[(corpus, k)] for k in MEMORY_KEYS if (corpus, k) in found]
         label = f"{corpus}: semantics-lint peak RSS per process (target <= {MEMORY_LIMIT_MB:g} MB)"
         good = [r for r in measured if r.ok]
         if not good:
-            rows.append({"label": label, "target": True, "value": None, "holds": None,
-                         "why": "not measured in this run" if not measured else
-                         f"{measured[0].key}: {measured[0].error}"})
+            rows.append(
+                {
+                    "label": label,
+                    "target": True,
+                    "value": None,
+                    "holds": None,
+                    "why": "not measured in this run"
+                    if not measured
+                    else f"{measured[0].key}: {measured[0].error}",
+                }
+            )
             continue
         worst = max(r.max_rss_mb for r in good)
-        rows.append({"label": label, "target": True, "value": worst,
-                     "holds": worst <= MEMORY_LIMIT_MB, "unit": "MB"})
+        rows.append(
+            {
+                "label": label,
+                "target": True,
+                "value": worst,
+                "holds": worst <= MEMORY_LIMIT_MB,
+                "unit": "MB",
+            }
+        )
     return rows
 
 
@@ -387,7 +530,10 @@ def _sample(m: Measurement, out_dir: Path, tag: str) -> Sample:
     out = out_dir / f"{tag}.out"
     proc = subprocess.run(
         [str(PYTHON), str(BENCH / "timed.py"), str(out), "--", *m.argv],
-        cwd=m.cwd, capture_output=True, text=True, check=True,
+        cwd=m.cwd,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data = json.loads(proc.stdout)
     with out.open("rb") as fh:
@@ -440,9 +586,7 @@ def run_all(
     plan: Sequence[tuple[str, Measurement]], runs: int, out_dir: Path, log: bool = True
 ) -> list[Result]:
     """``runs`` interleaved rounds over the plan; a broken command stops being sampled."""
-    results = [
-        Result(corpus, m.key, m.label, " ".join(m.argv), error=m.missing) for corpus, m in plan
-    ]
+    results = [Result(corpus, m.key, m.label, " ".join(m.argv), error=m.missing) for corpus, m in plan]
     for (corpus, m), result in zip(plan, results, strict=True):
         if m.warm_up and result.error is None:
             _sample(m, out_dir, f"{corpus}.{m.key}.warm-up")
@@ -459,10 +603,13 @@ def run_all(
             result.samples.append(sample)
             result.stdout = _output(out_dir, tag)[0]
             if log:
-                print(f"  run {round_no + 1}/{runs} {corpus:9} {m.key:13} "
-                      f"{sample.wall:8.3f} s wall {sample.cpu:8.3f} s cpu "
-                      f"{sample.maxrss_kb * 1024 / MB:7.1f} MB",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  run {round_no + 1}/{runs} {corpus:9} {m.key:13} "
+                    f"{sample.wall:8.3f} s wall {sample.cpu:8.3f} s cpu "
+                    f"{sample.maxrss_kb * 1024 / MB:7.1f} MB",
+                    file=sys.stderr,
+                    flush=True,
+                )
     return results
 
 
@@ -532,7 +679,9 @@ def same_findings(results: Sequence[Result]) -> str:
 
 
 def render_markdown(
-    results: Sequence[Result], rows: Sequence[dict[str, object]], context: dict[str, object],
+    results: Sequence[Result],
+    rows: Sequence[dict[str, object]],
+    context: dict[str, object],
     codes: Sequence[tuple[str, int, int]] = (),
 ) -> str:
     """The figures and targets as markdown (the table bench/README.md keeps)."""
@@ -551,8 +700,9 @@ def render_markdown(
     out += ["", columns, "|---|---|---:|---:|---:|---:|---|"]
     for r in results:
         if r.ok:
-            out.append(f"| {r.corpus} | {r.label} | {r.wall:.3f} | {r.cpu:.3f} | "
-                       f"{r.rss_mb:.1f} | {r.out_lines} | |")
+            out.append(
+                f"| {r.corpus} | {r.label} | {r.wall:.3f} | {r.cpu:.3f} | {r.rss_mb:.1f} | {r.out_lines} | |"
+            )
         else:
             out.append(f"| {r.corpus} | {r.label} | | | | | {r.error} |")
     out += ["", "| ratio | value | target |", "|---|---:|---|"]
@@ -560,29 +710,24 @@ def render_markdown(
         shown, verdict = _fmt_ratio(row)
         out.append(f"| {row['label']} | {shown} | {verdict} |")
     if codes:
-        caption = (
-            "Synthetic corpus, `semantics-lint check --jobs 1`: planted defects and "
-            "findings per code."
-        )
+        caption = "Synthetic corpus, `semantics-lint check --jobs 1`: planted defects and findings per code."
         out += ["", caption, "", "| code | planted | found |", "|---|---:|---:|"]
         out += [f"| {code} | {planted} | {found} |" for code, planted, found in codes]
     return "\n".join(out) + "\n"
 
 
 def print_report(
-    results: Sequence[Result], rows: Sequence[dict[str, object]],
+    results: Sequence[Result],
+    rows: Sequence[dict[str, object]],
     codes: Sequence[tuple[str, int, int]] = (),
 ) -> None:
     print()
-    print(f"{'corpus':10} {'measurement':52} {'wall s':>9} {'CPU s':>9} {'RSS MB':>8} "
-          f"{'lines':>7}")
+    print(f"{'corpus':10} {'measurement':52} {'wall s':>9} {'CPU s':>9} {'RSS MB':>8} {'lines':>7}")
     for r in results:
         if r.ok:
-            print(f"{r.corpus:10} {r.label:52} {r.wall:9.3f} {r.cpu:9.3f} {r.rss_mb:8.1f} "
-                  f"{r.out_lines:7}")
+            print(f"{r.corpus:10} {r.label:52} {r.wall:9.3f} {r.cpu:9.3f} {r.rss_mb:8.1f} {r.out_lines:7}")
         else:
-            print(f"{r.corpus:10} {r.label:52} {'-':>9} {'-':>9} {'-':>8} {'-':>7}  "
-                  f"({r.error})")
+            print(f"{r.corpus:10} {r.label:52} {'-':>9} {'-':>9} {'-':>8} {'-':>7}  ({r.error})")
     print()
     for row in rows:
         shown, verdict = _fmt_ratio(row)
@@ -597,10 +742,20 @@ def _source_state() -> str:
     """The commit semantics-lint was measured at, and whether src/ had local changes."""
     repo = BENCH.parent
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
-                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=repo,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
     return f"{head} with uncommitted changes in src/" if dirty else head
@@ -644,10 +799,10 @@ def setup_flake8_venv(venv: Path = FLAKE8_VENV) -> None:
     if not (venv / "bin" / "flake8").exists():
         print(f"creating {venv} with {' '.join(pins)} (needs the network once)", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *pins],
-                       check=True)
-    check = subprocess.run([str(venv / "bin" / "flake8"), "--version"],
-                           capture_output=True, text=True, check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *pins], check=True)
+    check = subprocess.run(
+        [str(venv / "bin" / "flake8"), "--version"], capture_output=True, text=True, check=True
+    )
     if "semantics-lint" in check.stdout:
         raise SystemExit(f"{venv} has the semantics-lint plugin; it must be flake8 alone")
     print(f"{venv}: {check.stdout.strip()}", file=sys.stderr)
@@ -662,25 +817,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Benchmark semantics-lint beside ast, LibCST, Fixit, flake8 and ruff."
     )
-    parser.add_argument("--runs", type=int, default=None,
-                        help="samples per measurement (default 5; 1 with --quick)")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"small smoke run: {QUICK_FILES} files a corpus")
-    parser.add_argument("--full", action="store_true",
-                        help="also run LibCST, Fixit and flake8 over the stdlib (slow)")
-    parser.add_argument("--only", default="",
-                        help="comma-separated measurement keys (e.g. ast,libcst,sl-jobs1)")
-    parser.add_argument("--corpus", default=",".join(CORPORA),
-                        help=f"comma-separated corpora: {', '.join(CORPORA)}")
-    parser.add_argument("--count", type=int, default=None,
-                        help=f"synthetic modules (default {make_corpus.DEFAULT_COUNT})")
+    parser.add_argument(
+        "--runs", type=int, default=None, help="samples per measurement (default 5; 1 with --quick)"
+    )
+    parser.add_argument("--quick", action="store_true", help=f"small smoke run: {QUICK_FILES} files a corpus")
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="also run LibCST, Fixit and flake8 over the stdlib (slow)",
+    )
+    parser.add_argument(
+        "--only", default="", help="comma-separated measurement keys (e.g. ast,libcst,sl-jobs1)"
+    )
+    parser.add_argument(
+        "--corpus", default=",".join(CORPORA), help=f"comma-separated corpora: {', '.join(CORPORA)}"
+    )
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help=f"synthetic modules (default {make_corpus.DEFAULT_COUNT})",
+    )
     parser.add_argument("--seed", type=int, default=make_corpus.DEFAULT_SEED)
-    parser.add_argument("--work-dir", type=Path, default=BENCH,
-                        help="where corpus/ and out/ go (default: bench/)")
-    parser.add_argument("--setup", action="store_true",
-                        help="create bench/.venv-flake8 (flake8 alone) and exit")
-    parser.add_argument("--update-readme", action="store_true",
-                        help="write the table into bench/README.md")
+    parser.add_argument(
+        "--work-dir", type=Path, default=BENCH, help="where corpus/ and out/ go (default: bench/)"
+    )
+    parser.add_argument(
+        "--setup", action="store_true", help="create bench/.venv-flake8 (flake8 alone) and exit"
+    )
+    parser.add_argument("--update-readme", action="store_true", help="write the table into bench/README.md")
     args = parser.parse_args(argv)
 
     if args.setup:
@@ -692,8 +857,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.quick and not (FLAKE8_VENV / "bin" / "flake8").exists():
         # The full run promises measurement (f); make its environment now (network).
         setup_flake8_venv()
-    count = args.count if args.count is not None else (
-        QUICK_FILES if args.quick else make_corpus.DEFAULT_COUNT)
+    count = (
+        args.count if args.count is not None else (QUICK_FILES if args.quick else make_corpus.DEFAULT_COUNT)
+    )
     only = {k for k in args.only.split(",") if k}
     corpora = [c for c in args.corpus.split(",") if c]
     unknown = set(corpora) - set(CORPORA)
@@ -717,24 +883,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines = sum(int(m["lines"]) for m in modules)
             calls = sum(sum(m["calls"].values()) for m in modules)
             defects = sum(len(m["expected_codes"]) for m in modules)
-            described[corpus] = (f"{len(modules)} generated tool modules (seed {args.seed}), "
-                                 f"{lines} lines, {calls} API calls, {defects} planted defects")
+            described[corpus] = (
+                f"{len(modules)} generated tool modules (seed {args.seed}), "
+                f"{lines} lines, {calls} API calls, {defects} planted defects"
+            )
         elif corpus == "names":
-            manifest = make_shapes.ensure_names(root, QUICK_FILES if args.quick else make_shapes.NAMES_DEFAULT_COUNT,
-                                                args.seed)
+            manifest = make_shapes.ensure_names(
+                root, QUICK_FILES if args.quick else make_shapes.NAMES_DEFAULT_COUNT, args.seed
+            )
             modules = manifest["modules"]
             assert isinstance(modules, list)
             lines = sum(int(m["lines"]) for m in modules)
             calls = sum(int(m["calls"]) for m in modules)
-            described[corpus] = (f"{len(modules)} name-heavy tool modules and their sibling constants "
-                                 f"(seed {args.seed}), {lines} lines, {calls} API calls")
+            described[corpus] = (
+                f"{len(modules)} name-heavy tool modules and their sibling constants "
+                f"(seed {args.seed}), {lines} lines, {calls} API calls"
+            )
         elif corpus == "big":
             sizes = BIG_SIZES[:1] if args.quick else BIG_SIZES
             manifest = make_shapes.ensure_big(root, sizes, args.seed)
             for module in manifest["modules"]:  # type: ignore[union-attr]
                 name = f"big-{module['calls']}"
-                described[name] = (f"one module of {module['calls']} calls, {module['lines']} lines, "
-                                   f"{module['bytes'] / MB:.2f} MB (seed {args.seed})")
+                described[name] = (
+                    f"one module of {module['calls']} calls, {module['lines']} lines, "
+                    f"{module['bytes'] / MB:.2f} MB (seed {args.seed})"
+                )
                 folder = (root / module["path"]).parent
                 for m in measurements(name, folder, args.full):
                     if not only or m.key in only:
@@ -742,8 +915,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         else:
             manifest = make_corpus.ensure_stdlib(root, QUICK_FILES if args.quick else None)
-            described[corpus] = (f"{manifest['count']} files, {manifest['lines']} lines "
-                                 f"of the standard library of Python {platform.python_version()}")
+            described[corpus] = (
+                f"{manifest['count']} files, {manifest['lines']} lines "
+                f"of the standard library of Python {platform.python_version()}"
+            )
         for m in measurements(corpus, root, args.full):
             if not only or m.key in only:
                 plan.append((corpus, m))
@@ -771,8 +946,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "source": _measured_source(source_before, _source_state()),
         "load_after": _load_average(),
         "corpora": described,
-        "versions": {d: _installed(d) for d in
-                     ("semantics-lint", "libcst", "fixit", "flake8", "ruff")},
+        "versions": {d: _installed(d) for d in ("semantics-lint", "libcst", "fixit", "flake8", "ruff")},
     }
     codes: list[tuple[str, int, int]] = []
     found = _by_key(results).get(("synthetic", "sl-jobs1"))
@@ -785,18 +959,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_report(results, rows, codes)
     table = render_markdown(results, rows, context, codes)
     (out_dir / "table.md").write_text(table, encoding="utf-8")
-    (out_dir / "results.json").write_text(json.dumps({
-        "context": context,
-        "results": [
-            {**{k: v for k, v in asdict(r).items() if k not in ("samples", "stdout")},
-             "samples": [asdict(s) for s in r.samples],
-             "median_wall": r.wall if r.ok else None,
-             "median_rss_mb": r.rss_mb if r.ok else None}
-            for r in results
-        ],
-        "ratios": rows,
-        "planted_vs_found": codes,
-    }, indent=1) + "\n", encoding="utf-8")
+    (out_dir / "results.json").write_text(
+        json.dumps(
+            {
+                "context": context,
+                "results": [
+                    {
+                        **{k: v for k, v in asdict(r).items() if k not in ("samples", "stdout")},
+                        "samples": [asdict(s) for s in r.samples],
+                        "median_wall": r.wall if r.ok else None,
+                        "median_rss_mb": r.rss_mb if r.ok else None,
+                    }
+                    for r in results
+                ],
+                "ratios": rows,
+                "planted_vs_found": codes,
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     if args.update_readme:
         update_readme(table)
     print(f"\nwritten: {out_dir / 'table.md'}, {out_dir / 'results.json'}")

@@ -96,7 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     root = options.work_dir / options.corpus
     if not root.is_dir():
-        print(f"no corpus at {root}: run bench/run.py (or bench/make_corpus.py) first", file=sys.stderr)
+        print(
+            f"no corpus at {root}: run bench/run.py (or bench/make_corpus.py) first",
+            file=sys.stderr,
+        )
         return 2
     samples = []
     for _ in range(options.runs):
@@ -112,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     floor = statistics.median(sample["ast"] for sample in samples)
     lint = statistics.median(sample["lint"] for sample in samples)
     print(f"{options.corpus}: {len(samples)} runs, findings {sorted(findings)}")
-    print(f"  ast.parse {floor:7.3f} s CPU   lint {lint:7.3f} s CPU   lint / ast.parse {ratio:.2f}x (median of ratios)")
+    print(
+        f"  ast.parse {floor:7.3f} s CPU   lint {lint:7.3f} s CPU   lint / ast.parse {ratio:.2f}x (median of ratios)"
+    )
     keys = sorted({key for sample in samples for key in sample["timings"]})
     rows = {key: statistics.median(sample["timings"].get(key, 0.0) for sample in samples) for key in keys}
     rest = statistics.median(
@@ -121,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     for key, seconds in sorted(rows.items(), key=lambda item: -item[1]):
         if seconds >= 0.005:
             print(f"  {key:12} {seconds:7.3f} s")
-    print(f"  {'rest':12} {rest:7.3f} s  (the timed lint - ast.parse - the above: decoding, context, batch, findings, collector)")
+    print(
+        f"  {'rest':12} {rest:7.3f} s  (the timed lint - ast.parse - the above: decoding, context, batch, findings, collector)"
+    )
     return 0
 
 

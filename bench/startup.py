@@ -65,7 +65,7 @@ BIN = PYTHON.parent
 TEST_FOLDERS = frozenset({"test", "tests", "idle_test"})
 
 CLEAN = "import os\n\n\ndef helper(path):\n    return os.path.join(path, 'x')\n"
-TOOL = '''\
+TOOL = """\
 from semantics_lint.runtime import absent, described_result
 
 
@@ -78,7 +78,7 @@ def vm_backup_status(export, vm):
         grain={"interval": "daily", "aggregation": "count", "isCounter": False},
         provenance={"measured_at": export.exported_at, "source": export.source},
     )
-'''
+"""
 PLAIN_PYPROJECT = """\
 # Written by bench/startup.py: a project root that does not configure semantics-lint.
 [tool.ruff]
@@ -117,7 +117,9 @@ def _prepare(work: Path) -> dict[str, Path]:
     (folders["plain"] / "tool.py").write_text(TOOL, encoding="utf-8")
     (folders["configured"] / "tool.py").write_text(TOOL, encoding="utf-8")
     for index in range(7):
-        (folders["ten"] / f"helper{index}.py").write_text(CLEAN.replace("'x'", f"'x{index}'"), encoding="utf-8")
+        (folders["ten"] / f"helper{index}.py").write_text(
+            CLEAN.replace("'x'", f"'x{index}'"), encoding="utf-8"
+        )
     (folders["ten"] / "tool0.py").write_text(TOOL, encoding="utf-8")
     for index in (1, 2):
         (folders["ten"] / f"tool{index}.py").write_text(
@@ -149,20 +151,53 @@ def _rows(folders: dict[str, Path], work: Path) -> list[Row]:
     cache = str(work / ".semantics-lint-cache")
     rows = [
         Row("python", "python -c pass", [str(PYTHON), "-c", "pass"], plain),
-        Row("sl-clean", "semantics-lint check clean.py (no call of ours)", [*check, "clean.py"], plain,
-            "ruff-clean", "<= 60 ms"),
-        Row("sl-clean-cache", "semantics-lint check clean.py, results cache on (the default)",
-            [sl, "check", "--cache-dir", cache, "clean.py"], plain, "ruff-clean"),
+        Row(
+            "sl-clean",
+            "semantics-lint check clean.py (no call of ours)",
+            [*check, "clean.py"],
+            plain,
+            "ruff-clean",
+            "<= 60 ms",
+        ),
+        Row(
+            "sl-clean-cache",
+            "semantics-lint check clean.py, results cache on (the default)",
+            [sl, "check", "--cache-dir", cache, "clean.py"],
+            plain,
+            "ruff-clean",
+        ),
         Row("ruff-clean", "ruff check clean.py", [*ruff_check, "clean.py"], plain),
-        Row("sl-tool", "semantics-lint check tool.py (one SEM102)", [*check, "tool.py"], plain,
-            "ruff-tool", "<= 120 ms"),
+        Row(
+            "sl-tool",
+            "semantics-lint check tool.py (one SEM102)",
+            [*check, "tool.py"],
+            plain,
+            "ruff-tool",
+            "<= 120 ms",
+        ),
         Row("ruff-tool", "ruff check tool.py", [*ruff_check, "tool.py"], plain),
-        Row("sl-tool-configured", "semantics-lint check tool.py, [tool.semantics-lint] in pyproject",
-            [*check, "tool.py"], configured, "ruff-tool"),
-        Row("sl-tool-cached", "semantics-lint check tool.py, results cache warm",
-            [sl, "check", "--cache-dir", cache, "tool.py"], plain, "ruff-tool", warm_up=True),
-        Row("sl-ten", "semantics-lint check, ten files (3 tool modules)", [*check, *ten_files], ten,
-            "ruff-ten"),
+        Row(
+            "sl-tool-configured",
+            "semantics-lint check tool.py, [tool.semantics-lint] in pyproject",
+            [*check, "tool.py"],
+            configured,
+            "ruff-tool",
+        ),
+        Row(
+            "sl-tool-cached",
+            "semantics-lint check tool.py, results cache warm",
+            [sl, "check", "--cache-dir", cache, "tool.py"],
+            plain,
+            "ruff-tool",
+            warm_up=True,
+        ),
+        Row(
+            "sl-ten",
+            "semantics-lint check, ten files (3 tool modules)",
+            [*check, *ten_files],
+            ten,
+            "ruff-ten",
+        ),
         Row("ruff-ten", "ruff check, ten files", [*ruff_check, *ten_files], ten),
         Row("sl-help", "semantics-lint --help", [sl, "--help"], plain),
         Row("sl-check-help", "semantics-lint check --help", [sl, "check", "--help"], plain),
@@ -171,13 +206,22 @@ def _rows(folders: dict[str, Path], work: Path) -> list[Row]:
         folder = folders[name]
         count = sum(1 for _ in folder.rglob("*.py"))
         rows.append(
-            Row(f"sl-{name}", f"semantics-lint check, {name} ({count} files)",
-                [*check, "--no-respect-gitignore", "."], folder, f"ruff-{name}",
-                "<= 1.0x ruff (goal 0.7x)" if name == "stdlib-without-tests" else "")
+            Row(
+                f"sl-{name}",
+                f"semantics-lint check, {name} ({count} files)",
+                [*check, "--no-respect-gitignore", "."],
+                folder,
+                f"ruff-{name}",
+                "<= 1.0x ruff (goal 0.7x)" if name == "stdlib-without-tests" else "",
+            )
         )
         rows.append(
-            Row(f"ruff-{name}", f"ruff check --select F401, {name}",
-                [*ruff_check, "--select", "F401", "."], folder)
+            Row(
+                f"ruff-{name}",
+                f"ruff check --select F401, {name}",
+                [*ruff_check, "--select", "F401", "."],
+                folder,
+            )
         )
     return rows
 
@@ -189,8 +233,17 @@ def _with_baseline(rows: list[Row], baseline: Path) -> list[Row]:
     for row in rows:
         out.append(row)
         if row.key.startswith("sl-"):
-            out.append(Row(f"{row.key}@baseline", f"{row.label} (baseline)", row.argv, row.cwd,
-                           row.key, warm_up=row.warm_up, env=env))
+            out.append(
+                Row(
+                    f"{row.key}@baseline",
+                    f"{row.label} (baseline)",
+                    row.argv,
+                    row.cwd,
+                    row.key,
+                    warm_up=row.warm_up,
+                    env=env,
+                )
+            )
             # The row itself is compared with its baseline (and still with ruff).
     return out
 
@@ -199,8 +252,13 @@ def _sample(row: Row) -> None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        row.argv, cwd=row.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, check=False, env=row.env,
+        row.argv,
+        cwd=row.cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+        env=row.env,
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -217,11 +275,21 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 def _instructions(row: Row) -> int | None:
     """The instructions of one run of ``row`` under callgrind (None: it failed)."""
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=yes",
-         *row.argv],
-        cwd=row.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            "--trace-children=yes",
+            *row.argv,
+        ],
+        cwd=row.cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         # One hash seed: with random ones, the count of a run moves by a few per cent.
-        text=True, check=False, env={**(row.env or os.environ), "PYTHONHASHSEED": "0"},
+        text=True,
+        check=False,
+        env={**(row.env or os.environ), "PYTHONHASHSEED": "0"},
     )
     counts = [int(found) for found in _COLLECTED.findall(done.stderr)]
     if done.returncode not in (0, 1) or not counts:
@@ -244,7 +312,9 @@ def _instructions_table(rows: list[Row]) -> str:
         if count is None:
             lines.append(f"| {row.label} | broken: {(row.error or '').splitlines()[-1:]} | |")
             continue
-        other = counts.get(f"{row.key}@baseline") or (counts.get(row.against or "") if row.env is None else None)
+        other = counts.get(f"{row.key}@baseline") or (
+            counts.get(row.against or "") if row.env is None else None
+        )
         ratio = f"{count / other:.2f}x" if other else ""
         lines.append(f"| {row.label} | {count / 1e6:.1f} | {ratio} |")
     return "\n".join(lines) + "\n"
@@ -256,8 +326,12 @@ def _compile(baseline: Path | None = None) -> None:
 
     package = Path(semantics_lint.__file__).resolve().parent
     for folder in (package, BIN.parent / "lib", *([baseline] if baseline else [])):
-        subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(folder)], check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [str(PYTHON), "-m", "compileall", "-q", str(folder)],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
 
 def _table(rows: list[Row], runs: int) -> str:
@@ -273,7 +347,9 @@ def _table(rows: list[Row], runs: int) -> str:
     ]
     for row in rows:
         if row.error is not None:
-            lines.append(f"| {row.label} | broken: {row.error.splitlines()[-1] if row.error else ''} | | | | |")
+            lines.append(
+                f"| {row.label} | broken: {row.error.splitlines()[-1] if row.error else ''} | | | | |"
+            )
             continue
         if not row.wall:
             continue

@@ -29,9 +29,7 @@ def main(argv: list[str]) -> int:
         wall = time.perf_counter() - start
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = usage.ru_utime + usage.ru_stime
-    print(json.dumps(
-        {"wall": wall, "cpu": cpu, "maxrss_kb": usage.ru_maxrss, "returncode": returncode}
-    ))
+    print(json.dumps({"wall": wall, "cpu": cpu, "maxrss_kb": usage.ru_maxrss, "returncode": returncode}))
     return 0
 
 

@@ -30,10 +30,25 @@ from make_corpus import DEFAULT_SEED  # noqa: E402
 PYTHON = Path(sys.executable)
 TOOLS = {
     "ast": lambda target: (str(PYTHON), str(BENCH / "parse_all.py"), "ast", target),
-    "semantics-lint": lambda target: (str(PYTHON.parent / "semantics-lint"), "check", "--no-cache",
-                                      "--no-respect-gitignore", "--jobs", "1", target),
-    "ruff": lambda target: (str(PYTHON.parent / "ruff"), "check", "--no-cache", "--select", "F401",
-                            "--output-format", "concise", target),
+    "semantics-lint": lambda target: (
+        str(PYTHON.parent / "semantics-lint"),
+        "check",
+        "--no-cache",
+        "--no-respect-gitignore",
+        "--jobs",
+        "1",
+        target,
+    ),
+    "ruff": lambda target: (
+        str(PYTHON.parent / "ruff"),
+        "check",
+        "--no-cache",
+        "--select",
+        "F401",
+        "--output-format",
+        "concise",
+        target,
+    ),
 }
 
 
@@ -41,7 +56,10 @@ def sample(command: tuple[str, ...], cwd: Path) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         out = subprocess.run(
             [str(PYTHON), str(BENCH / "timed.py"), str(Path(folder) / "out"), "--", *command],
-            cwd=cwd, capture_output=True, text=True, check=True,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
         )
     result: dict[str, float] = json.loads(out.stdout)
     return result
@@ -58,7 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     samples: dict[tuple[str, str], list[dict[str, float]]] = {}
     for _ in range(args.runs):
         for shape, info in shapes.items():
-            target = str(args.out / (str(info["path"]) if shape == "one-per-module" else Path(str(info["path"])).parent))
+            target = str(
+                args.out
+                / (str(info["path"]) if shape == "one-per-module" else Path(str(info["path"])).parent)
+            )
             for tool, command in TOOLS.items():
                 samples.setdefault((shape, tool), []).append(sample(command(target), args.out))
     median: dict[tuple[str, str], dict[str, float]] = {
@@ -72,13 +93,19 @@ def main(argv: list[str] | None = None) -> int:
         for tool in TOOLS:
             m = median[(shape, tool)]
             ratio = m["wall"] / median[(shape, "ast")]["wall"]
-            print(f"| {shape} | {size} | {tool} | {m['wall']:.3f} | {m['cpu']:.3f} | "
-                  f"{m['maxrss_kb'] / 1024:.1f} | {ratio:.2f} |")
+            print(
+                f"| {shape} | {size} | {tool} | {m['wall']:.3f} | {m['cpu']:.3f} | "
+                f"{m['maxrss_kb'] / 1024:.1f} | {ratio:.2f} |"
+            )
     sl = {shape: median[(shape, "semantics-lint")] for shape in shapes}
     print()
-    print(f"- 4,000 tools / their ast.parse (target <= 3): "
-          f"{sl['tools-4000']['wall'] / median[('tools-4000', 'ast')]['wall']:.2f}")
-    print(f"- 4,000 tools / 1,000 tools (target <= 4.5): {sl['tools-4000']['wall'] / sl['tools-1000']['wall']:.2f}")
+    print(
+        f"- 4,000 tools / their ast.parse (target <= 3): "
+        f"{sl['tools-4000']['wall'] / median[('tools-4000', 'ast')]['wall']:.2f}"
+    )
+    print(
+        f"- 4,000 tools / 1,000 tools (target <= 4.5): {sl['tools-4000']['wall'] / sl['tools-1000']['wall']:.2f}"
+    )
     print(f"- 5 MB module, peak RSS (target < 500 MB): {sl['tools-5mb']['maxrss_kb'] / 1024:.0f} MB")
     return 0
 

@@ -21,17 +21,30 @@ from typing import Any
 ENTITIES = ("vm1", "vm2", "fleet", "fc1/3")
 FIELDS = ("jobs_local", "status", "nav", "10", "x y")
 ANSWER_FIELDS = (
-    "a", "jobs", "report.a", "report.jobs", "items.0.a", "items.1.b", "0", "r.s.t", "items.length",
+    "a",
+    "jobs",
+    "report.a",
+    "report.jobs",
+    "items.0.a",
+    "items.1.b",
+    "0",
+    "r.s.t",
+    "items.length",
 )
 TIMES = ("2026-01-01T00:00:00Z", "2026-02-03T04:05:06+02:00")
 
 
 def _scalar(rng: random.Random) -> Any:
-    return rng.choice([
-        rng.randint(-5, 400), rng.randint(0, 2**53), rng.choice([0.5, 1e21, 1e-7, -2.25, 30.0, 1e16]),
-        rng.choice(["down", "up", "30", "unknown", "", "é", "null", "true"]),
-        rng.choice([True, False]), None,
-    ])
+    return rng.choice(
+        [
+            rng.randint(-5, 400),
+            rng.randint(0, 2**53),
+            rng.choice([0.5, 1e21, 1e-7, -2.25, 30.0, 1e16]),
+            rng.choice(["down", "up", "30", "unknown", "", "é", "null", "true"]),
+            rng.choice([True, False]),
+            None,
+        ]
+    )
 
 
 def _value(rng: random.Random, depth: int = 0) -> Any:
@@ -47,27 +60,35 @@ def _value(rng: random.Random, depth: int = 0) -> Any:
 
 
 def _claim(rng: random.Random, value: Any) -> Any:
-    return rng.choice([
-        {"kind": "known", "value": value, "evidence": "the meter"},
-        {"kind": "unknown", "reason": "meter offline"},
-        {"kind": "not-applicable", "evidence": "no such port"},
-        {"kind": "known", "evidence": "a known Claim with no value"},
-        {"kind": 3, "value": value},
-    ])
+    return rng.choice(
+        [
+            {"kind": "known", "value": value, "evidence": "the meter"},
+            {"kind": "unknown", "reason": "meter offline"},
+            {"kind": "not-applicable", "evidence": "no such port"},
+            {"kind": "known", "evidence": "a known Claim with no value"},
+            {"kind": 3, "value": value},
+        ]
+    )
 
 
 def _envelope(rng: random.Random) -> dict[str, Any]:
     envelope: dict[str, Any] = {"af_semantics": True}
     if rng.random() < 0.8:
         envelope["facts"] = [
-            {"entity": rng.choice(ENTITIES),
-             **{field: _value(rng) for field in rng.sample(FIELDS, rng.randint(1, 3))}}
+            {
+                "entity": rng.choice(ENTITIES),
+                **{field: _value(rng) for field in rng.sample(FIELDS, rng.randint(1, 3))},
+            }
             for _ in range(rng.randint(1, 3))
         ]
     if rng.random() < 0.4 or "facts" not in envelope:
         envelope["series"] = [
-            {"t": rng.choice([*TIMES, 1767225600000, 1.5]), "entity": rng.choice(ENTITIES),
-             "metric": rng.choice(FIELDS), "value": _value(rng)}
+            {
+                "t": rng.choice([*TIMES, 1767225600000, 1.5]),
+                "entity": rng.choice(ENTITIES),
+                "metric": rng.choice(FIELDS),
+                "value": _value(rng),
+            }
             for _ in range(rng.randint(1, 3))
         ]
         envelope["grain"] = {"interval": "1d", "aggregation": "sum", "is_counter": False}
@@ -92,9 +113,24 @@ def _settled(served: list[dict[str, Any]], entity: str, field: str) -> list[Any]
 def _number_texts(value: Any) -> list[str]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return []
-    texts = [str(value), f" {value}\n", f"\u00a0{value}\u2028", f"{value}e0", f"+{value}", f"{value}n", "1_000"]
+    texts = [
+        str(value),
+        f" {value}\n",
+        f"\u00a0{value}\u2028",
+        f"{value}e0",
+        f"+{value}",
+        f"{value}n",
+        "1_000",
+    ]
     if isinstance(value, int) and value >= 0:
-        texts += [hex(value), hex(value).upper(), f"0o{value:o}", f"0b{value:b}", f"{value}.0", f"-{hex(value)}"]
+        texts += [
+            hex(value),
+            hex(value).upper(),
+            f"0o{value:o}",
+            f"0b{value:b}",
+            f"{value}.0",
+            f"-{hex(value)}",
+        ]
     return texts
 
 
@@ -137,8 +173,12 @@ def _put(answer: dict[str, Any], path: str, value: Any) -> None:
 def case(rng: random.Random) -> dict[str, Any]:
     """One case: ``served``, ``contract`` (pairs) and ``answer``."""
     served: list[dict[str, Any]] = [
-        {"envelope": _envelope(rng), "tool": rng.choice(["vm_backup_status", "whats_here"]),
-         "call_id": rng.choice(["call_abc", "c1", "toolu_01", "7"]), "iteration": rng.randint(0, 4)}
+        {
+            "envelope": _envelope(rng),
+            "tool": rng.choice(["vm_backup_status", "whats_here"]),
+            "call_id": rng.choice(["call_abc", "c1", "toolu_01", "7"]),
+            "iteration": rng.randint(0, 4),
+        }
         for _ in range(rng.randint(1, 3))
     ]
     fields = rng.sample(ANSWER_FIELDS, rng.randint(1, 4))
@@ -146,13 +186,13 @@ def case(rng: random.Random) -> dict[str, Any]:
         (row["entity"], key)
         for one in served
         for row in one["envelope"].get("facts", [])
-        for key in row if key != "entity"
+        for key in row
+        if key != "entity"
     ] + [(p["entity"], p["metric"]) for one in served for p in one["envelope"].get("series", [])]
     contract: list[tuple[str, dict[str, str]]] = []
     for answer_field in fields:
         entity, field = (
-            rng.choice(readings) if rng.random() < 0.75
-            else (rng.choice(ENTITIES), rng.choice(FIELDS))
+            rng.choice(readings) if rng.random() < 0.75 else (rng.choice(ENTITIES), rng.choice(FIELDS))
         )
         contract.append((answer_field, {"entity": entity, "field": field}))
     answer: Any = {}

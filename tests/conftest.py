@@ -17,9 +17,7 @@ from hypothesis import HealthCheck, settings
 # data is slow to generate (the too_slow health check): both are measures of the
 # machine's load, not of the code. Every property test runs without them; a test's
 # own settings override the rest of this profile.
-settings.register_profile(
-    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
 

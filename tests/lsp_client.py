@@ -174,7 +174,9 @@ class LspClient:
         with self._arrived:
             return len(self._log)
 
-    def wait_for_log(self, pattern: str, after: int = 0, timeout: float = PATIENCE) -> tuple[int, re.Match[str]]:
+    def wait_for_log(
+        self, pattern: str, after: int = 0, timeout: float = PATIENCE
+    ) -> tuple[int, re.Match[str]]:
         """The first log line (from index ``after`` on) that ``pattern`` matches: its
         index and the match. Start the server with a ``log_level`` that writes it."""
         found = re.compile(pattern)
@@ -265,7 +267,14 @@ class LspClient:
         uri = file_uri(path)
         self.notify(
             "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "python", "version": version, "text": text}},
+            {
+                "textDocument": {
+                    "uri": uri,
+                    "languageId": "python",
+                    "version": version,
+                    "text": text,
+                }
+            },
         )
         return uri
 
@@ -281,17 +290,20 @@ class LspClient:
         context: dict[str, Any] = {"diagnostics": []}
         if only is not None:
             context["only"] = only
-        return self.result(
-            "textDocument/codeAction",
-            {
-                "textDocument": {"uri": uri},
-                "range": {
-                    "start": {"line": start[0], "character": start[1]},
-                    "end": {"line": end[0], "character": end[1]},
+        return (
+            self.result(
+                "textDocument/codeAction",
+                {
+                    "textDocument": {"uri": uri},
+                    "range": {
+                        "start": {"line": start[0], "character": start[1]},
+                        "end": {"line": end[0], "character": end[1]},
+                    },
+                    "context": context,
                 },
-                "context": context,
-            },
-        ) or []
+            )
+            or []
+        )
 
     def stop(self, timeout: float = PATIENCE) -> int:
         """``shutdown`` then ``exit``; the process's exit status."""
@@ -374,5 +386,10 @@ def workspace_edits(action: Message, uri: str) -> list[Message]:
     """The ``TextEdit``s a code action makes to ``uri`` (either edit shape)."""
     edit = action.get("edit") or {}
     if "documentChanges" in edit:
-        return [e for change in edit["documentChanges"] if change["textDocument"]["uri"] == uri for e in change["edits"]]
+        return [
+            e
+            for change in edit["documentChanges"]
+            if change["textDocument"]["uri"] == uri
+            for e in change["edits"]
+        ]
     return list((edit.get("changes") or {}).get(uri, []))

@@ -7,15 +7,11 @@ from typing import Any, NamedTuple
 
 import pytest
 
-pytest.importorskip(
-    "opentelemetry.sdk", reason="the tracing tests need opentelemetry-sdk (the test extra)"
-)
+pytest.importorskip("opentelemetry.sdk", reason="the tracing tests need opentelemetry-sdk (the test extra)")
 
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
-    InMemorySpanExporter,
-)
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
 
 from semantics_lint.runtime import tracing  # noqa: E402
 
@@ -37,7 +33,10 @@ class Spans(NamedTuple):
 
 def ids(span: ReadableSpan) -> dict[str, Any]:
     """A span's ids as the run record writes them."""
-    return {"trace_id": format(span.context.trace_id, "032x"), "span_id": format(span.context.span_id, "016x")}
+    return {
+        "trace_id": format(span.context.trace_id, "032x"),
+        "span_id": format(span.context.span_id, "016x"),
+    }
 
 
 @pytest.fixture

@@ -15,24 +15,24 @@ import sys
 import textwrap
 from pathlib import Path
 
-CONSTANTS = '''\
+CONSTANTS = """\
 PROV = {"measuredAt": "2024-05-01", "source": "cmdb"}
 make_result(provenance=PROV)
-'''
+"""
 
-TOOL = '''\
+TOOL = """\
 from semantics_lint.runtime import described_result
 from consts import PROV
 
 
 def tool(rows):
     return described_result(facts=rows, provenance=PROV)
-'''
+"""
 
 # Lints tool.py once per settings named on the command line, in one process, and prints
 # each run's codes as a JSON list.
 SCRIPT = textwrap.dedent(
-    '''
+    """
     import json, sys
     from semantics_lint import vocabulary
     from semantics_lint.lint.engine import LintSettings, lint_file
@@ -40,7 +40,7 @@ SCRIPT = textwrap.dedent(
     extended = LintSettings(call_names=(*vocabulary.DESCRIBED_RESULT_NAMES, "make_result"))
     chosen = {"default": LintSettings(), "extended": extended}
     print(json.dumps([[f.code for f in lint_file(sys.argv[1], chosen[name])] for name in sys.argv[2:]]))
-    '''
+    """
 )
 
 
@@ -58,7 +58,9 @@ def _runs(tmp_path: Path, *settings: str) -> list[list[str]]:
     return result
 
 
-def test_settings_that_change_an_imported_modules_reading_are_part_of_its_key(tmp_path: Path) -> None:
+def test_settings_that_change_an_imported_modules_reading_are_part_of_its_key(
+    tmp_path: Path,
+) -> None:
     # Alone, each settings give their own answer: the dict in consts.py is only read by
     # a declaration call when make_result is one, so only then is its date followed.
     assert _runs(tmp_path, "extended") == [["SEM203"]]

@@ -71,7 +71,11 @@ def test_the_megabyte_result_is_over_the_cap() -> None:
 def test_each_row_through_mcp_writes_the_spans_it_names(row: str, ours: bool, mcps: bool) -> None:
     pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2.x server")
     done = subprocess.run(
-        bench._child("mcp", row, "small", "2"), capture_output=True, text=True, timeout=300, check=False
+        bench._child("mcp", row, "small", "2"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -76,7 +76,9 @@ def test_a_name_imported_from_a_sibling_module_is_followed(tmp_path: Path) -> No
     assert planted
     path = tmp_path / planted[0]["path"]
     findings = lint_source(path.read_bytes(), str(path))
-    assert any(f.code == "SEM203" and "REPORT_DAY" in f.help and "constants.py" in f.help for f in findings if f.help)
+    assert any(
+        f.code == "SEM203" and "REPORT_DAY" in f.help and "constants.py" in f.help for f in findings if f.help
+    )
 
 
 def test_big_modules_have_the_calls_asked_for(tmp_path: Path) -> None:
@@ -94,7 +96,9 @@ def test_equivalence_check_tells_same_from_different_findings(tmp_path: Path) ->
     run = [sys.executable, str(script)]
     subprocess.run([*run, "save", str(saved), "--only", "examples", "--default-only"], check=True)
     same = subprocess.run(
-        [*run, "check", str(saved), "--only", "examples", "--default-only"], capture_output=True, text=True
+        [*run, "check", str(saved), "--only", "examples", "--default-only"],
+        capture_output=True,
+        text=True,
     )
     assert same.returncode == 0, same.stdout
     assert "equivalent" in same.stdout
@@ -104,7 +108,9 @@ def test_equivalence_check_tells_same_from_different_findings(tmp_path: Path) ->
     lines[0] = json.dumps(first)
     (saved / "examples.default.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     changed = subprocess.run(
-        [*run, "check", str(saved), "--only", "examples", "--default-only"], capture_output=True, text=True
+        [*run, "check", str(saved), "--only", "examples", "--default-only"],
+        capture_output=True,
+        text=True,
     )
     assert changed.returncode == 1
     assert "1 files differ" in changed.stdout

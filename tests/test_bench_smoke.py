@@ -121,7 +121,9 @@ def test_corpus_plants_defects_and_names_to_follow(corpus: tuple[Path, dict[str,
         if "EXPORT_SOURCE" in m["follows"]:
             assert "from ..shared import EXPORT_SOURCE" in text
     shared = ast.parse((root / make_corpus.PACKAGE / "shared.py").read_text(encoding="utf-8"))
-    assigned = {t.id for n in shared.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    assigned = {
+        t.id for n in shared.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
     assert "EXPORT_SOURCE" in assigned
 
 
@@ -151,9 +153,18 @@ def test_stdlib_copy_skips_site_packages(tmp_path: Path) -> None:
 def test_timed_reports_exit_code_output_and_memory(tmp_path: Path) -> None:
     out = tmp_path / "o.txt"
     proc = subprocess.run(
-        [sys.executable, str(BENCH / "timed.py"), str(out), "--",
-         sys.executable, "-c", "print('hello'); raise SystemExit(3)"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            str(BENCH / "timed.py"),
+            str(out),
+            "--",
+            sys.executable,
+            "-c",
+            "print('hello'); raise SystemExit(3)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data = json.loads(proc.stdout)
     assert data["returncode"] == 3
@@ -191,8 +202,14 @@ def test_judge_computes_ratios_and_verdicts() -> None:
 
 
 def test_a_broken_tool_is_reported_not_timed(tmp_path: Path) -> None:
-    m = run.Measurement("x", "x", ("x",), tmp_path, crash_markers=("Traceback (most recent call last)",),
-                        expect_output=True)
+    m = run.Measurement(
+        "x",
+        "x",
+        ("x",),
+        tmp_path,
+        crash_markers=("Traceback (most recent call last)",),
+        expect_output=True,
+    )
     (tmp_path / "t.out").write_text("")
     (tmp_path / "t.out.err").write_text("Traceback (most recent call last):\nValueError: boom\n")
     assert run.broken(m, run.Sample(1.0, 1.0, 1, 1, 0), tmp_path, "t") == "crashed: ValueError: boom"
@@ -214,17 +231,35 @@ def test_update_readme_replaces_only_the_marked_table(tmp_path: Path) -> None:
 
 def test_quick_run_measures_the_cheap_floors(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, str(BENCH / "run.py"), "--quick", "--count", "6",
-         "--only", "ast,libcst,py-startup", "--work-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            "--quick",
+            "--count",
+            "6",
+            "--only",
+            "ast,libcst,py-startup",
+            "--work-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "out" / "quick" / "results.json").read_text())
     got = {(r["corpus"], r["key"]): r for r in data["results"]}
     # LibCST over the stdlib runs only with --full; the name-heavy corpus and the big
     # module are measured against the parse floor alone.
-    assert set(got) == {("synthetic", "ast"), ("synthetic", "libcst"), ("stdlib", "ast"),
-                        ("names", "ast"), ("big-1000", "ast"), ("startup", "py-startup")}
+    assert set(got) == {
+        ("synthetic", "ast"),
+        ("synthetic", "libcst"),
+        ("stdlib", "ast"),
+        ("names", "ast"),
+        ("big-1000", "ast"),
+        ("startup", "py-startup"),
+    }
     for result in got.values():
         assert result["error"] is None
         assert len(result["samples"]) == 1
@@ -250,7 +285,11 @@ def test_fixit_baseline_rule_reports_each_described_result_call(tmp_path: Path) 
     )
     proc = subprocess.run(
         [str(fixit), "--rules", run.FIXIT_RULE, "lint", str(tmp_path / "tool.py")],
-        cwd=BENCH, capture_output=True, text=True, timeout=120, check=False,
+        cwd=BENCH,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     reported = [line for line in proc.stdout.splitlines() if "DescribedResultCall" in line]
     assert [line.split("@")[1].split()[0] for line in reported] == ["2:0", "3:0"], proc.stdout + proc.stderr
@@ -264,7 +303,9 @@ def test_planted_defects_are_counted_beside_findings() -> None:
         "Found 2 errors.\n"
     )
     assert run.planted_vs_found(manifest, out) == [
-        ("SEM102", 2, 1), ("SEM105", 0, 1), ("SEM203", 1, 0)
+        ("SEM102", 2, 1),
+        ("SEM105", 0, 1),
+        ("SEM203", 1, 0),
     ]
 
 
@@ -281,7 +322,10 @@ def test_rules_instructions_leaves_out_one_rule_at_a_time(tmp_path: Path) -> Non
     def findings(left_out: str) -> str:
         proc = subprocess.run(
             [sys.executable, "-c", rules_instructions._SCRIPT, str(tmp_path), "1", left_out],
-            capture_output=True, text=True, timeout=120, check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.strip()
@@ -305,8 +349,20 @@ def test_the_projects_corpus_reaches_across_modules_through_astroid(tmp_path: Pa
     assert files == sorted(p.relative_to(again) for p in again.rglob("*.py"))
     assert all((first / f).read_bytes() == (again / f).read_bytes() for f in files)
     done = subprocess.run(
-        [sys.executable, str(BENCH / "projects.py"), "--runs", "1", "--count", "12", "--corpus", str(first)],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            str(BENCH / "projects.py"),
+            "--runs",
+            "1",
+            "--count",
+            "12",
+            "--corpus",
+            str(first),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     counts = re.match(r"12 projects, \d+ files: (\d+) findings, (\d+) modules built by astroid", done.stdout)
@@ -320,5 +376,7 @@ def test_the_projects_corpus_reaches_across_modules_through_astroid(tmp_path: Pa
     across = 0
     for tools in sorted(first.glob("p*/pkg/tools.py")):
         with ProjectCache() as run:
-            across += sum(f.code == "SEM203" for f in engine.lint(tools.read_bytes(), str(tools), project=run).findings)
+            across += sum(
+                f.code == "SEM203" for f in engine.lint(tools.read_bytes(), str(tools), project=run).findings
+            )
     assert across > 0

@@ -8,20 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.model import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    Position,
-    Severity,
-)
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Fix, Position, Severity
 from semantics_lint.lint.engine import LintSettings
-from semantics_lint.lint.run.cache import (
-    ResultCache,
-    build_fingerprint,
-    settings_key,
-)
+from semantics_lint.lint.run.cache import ResultCache, build_fingerprint, settings_key
 
 SOURCE = b"from semantics_lint.runtime import described_result\n"
 
@@ -161,7 +150,11 @@ def test_the_folder_is_ignored_by_git_and_other_builds_are_dropped(tmp_path: Pat
     new.save()
     assert sorted(p.name for p in folder.iterdir()) == [".semantics-lint-cache"]
     own = folder / ".semantics-lint-cache"
-    assert sorted(p.name for p in own.iterdir()) == [".gitignore", "CACHEDIR.TAG", "results-new.json"]
+    assert sorted(p.name for p in own.iterdir()) == [
+        ".gitignore",
+        "CACHEDIR.TAG",
+        "results-new.json",
+    ]
     assert (own / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
 
 

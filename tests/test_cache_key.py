@@ -22,12 +22,7 @@ from checkout import SNAKE, run_check
 
 from semantics_lint.lint.engine import LintSettings
 from semantics_lint.lint.run import user_key
-from semantics_lint.lint.run.cache import (
-    CACHE_FOLDER,
-    ResultCache,
-    build_fingerprint,
-    settings_key,
-)
+from semantics_lint.lint.run.cache import CACHE_FOLDER, ResultCache, build_fingerprint, settings_key
 from semantics_lint.lint.run.config import ConfigResolver
 from semantics_lint.lint.run.runner import RunOptions
 from semantics_lint.lint.run.selection import codes_for_file, settings_for
@@ -105,9 +100,7 @@ def test_a_cache_shipped_by_the_checkout_hides_nothing(project: Path) -> None:
     digest.update(b"\0" + settings_key(_settings(project)).encode())
     shapes: dict[str, dict[str, object]] = {
         "unsigned": {"key": digest.hexdigest(), "findings": []},
-        "signed with the checkout's key": {
-            "mac": _forged_mac(b"k" * 32, project), "findings": []
-        },
+        "signed with the checkout's key": {"mac": _forged_mac(b"k" * 32, project), "findings": []},
     }
     for shape, entry in shapes.items():
         for fmt in (1, 2):
@@ -139,7 +132,10 @@ def test_a_key_others_can_read_is_not_trusted_and_left_alone(tmp_path: Path, pro
     key = home / "semantics-lint" / "key"
     key.write_bytes(b"k" * 32)  # the checkout's key, as a checkout of a home could hold
     key.chmod(0o644)
-    _ship(project, {str(project / "tool.py"): {"mac": _forged_mac(b"k" * 32, project), "findings": []}})
+    _ship(
+        project,
+        {str(project / "tool.py"): {"mac": _forged_mac(b"k" * 32, project), "findings": []}},
+    )
     done = _check("tool.py", cwd=project, XDG_CACHE_HOME=str(home))
     assert done.returncode == 1 and "SEM102" in done.stdout
     assert "warning: the results cache is off for this run" in done.stderr
@@ -170,12 +166,14 @@ def test_an_entry_is_bound_to_its_file(tmp_path: Path) -> None:
     again = ResultCache(tmp_path, "f1", key=b"s" * 32)
     assert again.get(clean, "clean.py", b"x = 1\n", LintSettings()) == []
     assert again.get(dirty, "dirty.py", SNAKE.encode(), LintSettings()) is None
-    assert ResultCache(tmp_path, "f1", key=b"t" * 32).get(
-        clean, "clean.py", b"x = 1\n", LintSettings()
-    ) is None
+    assert (
+        ResultCache(tmp_path, "f1", key=b"t" * 32).get(clean, "clean.py", b"x = 1\n", LintSettings()) is None
+    )
 
 
-def test_a_key_that_is_a_folder_turns_the_cache_off_and_the_run_goes_on(tmp_path: Path, project: Path) -> None:
+def test_a_key_that_is_a_folder_turns_the_cache_off_and_the_run_goes_on(
+    tmp_path: Path, project: Path
+) -> None:
     home = tmp_path / "cache-home"
     (home / "semantics-lint" / "key").mkdir(parents=True)
     done = _check("tool.py", cwd=project, XDG_CACHE_HOME=str(home))

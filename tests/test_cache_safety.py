@@ -22,12 +22,7 @@ from checkout import SNAKE, run_check, unprivileged
 
 from semantics_lint.lint.core.model import Finding, Position, Severity
 from semantics_lint.lint.engine import LintSettings
-from semantics_lint.lint.run.cache import (
-    CACHE_FOLDER,
-    MAX_CACHE_BYTES,
-    ResultCache,
-    default_cache_dir,
-)
+from semantics_lint.lint.run.cache import CACHE_FOLDER, MAX_CACHE_BYTES, ResultCache, default_cache_dir
 
 
 def _check(*args: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
@@ -63,8 +58,10 @@ def test_a_users_folder_given_as_cache_dir_keeps_every_file(project: Path) -> No
     assert first.stdout == second.stdout and "SEM102" in first.stdout
     assert _snapshot(data) == before
     own = data / CACHE_FOLDER
-    assert (own / "CACHEDIR.TAG").read_text(encoding="utf-8").startswith(
-        "Signature: 8a477f597d28d172789f06886806bc55"
+    assert (
+        (own / "CACHEDIR.TAG")
+        .read_text(encoding="utf-8")
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
     )
     assert (own / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
     assert len(list(own.glob("results-*.json"))) == 1
@@ -146,7 +143,11 @@ def test_a_cache_made_before_the_tag_is_still_ours(tmp_path: Path) -> None:
     assert cache.problem is None
     cache.put(tmp_path / "tool.py", "tool.py", SNAKE.encode(), LintSettings(), [])
     cache.save()
-    assert sorted(p.name for p in old.iterdir()) == [".gitignore", "CACHEDIR.TAG", "results-f1.json"]
+    assert sorted(p.name for p in old.iterdir()) == [
+        ".gitignore",
+        "CACHEDIR.TAG",
+        "results-f1.json",
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -155,7 +156,15 @@ def test_a_cache_made_before_the_tag_is_still_ours(tmp_path: Path) -> None:
 
 
 def _row(**changes: Any) -> list[Any]:
-    row: list[Any] = ["SEM102", "a message", Severity.ERROR.value, [3, 8, 3, 21], None, None, "a help"]
+    row: list[Any] = [
+        "SEM102",
+        "a message",
+        Severity.ERROR.value,
+        [3, 8, 3, 21],
+        None,
+        None,
+        "a help",
+    ]
     for index, value in changes.items():
         row[int(index[1:])] = value
     return row
@@ -185,7 +194,13 @@ def test_a_damaged_entry_of_any_shape_is_a_miss(tmp_path: Path, row: Any) -> Non
     tool = tmp_path / "tool.py"
     tool.write_bytes(SNAKE.encode())
     finding = Finding(
-        "SEM102", "a message", Severity.ERROR, "tool.py", Position(3, 8), Position(3, 21), help="a help"
+        "SEM102",
+        "a message",
+        Severity.ERROR,
+        "tool.py",
+        Position(3, 8),
+        Position(3, 21),
+        help="a help",
     )
     cache = ResultCache(tmp_path, "f1")
     cache.put(tool, "tool.py", SNAKE.encode(), LintSettings(), [finding])

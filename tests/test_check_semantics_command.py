@@ -84,9 +84,7 @@ def test_the_broken_catalog_fails_naming_the_tool_and_the_field() -> None:
     result = run_command(str(BROKEN))
     assert result.returncode == 1
     assert result.stderr == ""
-    finding_lines = [
-        line for line in result.stdout.splitlines() if "[triage-without-coverage]" in line
-    ]
+    finding_lines = [line for line in result.stdout.splitlines() if "[triage-without-coverage]" in line]
     assert len(finding_lines) == 1
     assert "vm_backup_status" in finding_lines[0]
     assert "result 1" in finding_lines[0]
@@ -99,18 +97,17 @@ def test_the_broken_catalog_json_report() -> None:
     report = json.loads(result.stdout)
     assert report["ok"] is False
     assert [
-        (f["tool"], f["code"], f["severity"], f["field"], f.get("resultIndex"))
-        for f in report["findings"]
+        (f["tool"], f["code"], f["severity"], f["field"], f.get("resultIndex")) for f in report["findings"]
     ] == [("vm_backup_status", "triage-without-coverage", "error", "coverage", 0)]
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "[{\"name\": \"t\", \"results\": [}",
-        "{\"tools\": \"nope\"}",
-        "[{\"name\": \"t\", \"resultClass\": \"Triage\", \"results\": []}]",
-        "[{\"name\": \"t\", \"results\": [NaN]}]",
+        '[{"name": "t", "results": [}',
+        '{"tools": "nope"}',
+        '[{"name": "t", "resultClass": "Triage", "results": []}]',
+        '[{"name": "t", "results": [NaN]}]',
         "[" * 100_000 + "]" * 100_000,
     ],
     ids=["invalid-json", "unknown-shape", "unknown-class", "nan", "deeply-nested"],
@@ -146,7 +143,11 @@ def test_a_fifo_or_a_device_named_as_a_catalog_is_refused_not_waited_on(tmp_path
     os.mkfifo(fifo)
     for command in (
         [sys.executable, "-m", "semantics_lint", "check-semantics"],
-        [sys.executable, "-c", "from semantics_lint.cli.hooks import check_semantics_main as m; raise SystemExit(m())"],
+        [
+            sys.executable,
+            "-c",
+            "from semantics_lint.cli.hooks import check_semantics_main as m; raise SystemExit(m())",
+        ],
     ):
         # A FIFO with no writer would block an open(), /dev/zero never ends: the
         # timeout fails the test if either is read.
@@ -186,9 +187,7 @@ def test_names_from_a_catalog_cannot_forge_lines_of_the_report(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("flag", ["--json", "--strict"])
-def test_a_tool_name_with_a_lone_surrogate_is_printed_not_crashed_on(
-    flag: str, tmp_path: Path
-) -> None:
+def test_a_tool_name_with_a_lone_surrogate_is_printed_not_crashed_on(flag: str, tmp_path: Path) -> None:
     catalog = tmp_path / "semantics-catalog.json"
     catalog.write_text('[{"name": "port\\ud800", "resultClass": "triage", "results": []}]')
     result = run_command(str(catalog), flag)
@@ -296,20 +295,34 @@ def test_a_clean_report_says_so() -> None:
 # Any JSON catalog: a report or an input error, never a crash
 # ---------------------------------------------------------------------------
 
-_leaves = (
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6)
-)
+_leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6)
 _json = st.recursive(
     _leaves,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(
-        st.sampled_from(
-            ("name", "resultClass", "results", "result", "tools", "af_semantics", "af_absent",
-             "af_coverage", "checked", "coverage", "facts", "series", "render", "entity")
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                (
+                    "name",
+                    "resultClass",
+                    "results",
+                    "result",
+                    "tools",
+                    "af_semantics",
+                    "af_absent",
+                    "af_coverage",
+                    "checked",
+                    "coverage",
+                    "facts",
+                    "series",
+                    "render",
+                    "entity",
+                )
+            )
+            | st.text(max_size=4),
+            inner,
+            max_size=4,
         )
-        | st.text(max_size=4),
-        inner,
-        max_size=4,
     ),
     max_leaves=20,
 )
@@ -363,8 +376,7 @@ def test_the_core_always_ends_in_an_exit_code(catalog: Any, strict: bool, as_jso
 
 
 _TRIAGE_SAMPLE = (
-    '{"af_semantics": true, "facts": [{"entity": "vm"}], '
-    '"provenance": {"measured_at": "t", "source": "s"}}'
+    '{"af_semantics": true, "facts": [{"entity": "vm"}], "provenance": {"measured_at": "t", "source": "s"}}'
 )
 _COVERED = json.dumps(coverage({"rows": []}, checked=["every backup job"]))
 

@@ -68,7 +68,8 @@ def test_an_omitted_field_is_not_applicable() -> None:
     assert nav({}, row("screen2", "nav", 2)) == ((("nav_count", NA),), ())
     for through in ({"nav_count": None}, None, "text", 5):
         check = unsupported_claims(
-            {"a.b": {"entity": "screen2", "field": "nav"}}, [row("screen2", "nav", 2)],
+            {"a.b": {"entity": "screen2", "field": "nav"}},
+            [row("screen2", "nav", 2)],
             {"a": through},
         )
         assert check.dispositions == (("a.b", NA),)
@@ -77,7 +78,8 @@ def test_an_omitted_field_is_not_applicable() -> None:
 @pytest.mark.parametrize("doubted", [None, "unknown"])
 def test_doubt_against_a_verified_value_is_an_advisory(doubted: Any) -> None:
     check = unsupported_claims(
-        {"scope": {"entity": "run", "field": "scope"}}, [row("run", "scope", "verified")],
+        {"scope": {"entity": "run", "field": "scope"}},
+        [row("run", "scope", "verified")],
         {"scope": doubted},
     )
     assert check.dispositions == (("scope", PASS),)
@@ -101,9 +103,7 @@ def test_doubt_agreeing_with_a_settled_non_reading_is_agreement(settled: Any) ->
 @pytest.mark.parametrize("kind", ["unknown", "not-applicable"])
 def test_a_settled_unknown_claim_is_unreachable(kind: str) -> None:
     settled = {"kind": kind, "reason": "meter offline"}
-    assert nav({"nav_count": 5}, row("screen2", "nav", settled)).dispositions == (
-        ("nav_count", UNREACHABLE),
-    )
+    assert nav({"nav_count": 5}, row("screen2", "nav", settled)).dispositions == (("nav_count", UNREACHABLE),)
     # ...even when an earlier row was a reading: the latest settles.
     ledger = [row("screen2", "nav", 2), row("screen2", "nav", settled)]
     assert nav({"nav_count": 5}, *ledger).dispositions == (("nav_count", UNREACHABLE),)
@@ -119,9 +119,7 @@ def test_a_known_claim_compares_by_its_value() -> None:
 
 def test_a_claimed_unknown_claim_never_conflicts() -> None:
     claimed = {"kind": "unknown", "reason": "not measured"}
-    assert nav({"nav_count": claimed}, row("screen2", "nav", 2)).dispositions == (
-        ("nav_count", PASS),
-    )
+    assert nav({"nav_count": claimed}, row("screen2", "nav", 2)).dispositions == (("nav_count", PASS),)
 
 
 @pytest.mark.parametrize("text", ["30", " 30 ", "3e1", "0x1e", "0X1E", "30.0", "+30", "\u00a030\n"])
@@ -150,11 +148,11 @@ def test_javascript_number_of_text() -> None:
 def test_values_compare_as_json_with_sorted_keys() -> None:
     assert nav({"nav_count": True}, row("screen2", "nav", 1)).dispositions == (("nav_count", FAIL),)
     assert nav({"nav_count": 1.0}, row("screen2", "nav", 1)).dispositions == (("nav_count", PASS),)
-    assert nav({"nav_count": [2, 1]}, row("screen2", "nav", [1, 2])).dispositions == (
-        ("nav_count", FAIL),
+    assert nav({"nav_count": [2, 1]}, row("screen2", "nav", [1, 2])).dispositions == (("nav_count", FAIL),)
+    same = nav(
+        {"nav_count": {"b": 1, "a": {"y": 2, "x": 1}}},
+        row("screen2", "nav", {"a": {"x": 1, "y": 2}, "b": 1}),
     )
-    same = nav({"nav_count": {"b": 1, "a": {"y": 2, "x": 1}}},
-               row("screen2", "nav", {"a": {"x": 1, "y": 2}, "b": 1}))
     assert same.dispositions == (("nav_count", PASS),)
 
 
@@ -164,38 +162,55 @@ def test_dot_paths_read_dicts_and_lists() -> None:
     check = unsupported_claims(contract, [row("screen2", "nav", 2)], answer)
     assert check.dispositions == (("report.items.1.nav", FAIL),)
     for path in ("report.items.01.nav", "report.items.2.nav", "report.items.1.length"):
-        missing = unsupported_claims({path: {"entity": "screen2", "field": "nav"}},
-                                     [row("screen2", "nav", 2)], answer)
+        missing = unsupported_claims(
+            {path: {"entity": "screen2", "field": "nav"}}, [row("screen2", "nav", 2)], answer
+        )
         assert missing.dispositions == ((path, NA),)
 
 
 def test_a_list_s_length_is_read_as_javascript_reads_it() -> None:
-    check = unsupported_claims({"report.items.length": {"entity": "screen2", "field": "nav"}},
-                               [row("screen2", "nav", 3)], {"report": {"items": [1, 2]}})
+    check = unsupported_claims(
+        {"report.items.length": {"entity": "screen2", "field": "nav"}},
+        [row("screen2", "nav", 3)],
+        {"report": {"items": [1, 2]}},
+    )
     assert check.dispositions == (("report.items.length", FAIL),)
     assert check.findings[0].claimed == 2
 
 
 def test_two_fields_of_one_entity_are_two_findings() -> None:
     check = unsupported_claims(
-        {"nav_count": {"entity": "screen2", "field": "nav"},
-         "tap_count": {"entity": "screen2", "field": "taps"}},
+        {
+            "nav_count": {"entity": "screen2", "field": "nav"},
+            "tap_count": {"entity": "screen2", "field": "taps"},
+        },
         [row("screen2", "nav", 2), row("screen2", "taps", 7)],
         {"nav_count": 5, "tap_count": 9},
     )
     assert [d for _, d in check.dispositions] == [FAIL, FAIL]
-    assert [(f.entity, f.field) for f in check.findings] == [("screen2", "nav"), ("screen2", "taps")]
+    assert [(f.entity, f.field) for f in check.findings] == [
+        ("screen2", "nav"),
+        ("screen2", "taps"),
+    ]
 
 
 def test_an_advisory_never_swallows_a_contradiction() -> None:
     check = unsupported_claims(
-        {"scope": {"entity": "run", "field": "scope"}, "count": {"entity": "run", "field": "count"}},
+        {
+            "scope": {"entity": "run", "field": "scope"},
+            "count": {"entity": "run", "field": "count"},
+        },
         [row("run", "scope", "verified"), row("run", "count", 2)],
         {"scope": None, "count": 99},
     )
     assert len(check.findings) == 2 and [f.answer_field for f in check.contradictions] == ["count"]
-    assert check.counts() == {"checked-pass": 1, "checked-fail": 1, "not-applicable": 0,
-                              "unreachable": 0, "advisory": 1}
+    assert check.counts() == {
+        "checked-pass": 1,
+        "checked-fail": 1,
+        "not-applicable": 0,
+        "unreachable": 0,
+        "advisory": 1,
+    }
 
 
 def test_values_are_written_as_json_stringify_writes_them() -> None:
@@ -233,7 +248,10 @@ def test_rows_of_facts_then_series_in_declaration_order() -> None:
     envelope = described_result(
         series=[{"t": "2026-01-02T00:00:00Z", "entity": "vm1", "metric": "jobs", "value": 4}],
         grain={"interval": "1d", "aggregation": "sum", "isCounter": False},
-        facts=[{"entity": "vm1", "status": "down", "jobs_local": 331}, {"entity": "vm2", "status": "up"}],
+        facts=[
+            {"entity": "vm1", "status": "down", "jobs_local": 331},
+            {"entity": "vm2", "status": "up"},
+        ],
         provenance={"measuredAt": "2026-01-01T00:00:00Z", "source": "backup-db"},
     )
     rows = claim_rows(envelope, tool="t", call_id="c9", iteration=2)
@@ -257,8 +275,12 @@ def test_edges_and_clarify_settle_nothing() -> None:
 
 def test_rows_are_copies_in_javascript_key_order() -> None:
     value = {"list": [1]}
-    rows = claim_rows({"facts": [{"entity": "e", "b": value, "10": 1, "2": 2}]},
-                      tool="t", call_id="c", iteration=1)
+    rows = claim_rows(
+        {"facts": [{"entity": "e", "b": value, "10": 1, "2": 2}]},
+        tool="t",
+        call_id="c",
+        iteration=1,
+    )
     assert [r.field for r in rows] == ["2", "10", "b"]
     value["list"].append(2)
     assert rows[2].value == {"list": [1]}
@@ -293,5 +315,8 @@ def test_a_contract_nobody_could_have_meant_is_refused(
 
 
 def test_a_contract_is_read_in_order() -> None:
-    contract = {"b": {"entity": "e", "field": "f", "note": "ignored"}, "a": {"entity": "e", "field": "g"}}
+    contract = {
+        "b": {"entity": "e", "field": "f", "note": "ignored"},
+        "a": {"entity": "e", "field": "g"},
+    }
     assert [c.answer_field for c in claim_contract(contract)] == ["b", "a"]

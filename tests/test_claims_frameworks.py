@@ -84,7 +84,9 @@ def _returned(result: Any, tool: str) -> Any:
     from pydantic_ai.messages import ToolReturnPart
 
     [part] = [
-        p for m in result.all_messages() for p in m.parts
+        p
+        for m in result.all_messages()
+        for p in m.parts
         if isinstance(p, ToolReturnPart) and p.tool_name == tool
     ]
     return part
@@ -122,8 +124,11 @@ def test_pydantic_ai_tool_plain_with_the_capability() -> None:
     from semantics_lint.frameworks.pydantic_ai import served, tool_call_ids
 
     def run_once(capabilities: list[Any]) -> tuple[Any, Any]:
-        agent = Agent(FunctionModel(_pydantic_script("pyd_call_7")), output_type=Answer,
-                      capabilities=capabilities)
+        agent = Agent(
+            FunctionModel(_pydantic_script("pyd_call_7")),
+            output_type=Answer,
+            capabilities=capabilities,
+        )
         agent.tool_plain(served(fleet_protection))
         with run_record(claims=CONTRACT) as run:
             result = agent.run_sync("How many backup jobs protect the fleet?")
@@ -132,8 +137,10 @@ def test_pydantic_ai_tool_plain_with_the_capability() -> None:
     result, check = run_once([tool_call_ids()])
     call = _returned(result, "fleet_protection").tool_call_id
     [message] = verdict(check)
-    assert message.startswith("The answer's 'protected_jobs' claims 938 but the run's settled fact "
-                              f"is jobs_local(fleet) = 331 (fleet_protection (call {call}, iteration ")
+    assert message.startswith(
+        "The answer's 'protected_jobs' claims 938 but the run's settled fact "
+        f"is jobs_local(fleet) = 331 (fleet_protection (call {call}, iteration "
+    )
     # Without the capability, tool_plain hands the tool no context: the fallback.
     _, bare = run_once([])
     assert verdict(bare) == [finding_message("fleet_protection (call #1)")]
@@ -152,15 +159,21 @@ def test_openai_agents_final_output() -> None:
 
     from semantics_lint.frameworks.openai_agents import function_tool
 
-    model = ScriptedModel([
-        [function_call("fleet_protection", {}, call_id="call_abc")],
-        [assistant_message(json.dumps(ANSWER))],
-    ])
-    agent = Agent(name="backups", model=model, tools=[function_tool(fleet_protection)],
-                  output_type=Answer)
+    model = ScriptedModel(
+        [
+            [function_call("fleet_protection", {}, call_id="call_abc")],
+            [assistant_message(json.dumps(ANSWER))],
+        ]
+    )
+    agent = Agent(name="backups", model=model, tools=[function_tool(fleet_protection)], output_type=Answer)
     with run_record(claims=CONTRACT) as run:
-        result = asyncio.run(Runner.run(agent, "How many backup jobs protect the fleet?",
-                                        run_config=RunConfig(tracing_disabled=True)))
+        result = asyncio.run(
+            Runner.run(
+                agent,
+                "How many backup jobs protect the fleet?",
+                run_config=RunConfig(tracing_disabled=True),
+            )
+        )
         check = run.check_claims(result.final_output)
     [output] = [i for i in result.new_items if isinstance(i, ToolCallOutputItem)]
     call = output.raw_item["call_id"]
@@ -180,10 +193,17 @@ def test_langchain_structured_response() -> None:
     from semantics_lint.frameworks.langchain import tool
 
     served = tool(fleet_protection)
-    model = GenericFakeChatModel(messages=iter([
-        AIMessage(content="", tool_calls=[{"name": "fleet_protection", "args": {}, "id": "call_lc1"}]),
-        AIMessage(content="", tool_calls=[{"name": "Answer", "args": ANSWER, "id": "call_lc2"}]),
-    ]))
+    model = GenericFakeChatModel(
+        messages=iter(
+            [
+                AIMessage(
+                    content="",
+                    tool_calls=[{"name": "fleet_protection", "args": {}, "id": "call_lc1"}],
+                ),
+                AIMessage(content="", tool_calls=[{"name": "Answer", "args": ANSWER, "id": "call_lc2"}]),
+            ]
+        )
+    )
     messages: list[Any] = [HumanMessage("How many backup jobs protect the fleet?")]
     with run_record(claims=CONTRACT) as run:
         reply = model.invoke(messages)
@@ -207,7 +227,9 @@ def test_langchain_reads_the_graph_step() -> None:
         served.invoke({})  # bare arguments: no call id
         check = run.check_claims(ANSWER)
     assert [(r["call_id"], r["iteration"]) for r in run.results] == [
-        (message.tool_call_id, 3), ("call_lc2", 5), (None, None),
+        (message.tool_call_id, 3),
+        ("call_lc2", 5),
+        (None, None),
     ]
     assert verdict(check) == [finding_message("fleet_protection (call #3)")]
 

@@ -16,12 +16,7 @@ import pytest
 from semantics_lint.lint.core.settings import LintSettings
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.runtime import described_result, run_record
-from semantics_lint.runtime.claims import (
-    ClaimRow,
-    Disposition,
-    claim_contract,
-    unsupported_claims,
-)
+from semantics_lint.runtime.claims import ClaimRow, Disposition, claim_contract, unsupported_claims
 from semantics_lint.runtime.json_text import NotJSON
 from semantics_lint.runtime.record import serve
 from semantics_lint.runtime.refusal import Refusal
@@ -188,9 +183,7 @@ def test_a_number_literal_past_a_double_in_json_text_reads_as_infinity() -> None
     ("claimed", "settled"),
     [(1e21, 10**21), (float(2**60), 2**60), ([1e21], [10**21]), ({"n": 2.0**70}, {"n": 2**70})],
 )
-def test_a_float_and_an_int_of_one_value_agree_past_two_to_the_53(
-    claimed: Any, settled: Any
-) -> None:
+def test_a_float_and_an_int_of_one_value_agree_past_two_to_the_53(claimed: Any, settled: Any) -> None:
     assert verdict(claimed, settled) == PASS
     assert verdict(settled, claimed) == PASS
 
@@ -201,7 +194,12 @@ def test_ints_past_two_to_the_53_compare_exactly_as_text_too() -> None:
     assert verdict(float(2**53), settled) == FAIL
     for text in ("9007199254740992", " 9.007199254740992e15 ", "0x20000000000000"):
         assert verdict(text, settled) == FAIL, text
-    for text in ("9007199254740993", "9007199254740993.0", "0x20000000000001", "+9.007199254740993e15"):
+    for text in (
+        "9007199254740993",
+        "9007199254740993.0",
+        "0x20000000000001",
+        "+9.007199254740993e15",
+    ):
         assert verdict(text, settled) == PASS, text
     # A settled double is compared as the double it is, as JavaScript compares it.
     assert verdict("9007199254740993", float(2**53)) == PASS

@@ -29,8 +29,12 @@ def _same(value: Any) -> str:
 
 def _row(row: ClaimRow) -> dict[str, Any]:
     shown: dict[str, Any] = {
-        "toolName": row.tool, "toolCallId": row.call_id, "iteration": row.iteration,
-        "entity": row.entity, "field": row.field, "value": row.value,
+        "toolName": row.tool,
+        "toolCallId": row.call_id,
+        "iteration": row.iteration,
+        "entity": row.entity,
+        "field": row.field,
+        "value": row.value,
     }
     if row.measured_at is not None:
         shown["measuredAt"] = row.measured_at
@@ -61,7 +65,9 @@ def test_each_case_agrees_with_the_reference(chunk: int) -> None:
             row
             for served in case["served"]
             for row in claim_rows(
-                served["envelope"], tool=served["tool"], call_id=served["call_id"],
+                served["envelope"],
+                tool=served["tool"],
+                call_id=served["call_id"],
                 iteration=served["iteration"],
             )
         ]
@@ -69,8 +75,11 @@ def test_each_case_agrees_with_the_reference(chunk: int) -> None:
         check = unsupported_claims(dict(case["contract"]), rows, case["answer"])
         assert [[f, str(d)] for f, d in check.dispositions] == expected["dispositions"], index
         findings = [
-            {"advisory": f.advisory, "message": f.message,
-             "witnesses": [w._asdict() for w in f.witnesses]}
+            {
+                "advisory": f.advisory,
+                "message": f.message,
+                "witnesses": [w._asdict() for w in f.witnesses],
+            }
             for f in check.findings
         ]
         assert [f["message"] for f in findings] == [f["message"] for f in expected["findings"]], index

@@ -12,13 +12,7 @@ import pydantic
 import pytest
 from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
 
-from semantics_lint.runtime import (
-    Disposition,
-    Refusal,
-    SemanticsWarning,
-    described_result,
-    run_record,
-)
+from semantics_lint.runtime import Disposition, Refusal, SemanticsWarning, described_result, run_record
 from semantics_lint.runtime.claims import tool_call
 from semantics_lint.runtime.record import serve
 
@@ -145,21 +139,31 @@ def test_check_claims_needs_a_contract() -> None:
 
 
 def test_the_check_is_a_span_linked_to_the_settling_result(spans: Spans) -> None:  # noqa: F811
-    with run_record(claims={**CONTRACT, "replicated": {"entity": "fleet", "field": "jobs_replicated_in"},
-                            "missing": {"entity": "vm9", "field": "jobs_local"}}) as run:
+    with run_record(
+        claims={
+            **CONTRACT,
+            "replicated": {"entity": "fleet", "field": "jobs_replicated_in"},
+            "missing": {"entity": "vm9", "field": "jobs_local"},
+        }
+    ) as run:
         with tool_call("call_abc", 2):
             serve("vm_backup_status", fleet_status())
         run.check_claims({"protected_jobs": 938, "replicated": None, "missing": 1})
     [claims] = [s for s in spans.ours() if s.name == "semantics claims"]
     [served] = [s for s in spans.ours() if s.name == "semantics vm_backup_status"]
     assert dict(claims.attributes or {}) == {
-        "semantics_lint.claims.checked_pass": 1, "semantics_lint.claims.checked_fail": 1,
-        "semantics_lint.claims.not_applicable": 0, "semantics_lint.claims.unreachable": 1,
+        "semantics_lint.claims.checked_pass": 1,
+        "semantics_lint.claims.checked_fail": 1,
+        "semantics_lint.claims.not_applicable": 0,
+        "semantics_lint.claims.unreachable": 1,
         "semantics_lint.claims.advisory": 1,
     }
     assert [link.context.span_id for link in claims.links] == [served.context.span_id]
     events = [dict(e.attributes or {}) for e in claims.events]
-    assert [e["semantics_lint.claims.answer_field"] for e in events] == ["protected_jobs", "replicated"]
+    assert [e["semantics_lint.claims.answer_field"] for e in events] == [
+        "protected_jobs",
+        "replicated",
+    ]
     assert [e["semantics_lint.claims.advisory"] for e in events] == [False, True]
     assert {e["semantics_lint.claims.settled_span_id"] for e in events} == {ids(served)["span_id"]}
     assert events[0]["semantics_lint.claims.message"] == run.claim_check.findings[0].message  # type: ignore[union-attr]

@@ -218,7 +218,17 @@ def test_json_is_ruffs_shape(project: Path) -> None:
     data = json.loads(result.out)
     assert isinstance(data, list) and len(data) == 2
     for item in data:
-        assert set(item) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url", "help"}
+        assert set(item) == {
+            "code",
+            "message",
+            "severity",
+            "filename",
+            "location",
+            "end_location",
+            "fix",
+            "url",
+            "help",
+        }
         assert set(item["location"]) == {"row", "column"}
     snake = next(item for item in data if item["code"] == "SEM102")
     assert snake["filename"] == "tools/snake.py"
@@ -490,7 +500,10 @@ def test_config_options_reach_the_run(project: Path, body: str, expected: list[s
 def test_command_line_select_overrides_config(project: Path) -> None:
     write_config(project, 'select = ["SEM105"]\n')
     assert codes_in(check("tools", "--select", "SEM102", cwd=project).out) == ["SEM102"]
-    assert codes_in(check("tools", "--extend-select", "SEM102", cwd=project).out) == ["SEM105", "SEM102"]
+    assert codes_in(check("tools", "--extend-select", "SEM102", cwd=project).out) == [
+        "SEM105",
+        "SEM102",
+    ]
 
 
 def test_api_modules_and_call_names(project: Path) -> None:
@@ -596,7 +609,6 @@ def test_jobs_must_be_positive(project: Path) -> None:
 def test_rule_prints_the_docs_page() -> None:
     from semantics_lint.lint import rule_docs
 
-
     result = cli_runner().invoke(main, ["rule", "SEM102"])
     assert result.exit_code == 0
     assert result.stdout == rule_docs.render_rule("SEM102")
@@ -623,7 +635,10 @@ def test_no_respect_gitignore(project: Path) -> None:
     (project / ".git").mkdir()
     (project / ".gitignore").write_text("snake.py\n", encoding="utf-8")
     assert codes_in(check("tools", cwd=project).out) == ["SEM105"]
-    assert codes_in(check("tools", "--no-respect-gitignore", cwd=project).out) == ["SEM105", "SEM102"]
+    assert codes_in(check("tools", "--no-respect-gitignore", cwd=project).out) == [
+        "SEM105",
+        "SEM102",
+    ]
 
 
 def test_a_bug_in_the_runner_exits_2(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

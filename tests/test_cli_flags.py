@@ -132,7 +132,9 @@ def test_a_pyproject_that_does_not_name_us_is_skipped(project: Path) -> None:
 def test_quiet_silent_verbose_and_e(project: Path) -> None:
     normal = sl("check", "tools", cwd=project)
     out, err = text(normal)
-    assert normal.returncode == 1 and out.endswith("Found 2 errors.\n[*] 1 fixable with the `--fix` option.\n")
+    assert normal.returncode == 1 and out.endswith(
+        "Found 2 errors.\n[*] 1 fixable with the `--fix` option.\n"
+    )
     quiet = sl("check", "tools", "-q", cwd=project)
     assert quiet.returncode == 1 and text(quiet) == (out.split("Found 2 errors.")[0], "")
     silent = sl("check", "tools", "-s", cwd=project)
@@ -197,7 +199,7 @@ def test_add_noqa_makes_the_next_run_clean(project: Path) -> None:
     assert after.returncode == 0, text(after)
     snake = (project / "tools" / "snake.py").read_text(encoding="utf-8")
     # After the comment already there (flake8 finds "# noqa" anywhere in the line).
-    assert 'export.source},  # keep me  # noqa: SEM102\n' in snake
+    assert "export.source},  # keep me  # noqa: SEM102\n" in snake
     assert "# keep me  # noqa: SEM203" in (project / "tools" / "dated.py").read_text(encoding="utf-8")
     data = crlf.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\r\n") == SNAKE_KEY.count("\n")
@@ -248,7 +250,19 @@ def test_rule_all_lists_every_code(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["concise", "text", "full", "grouped", "json", "json-lines", "github", "gitlab", "junit", "pylint", "sarif"],
+    [
+        "concise",
+        "text",
+        "full",
+        "grouped",
+        "json",
+        "json-lines",
+        "github",
+        "gitlab",
+        "junit",
+        "pylint",
+        "sarif",
+    ],
 )
 def test_every_output_format_is_accepted(project: Path, name: str) -> None:
     done = sl("check", "tools", "--output-format", name, cwd=project)
@@ -287,7 +301,9 @@ def test_colour_on_request_only(project: Path) -> None:
     assert "\x1b[" not in plain
     forced = text(sl("check", "tools", cwd=project, env={"FORCE_COLOR": "1"}))[0]
     assert "\x1b[" in forced
-    assert "\x1b[" not in text(sl("check", "tools", cwd=project, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}))[0]
+    assert (
+        "\x1b[" not in text(sl("check", "tools", cwd=project, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}))[0]
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -371,7 +387,10 @@ def test_watch_lints_again_when_a_file_changes(project: Path) -> None:
 
     process = subprocess.Popen(
         [sys.executable, "-m", "semantics_lint", "check", "tools", "--watch"],
-        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
         preexec_fn=interruptible if sys.platform != "win32" else None,
     )
     # What the command prints (findings, summary, messages: one stream), read as it
@@ -402,7 +421,9 @@ def test_watch_lints_again_when_a_file_changes(project: Path) -> None:
 
     try:
         first = max(wait_for(b"Found 2 errors.", 0), wait_for(b"Watching for file changes", 0))
-        (project / "tools" / "snake.py").write_text(SNAKE_KEY.replace("measured_at", "measuredAt"), encoding="utf-8")
+        (project / "tools" / "snake.py").write_text(
+            SNAKE_KEY.replace("measured_at", "measuredAt"), encoding="utf-8"
+        )
         wait_for(b"Found 1 error.", first)
     finally:
         process.send_signal(signal.SIGINT)
@@ -495,7 +516,11 @@ def test_a_file_without_calls_imports_no_parser_no_runtime_no_pool(tmp_path: Pat
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "plain"\n', encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-c", _IMPORTS_AFTER_CHECK, "plain.py", cache],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
         env={k: v for k, v in os.environ.items() if k != "SEMANTICS_LINT_NO_CACHE"},
     )
     assert done.returncode == 0, done.stderr

@@ -78,11 +78,22 @@ def test_check_help_lists_its_options_in_sections() -> None:
     assert code == 0
     sections = [line for line in out.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
     assert sections == [
-        "Fixes:", "Rule selection:", "File selection:", "Output:", "Miscellaneous:",
-        "Log levels (one at most):", "Other options:",
+        "Fixes:",
+        "Rule selection:",
+        "File selection:",
+        "Output:",
+        "Miscellaneous:",
+        "Log levels (one at most):",
+        "Other options:",
     ]
-    for flag in ("--fix", "--select CODES", "--no-respect-gitignore", "--output-format FORMAT",
-                 "-j, --jobs N", "-s, --silent"):
+    for flag in (
+        "--fix",
+        "--select CODES",
+        "--no-respect-gitignore",
+        "--output-format FORMAT",
+        "-j, --jobs N",
+        "-s, --silent",
+    ):
         assert flag in out
     assert "Exit codes:" in out
 
@@ -113,7 +124,9 @@ def test_an_unknown_output_format_in_the_environment_is_a_usage_error(tmp_path: 
     old = os.getcwd()
     os.chdir(tmp_path)
     try:
-        code, out, err = _invoke("check", "--no-cache", "tool.py", env={"SEMANTICS_LINT_OUTPUT_FORMAT": "bogus"})
+        code, out, err = _invoke(
+            "check", "--no-cache", "tool.py", env={"SEMANTICS_LINT_OUTPUT_FORMAT": "bogus"}
+        )
     finally:
         os.chdir(old)
     assert code == 2 and out == ""
@@ -129,7 +142,9 @@ def test_the_group_help_imports_no_command() -> None:
         "try:\n    run(['--help'])\nexcept SystemExit as exit:\n    code = exit.code\n"
         "print(code, sorted(m for m in sys.modules if m.startswith('semantics_lint.cli.')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     for name in COMMANDS:
         assert f"\n  {name} " in done.stdout
@@ -150,7 +165,13 @@ def _script(*arguments: str, cwd: Path, prelude: str = "") -> subprocess.Complet
     # Output to a pipe is buffered (unless PYTHONUNBUFFERED says otherwise).
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, check=False, env=env
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
     )
 
 
@@ -205,14 +226,30 @@ def test_every_check_flag_is_one_option_named_after_its_field() -> None:
             assert f"--{parameter.name.replace('_', '-')}" in parameter.opts, parameter.opts
     # Parsed with nothing given and with every option given, each value has its type.
     given = _parsed_flags(
-        "a.py", "--fix", "--select", "SEM1", "--no-respect-gitignore", "--stdin-filename", "x.py",
-        "--output-format", "json", "--jobs", "2", "--config", "c.toml", "--cache-dir", "d",
+        "a.py",
+        "--fix",
+        "--select",
+        "SEM1",
+        "--no-respect-gitignore",
+        "--stdin-filename",
+        "x.py",
+        "--output-format",
+        "json",
+        "--jobs",
+        "2",
+        "--config",
+        "c.toml",
+        "--cache-dir",
+        "d",
     )
     for flags in (_parsed_flags(), given):
         for field, annotation in fields.items():
             assert isinstance(getattr(flags, field), _TYPES[annotation]), (field, annotation)
     assert (given.fix, given.select, given.respect_gitignore, given.jobs) == (  # type: ignore[attr-defined]
-        True, ("SEM1",), False, 2,
+        True,
+        ("SEM1",),
+        False,
+        2,
     )
 
 

@@ -48,8 +48,14 @@ call-names = ["make_result"]
     assert config.api_modules == ("company.tools",)
     assert config.call_names == ("make_result",)
     assert set(CONFIG_KEYS) == {
-        "select", "extend-select", "ignore", "per-file-ignores", "exclude",
-        "extend-exclude", "api-modules", "call-names",
+        "select",
+        "extend-select",
+        "ignore",
+        "per-file-ignores",
+        "exclude",
+        "extend-exclude",
+        "api-modules",
+        "call-names",
     }
 
 
@@ -127,7 +133,9 @@ def test_no_configuration_means_defaults(tmp_path: Path) -> None:
 
 def test_explicit_configuration_governs_everything(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[tool.semantics-lint]\nignore = ['SEM103']\n")
-    explicit = load_config(write(tmp_path / "other" / "cfg.toml", "[tool.semantics-lint]\nignore = ['SEM102']\n"))
+    explicit = load_config(
+        write(tmp_path / "other" / "cfg.toml", "[tool.semantics-lint]\nignore = ['SEM102']\n")
+    )
     resolver = ConfigResolver(explicit=explicit)
     assert resolver.for_file(tmp_path / "m.py").ignore == ("SEM102",)
 

@@ -100,9 +100,7 @@ def test_a_wire_period_is_an_unknown_key_in_this_release() -> None:
         "provenance": {"measured_at": "t", "source": "s"},
         "period": {"queried": {"from": "a", "to": "b"}, "held": "unknown"},
     }
-    assert [(i["code"], i["field"]) for i in semantic_issues(envelope)] == [
-        ("malformed-semantics", "period")
-    ]
+    assert [(i["code"], i["field"]) for i in semantic_issues(envelope)] == [("malformed-semantics", "period")]
     assert read_semantics(envelope) is None
 
 

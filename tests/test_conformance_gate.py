@@ -108,9 +108,7 @@ def _reference_view(report: dict[str, Any], code: int) -> dict[str, Any]:
         assert list(finding)[-1] == "catalog", finding
     return {
         **{key: report[key] for key in REFERENCE_REPORT_KEYS},
-        "findings": [
-            {key: finding[key] for key in _FINDING_KEYS if key in finding} for finding in findings
-        ],
+        "findings": [{key: finding[key] for key in _FINDING_KEYS if key in finding} for finding in findings],
     }
 
 

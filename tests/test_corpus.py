@@ -115,8 +115,17 @@ def test_flake8_reports_the_same_codes_on_the_same_lines() -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "SEM", "--format", "%(path)s:%(row)d:%(code)s",
-         str(CORPUS), str(TOOLS)],
+        [
+            sys.executable,
+            "-m",
+            "flake8",
+            "--select",
+            "SEM",
+            "--format",
+            "%(path)s:%(row)d:%(code)s",
+            str(CORPUS),
+            str(TOOLS),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -225,7 +225,10 @@ def test_an_observer_with_tool_refused_sees_refusals_and_only_refusals() -> None
                 asyncio.run(wrapped(kind))
     finally:
         observe_tools(previous)
-    refusal, text = "refused: provenance.measuredAt: missing", "refused: the export is older than a day"
+    refusal, text = (
+        "refused: provenance.measuredAt: missing",
+        "refused: the export is older than a day",
+    )
     assert recorder.refused == [
         ("sync", refusal), ("async", refusal), ("wrapped", refusal),
         ("sync", text), ("async", text), ("wrapped", text),

@@ -32,34 +32,43 @@ def test_a_snake_case_class_is_one_finding_and_the_tool_rules_read_it_as_the_cla
 
 def test_no_declaration_rule_fires_on_a_definition() -> None:
     # No data, no provenance, no coverage: none of that is a definition's business.
-    assert findings(
-        """
+    assert (
+        findings(
+            """
         def run(vm):
             return vm
 
         tool = define_tool(name="t", execute=run, inputSchema={"type": "object"})
         other = define_tool({"name": "u", "execute": run, "description": "d"})
         """
-    ) == []
+        )
+        == []
+    )
 
 
 def test_a_definition_that_may_hide_fields_is_not_judged_for_a_missing_one() -> None:
-    assert findings(
-        """
+    assert (
+        findings(
+            """
         def make(spec):
             return define_tool(name="t", **spec), define_tool({"name": "u", **spec})
         """
-    ) == []
+        )
+        == []
+    )
 
 
 def test_a_field_whose_value_is_unknown_hides_what_comes_after_it() -> None:
     # The name is not known here, so whether execute is ever reached is not either.
-    assert findings(
-        """
+    assert (
+        findings(
+            """
         def make(name):
             return define_tool(name=name, execute="run")
         """
-    ) == []
+        )
+        == []
+    )
 
 
 def test_sem100_follows_a_name_bound_to_a_literal_and_names_the_binding() -> None:
@@ -81,8 +90,9 @@ def test_sem100_follows_a_name_bound_to_a_literal_and_names_the_binding() -> Non
 
 
 def test_names_not_provably_bound_to_a_literal_stay_silent() -> None:
-    assert findings(
-        """
+    assert (
+        findings(
+            """
         ROWS = load()
         rows = "rows"
         rows = []
@@ -92,7 +102,9 @@ def test_names_not_provably_bound_to_a_literal_stay_silent() -> None:
                 return absent(what="rows", checked=["the export"])
             return described_result(facts=ROWS, edges=rows, provenance={"measuredAt": export.at, "source": "x"})
         """
-    ) == []
+        )
+        == []
+    )
 
 
 def test_a_constant_imported_from_the_project_is_followed(tmp_path: Path) -> None:

@@ -488,9 +488,7 @@ def test_provenance_needs_measured_at_and_source(provenance: dict[str, Any], fie
     assert refusal_of(**facts_result(provenance=provenance)).startswith(f"refused: {field}:")
 
 
-@pytest.mark.parametrize(
-    "age", [-1, -0.5, math.inf, -math.inf, math.nan, True, False, "5", None, [1]]
-)
+@pytest.mark.parametrize("age", [-1, -0.5, math.inf, -math.inf, math.nan, True, False, "5", None, [1]])
 def test_age_seconds_must_be_a_finite_number_at_least_zero(age: Any) -> None:
     message = refusal_of(**facts_result(provenance={**PROVENANCE, "ageSeconds": age}))
     assert message.startswith("refused: provenance.ageSeconds:")
@@ -507,9 +505,7 @@ def test_age_seconds_must_be_a_finite_number_at_least_zero(age: Any) -> None:
         pytest.param({"notChecked": "a"}, "coverage.notChecked", id="list-a-string"),
         pytest.param({"checked": [""]}, "coverage.checked[0]", id="blank-item"),
         pytest.param({"checked": [{"why": "b"}]}, "coverage.checked[0]", id="item-no-what"),
-        pytest.param(
-            {"notChecked": [{"what": "a", "why": " "}]}, "coverage.notChecked[0]", id="blank-why"
-        ),
+        pytest.param({"notChecked": [{"what": "a", "why": " "}]}, "coverage.notChecked[0]", id="blank-why"),
         pytest.param({"cannotCover": ["PPDM"]}, "coverage.cannotCover[0]", id="bare-string"),
         pytest.param({"cannotCover": [{"what": "PPDM"}]}, "coverage.cannotCover[0]", id="no-why"),
         pytest.param(
@@ -561,15 +557,11 @@ _json_scalars = (
     | st.booleans()
     | st.integers(-5, 5)
     | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(
-        alphabet=st.sampled_from([" ", "\ufeff", "\u0085", "a", "b", "_", "\u3000"]), max_size=4
-    )
+    | st.text(alphabet=st.sampled_from([" ", "\ufeff", "\u0085", "a", "b", "_", "\u3000"]), max_size=4)
 )
 _json = st.recursive(
     _json_scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
-    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
     max_leaves=8,
 )
 _words = st.text(alphabet="abcdefghij -", min_size=1, max_size=8).filter(lambda s: s.strip(" -"))

@@ -33,7 +33,16 @@ def test_walk_skips_vcs_venvs_caches_and_build_output(tmp_path: Path) -> None:
     touch(tmp_path / "tools" / "a.py")
     touch(tmp_path / "tools" / "b.pyi")
     touch(tmp_path / "tools" / "notes.txt")
-    for skipped in (".git", ".venv", "venv", ".tox", "node_modules", "__pycache__", "build", "dist"):
+    for skipped in (
+        ".git",
+        ".venv",
+        "venv",
+        ".tox",
+        "node_modules",
+        "__pycache__",
+        "build",
+        "dist",
+    ):
         touch(tmp_path / skipped / "x.py")
     touch(tmp_path / "env3" / "pyvenv.cfg", "home = /usr\n")
     touch(tmp_path / "env3" / "lib" / "site.py")
@@ -128,7 +137,10 @@ def test_config_exclude_and_extend_exclude(tmp_path: Path) -> None:
 
 
 def test_exclude_is_relative_to_the_configuration_file(tmp_path: Path) -> None:
-    touch(tmp_path / "proj" / "pyproject.toml", '[tool.semantics-lint]\nextend-exclude = ["gen/*.py"]\n')
+    touch(
+        tmp_path / "proj" / "pyproject.toml",
+        '[tool.semantics-lint]\nextend-exclude = ["gen/*.py"]\n',
+    )
     touch(tmp_path / "proj" / "gen" / "a.py")
     touch(tmp_path / "proj" / "pkg" / "gen" / "b.py")
     assert names(tmp_path, ["proj"]) == ["proj/pkg/gen/b.py"]
@@ -186,11 +198,29 @@ def test_gitignore_matcher_agrees_with_git(tmp_path: Path) -> None:
     )
     touch(tmp_path / "pkg" / ".gitignore", "local_only.py\n/anchored_here.py\n")
     files = [
-        "m.gen.py", "pkg/m.gen.py", "rooted.py", "pkg/rooted.py", "out/o.py", "pkg/out/o.py",
-        "docs/conf.py", "docs/a/b/conf.py", "fixtures/f.py", "pkg/fixtures/f.py", "fixtures/keep.py",
-        "abc.py", "abbc.py", "x_1.py", "z_1.py", "deep/one/skip.py", "deep/one/two/skip.py",
-        "trailing.py", "pkg/local_only.py", "local_only.py", "pkg/anchored_here.py",
-        "pkg/sub/anchored_here.py", "ok.py",
+        "m.gen.py",
+        "pkg/m.gen.py",
+        "rooted.py",
+        "pkg/rooted.py",
+        "out/o.py",
+        "pkg/out/o.py",
+        "docs/conf.py",
+        "docs/a/b/conf.py",
+        "fixtures/f.py",
+        "pkg/fixtures/f.py",
+        "fixtures/keep.py",
+        "abc.py",
+        "abbc.py",
+        "x_1.py",
+        "z_1.py",
+        "deep/one/skip.py",
+        "deep/one/two/skip.py",
+        "trailing.py",
+        "pkg/local_only.py",
+        "local_only.py",
+        "pkg/anchored_here.py",
+        "pkg/sub/anchored_here.py",
+        "ok.py",
     ]
     for name in files:
         touch(tmp_path / name)
@@ -209,7 +239,10 @@ def test_gitignore_matcher_agrees_with_git(tmp_path: Path) -> None:
 
 def test_absolute_exclude_glob(tmp_path: Path) -> None:
     generated = tmp_path / "gen"
-    touch(tmp_path / "pyproject.toml", f'[tool.semantics-lint]\nextend-exclude = ["{generated.as_posix()}"]\n')
+    touch(
+        tmp_path / "pyproject.toml",
+        f'[tool.semantics-lint]\nextend-exclude = ["{generated.as_posix()}"]\n',
+    )
     touch(generated / "a.py")
     touch(tmp_path / "b.py")
     assert names(tmp_path) == ["b.py"]

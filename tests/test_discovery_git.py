@@ -185,16 +185,50 @@ def test_a_line_matches_the_entry_itself_not_what_a_folder_holds() -> None:
 FOLDERS = ("a", "b", "sub", "keep", "a/b", "sub/a", "b/keep", "a/b/c", "a/keep", "sub/b/keep")
 FILES = ("x.py", "y.py", "tool.py", "k.pyi", "notes.txt", "x_gen.py", "x1.py", "a.py")
 SEGMENTS = (
-    "*", "**", "a", "b", "sub", "keep", "*.py", "x.py", "?.py", "[xy].py", "s*", "*_gen.py",
-    "k*", "[!x]*", "[a-c]*", "*[[:digit:]]*", "x\\.py", "a**", "**.py", "[[:alpha:]].py",
+    "*",
+    "**",
+    "a",
+    "b",
+    "sub",
+    "keep",
+    "*.py",
+    "x.py",
+    "?.py",
+    "[xy].py",
+    "s*",
+    "*_gen.py",
+    "k*",
+    "[!x]*",
+    "[a-c]*",
+    "*[[:digit:]]*",
+    "x\\.py",
+    "a**",
+    "**.py",
+    "[[:alpha:]].py",
 )
 
 
 # Lines people write, alone or as the idioms they make together (ignore all but
 # Python, a folder and its exceptions), beside random ones.
 COMMON_LINES = (
-    "*", "!*/", "!*.py", "*/", "!sub/", "a/", "!a/x.py", "/a/*", "!/a/keep/", "**/b",
-    "a/**", "!a/**/", "!**/keep/**", "*.py", "!x.py", "sub", "!sub/*.py", "b/*/",
+    "*",
+    "!*/",
+    "!*.py",
+    "*/",
+    "!sub/",
+    "a/",
+    "!a/x.py",
+    "/a/*",
+    "!/a/keep/",
+    "**/b",
+    "a/**",
+    "!a/**/",
+    "!**/keep/**",
+    "*.py",
+    "!x.py",
+    "sub",
+    "!sub/*.py",
+    "b/*/",
 )
 IDIOMS = (
     ("*", "!*/", "!*.py"),

@@ -17,12 +17,7 @@ import pytest
 from test_discovery import touch
 
 from semantics_lint.lint.run.config import ConfigResolver
-from semantics_lint.lint.run.discovery import (
-    DiscoveryError,
-    PathProblem,
-    discover,
-    display_name,
-)
+from semantics_lint.lint.run.discovery import DiscoveryError, PathProblem, discover, display_name
 
 
 def walk(folder: Path, arguments: list[str] | None = None) -> tuple[list[str], list[PathProblem]]:
@@ -139,9 +134,7 @@ def test_an_undecodable_name_is_linted_and_shown_escaped(tmp_path: Path) -> None
     touch(tmp_path / name)
     found, problems = walk(tmp_path)
     assert found == ["caf\\xe9.py"]
-    assert [str(p) for p in problems] == [
-        "caf\\xe9.py: name is not valid UTF-8; shown with \\x escapes"
-    ]
+    assert [str(p) for p in problems] == ["caf\\xe9.py: name is not valid UTF-8; shown with \\x escapes"]
     assert walk(tmp_path, [name])[0] == ["caf\\xe9.py"]
 
 
@@ -185,7 +178,10 @@ def _unprivileged_walk(folder: Path) -> tuple[list[str], list[str]] | None:
     try:
         done = subprocess.run(
             [sys.executable, "-c", script, str(folder)],
-            capture_output=True, text=True, check=False, timeout=60,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
             preexec_fn=drop if as_root else None,
         )
     except PermissionError:

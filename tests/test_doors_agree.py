@@ -23,16 +23,7 @@ from typing import NamedTuple
 
 import pytest
 from doors.disguise import DISGUISES
-from doors.gen import (
-    MUTATIONS,
-    Call,
-    NotLiteral,
-    call_arguments,
-    calls,
-    disguised_calls,
-    sample,
-    valid_calls,
-)
+from doors.gen import MUTATIONS, Call, NotLiteral, call_arguments, calls, disguised_calls, sample, valid_calls
 from doors.verdict import judge, judge_all, runtime_verdict
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis.errors import NoSuchExample
@@ -273,7 +264,9 @@ def test_sem100_says_what_the_mint_says_and_no_specific_code_does(call: object) 
 
 @_examples(300)
 @given(calls())
-def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_says(call: object) -> None:
+def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_says(
+    call: object,
+) -> None:
     """SEM100 does not judge alone a grain, nor a data field or coverage list written as
     a list: every refusal of those has a specific code."""
     try:
@@ -288,12 +281,19 @@ def test_a_part_sem100_leaves_alone_is_refused_only_for_what_a_specific_code_say
         if skipped:
             refusal = part_refusal(kind, name, value)
             if refusal is not None:
-                assert specific_code(kind, refusal) is not None, (refusal.kind, refusal.path, call.render())  # type: ignore[attr-defined]
+                assert specific_code(kind, refusal) is not None, (
+                    refusal.kind,
+                    refusal.path,
+                    call.render(),
+                )  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
     ("call", "code"),
-    [("coverage('verdict: healthy', None, checked=[])", "SEM402"), ("absent(None, what='x')", "SEM404")],
+    [
+        ("coverage('verdict: healthy', None, checked=[])", "SEM402"),
+        ("absent(None, what='x')", "SEM404"),
+    ],
 )
 def test_a_none_declaration_is_read_as_the_mint_reads_it(call: str, code: str) -> None:
     """Every mint reads its keywords alone when the declaration it is given is None; the

@@ -8,12 +8,7 @@ import ast
 
 import pytest
 
-from semantics_lint.lint.core.syntax import (
-    UNKNOWN,
-    iter_dict_items,
-    last_wins,
-    literal_of,
-)
+from semantics_lint.lint.core.syntax import UNKNOWN, iter_dict_items, last_wins, literal_of
 from semantics_lint.lint.engine import lint_source
 
 
@@ -30,7 +25,10 @@ def _expr(text: str) -> ast.expr:
     [
         ("{'a': 1, 'a': 2}", {"a": 2}),
         ("dict(a=[dict(b=1)], c=())", {"a": [{"b": 1}], "c": ()}),
-        ("[-1e999, 1+2j, None, b'x', list(), set()]", [float("-inf"), 1 + 2j, None, b"x", [], set()]),
+        (
+            "[-1e999, 1+2j, None, b'x', list(), set()]",
+            [float("-inf"), 1 + 2j, None, b"x", [], set()],
+        ),
         ("{(1, 2): {None: True}}", {(1, 2): {None: True}}),
     ],
 )
@@ -51,15 +49,21 @@ def test_literal_of_never_raises_on_deep_nesting() -> None:
 
 
 def test_last_wins_keeps_the_last_of_a_key_written_twice() -> None:
-    kept = [(key, ast.unparse(value)) for key, _, value in last_wins(iter_dict_items(_expr("{'a': 1, 1: 2, 'a': 3, True: 4}")))]  # type: ignore[misc]
+    kept = [
+        (key, ast.unparse(value))
+        for key, _, value in last_wins(iter_dict_items(_expr("{'a': 1, 1: 2, 'a': 3, True: 4}")))
+    ]  # type: ignore[misc]
     assert kept == [("a", "3"), (True, "4")]
 
 
 def test_a_key_written_twice_is_read_last_wins() -> None:
-    assert codes(
-        'def t():\n    return described_result(facts=[{"entity": "x"}], '
-        'provenance={"source": "x", "measuredAt": {}, "measuredAt": "at"})\n'
-    ) == []
+    assert (
+        codes(
+            'def t():\n    return described_result(facts=[{"entity": "x"}], '
+            'provenance={"source": "x", "measuredAt": {}, "measuredAt": "at"})\n'
+        )
+        == []
+    )
     assert "SEM404" in codes(
         "from agentfootprint import absent\n\ndef t():\n"
         '    return absent({"what": "backup runs", "what": "", "checked": ["x"]})\n'
@@ -67,8 +71,10 @@ def test_a_key_written_twice_is_read_last_wins() -> None:
 
 
 def test_a_non_string_key_is_an_unknown_key_not_an_open_part() -> None:
-    assert codes('def t():\n    return described_result(clarify={1: 1})\n') == ["SEM101"]
-    assert codes('from agentfootprint import absent\n\ndef t():\n    return absent({None: " "})\n') == ["SEM101"]
+    assert codes("def t():\n    return described_result(clarify={1: 1})\n") == ["SEM101"]
+    assert codes('from agentfootprint import absent\n\ndef t():\n    return absent({None: " "})\n') == [
+        "SEM101"
+    ]
     assert codes(
         'from agentfootprint import absent\n\ndef t():\n    return absent(what="x", checked=[{(1, 2): {}}])\n'
     ) == ["SEM405"]
@@ -80,15 +86,25 @@ HUGER = "0x" + "f" * 4000
 
 @pytest.mark.parametrize(
     "value",
-    [HUGE, HUGER, "1e999", "-1e999", "[" * 90 + "]" * 90, "{" + HUGER + ": 1}", "{(1, (2, [3])): 1}", "1j", "b''"],
+    [
+        HUGE,
+        HUGER,
+        "1e999",
+        "-1e999",
+        "[" * 90 + "]" * 90,
+        "{" + HUGER + ": 1}",
+        "{(1, (2, [3])): 1}",
+        "1j",
+        "b''",
+    ],
 )
 @pytest.mark.parametrize(
     "template",
     [
         'def t():\n    return described_result(facts=[{{"entity": "x"}}], provenance={{"measuredAt": "x", "source": "x", "ageSeconds": {v}}})\n',
         'def t():\n    return described_result(facts=[{{"entity": "x", "v": {v}}}], provenance={{"measuredAt": "x", "source": {v}}}, render={v})\n',
-        'from agentfootprint import coverage\n\ndef t(r):\n    return coverage({v}, checked=[{v}], inProgress=[{v}], period={v})\n',
-        'from agentfootprint import absent\n\ndef t():\n    return absent({{{v}: {v}}}, what={v})\n',
+        "from agentfootprint import coverage\n\ndef t(r):\n    return coverage({v}, checked=[{v}], inProgress=[{v}], period={v})\n",
+        "from agentfootprint import absent\n\ndef t():\n    return absent({{{v}: {v}}}, what={v})\n",
     ],
 )
 def test_a_literal_never_crashes_the_linter(template: str, value: str) -> None:

@@ -31,7 +31,9 @@ def test_the_mint_refuses_every_false_value_of_a_data_field(field: str, value: o
 
 
 def _sem105(source: str) -> list[tuple[int, int, str]]:
-    text = "from semantics_lint.runtime import absent, described_result\n" + textwrap.dedent(source).lstrip("\n")
+    text = "from semantics_lint.runtime import absent, described_result\n" + textwrap.dedent(source).lstrip(
+        "\n"
+    )
     return [
         (f.start.line - 1, f.start.column, f.message)
         for f in lint_source(text.encode("utf-8"), "tool.py")
@@ -213,7 +215,12 @@ def _after_guard(guard: str, between: str = "", use: str = "") -> str:
     """``tool(rows, export)``: ``guard``, then ``between``, then the call (``use``
     wraps it; the call alone when empty), each a block of lines at the body's level."""
     call = f"described_result(facts=rows, provenance={PROV})"
-    lines = ["def tool(rows, export):", *_indent(guard), *_indent(between), *_indent(use or f"return {call}")]
+    lines = [
+        "def tool(rows, export):",
+        *_indent(guard),
+        *_indent(between),
+        *_indent(use or f"return {call}"),
+    ]
     return "\n".join(lines).replace("CALL", call) + "\n"
 
 
@@ -227,26 +234,40 @@ REPORTED.extend(
     [
         pytest.param(_after_guard("if len(rows) != 0:\n    raise ValueError(rows)"), 4, id="guard-raises"),
         pytest.param(
-            _after_guard("out = []", use="for rows in export.batches:\n    if rows:\n        continue\n    out.append(CALL)"),
+            _after_guard(
+                "out = []",
+                use="for rows in export.batches:\n    if rows:\n        continue\n    out.append(CALL)",
+            ),
             6,
             id="guard-continues",
         ),
         pytest.param(
-            _after_guard("", use="while export.more:\n    if rows:\n        break\n    return CALL"), 5, id="guard-breaks"
+            _after_guard("", use="while export.more:\n    if rows:\n        break\n    return CALL"),
+            5,
+            id="guard-breaks",
         ),
-        pytest.param(_after_guard("if not rows:\n    pass\nelse:\n    return None"), 6, id="guard-whose-else-leaves"),
+        pytest.param(
+            _after_guard("if not rows:\n    pass\nelse:\n    return None"),
+            6,
+            id="guard-whose-else-leaves",
+        ),
         pytest.param(
             _after_guard("if export.failed:\n    raise ValueError(export)\nelif rows:\n    return None"),
             6,
             id="guard-down-an-elif-chain",
         ),
         pytest.param(
-            _after_guard("if rows:\n    if export.ok:\n        return 1\n    else:\n        return 2", use="if export.ok:\n    return CALL"),
+            _after_guard(
+                "if rows:\n    if export.ok:\n        return 1\n    else:\n        return 2",
+                use="if export.ok:\n    return CALL",
+            ),
             8,
             id="guard-whose-body-leaves-both-ways-then-a-nested-use",
         ),
         pytest.param(
-            _after_guard("", use="with export.lock:\n    if rows:\n        return None\n    return CALL"), 5, id="guard-in-a-with-body"
+            _after_guard("", use="with export.lock:\n    if rows:\n        return None\n    return CALL"),
+            5,
+            id="guard-in-a-with-body",
         ),
         pytest.param(
             _after_guard(
@@ -415,7 +436,7 @@ CLEAN = [
             if 0 > len(rows):
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-0>len(rows)',
+        id="body-of-0>len(rows)",
     ),
     pytest.param(
         f"""
@@ -425,7 +446,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-0>len(rows)',
+        id="else-of-0>len(rows)",
     ),
     pytest.param(
         f"""
@@ -433,7 +454,7 @@ CLEAN = [
             if len(rows) < 5:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-len(rows)<5',
+        id="body-of-len(rows)<5",
     ),
     pytest.param(
         f"""
@@ -443,7 +464,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-len(rows)<5',
+        id="else-of-len(rows)<5",
     ),
     pytest.param(
         f"""
@@ -451,7 +472,7 @@ CLEAN = [
             if len(rows) == 1:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-len(rows)==1',
+        id="body-of-len(rows)==1",
     ),
     pytest.param(
         f"""
@@ -461,7 +482,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-len(rows)==1',
+        id="else-of-len(rows)==1",
     ),
     pytest.param(
         f"""
@@ -469,7 +490,7 @@ CLEAN = [
             if rows == [None]:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-rows==[None]',
+        id="body-of-rows==[None]",
     ),
     pytest.param(
         f"""
@@ -479,7 +500,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-rows==[None]',
+        id="else-of-rows==[None]",
     ),
     pytest.param(
         f"""
@@ -487,7 +508,7 @@ CLEAN = [
             if len(rows) >= 0:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-len(rows)>=0',
+        id="body-of-len(rows)>=0",
     ),
     pytest.param(
         f"""
@@ -497,7 +518,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-len(rows)>=0',
+        id="else-of-len(rows)>=0",
     ),
     pytest.param(
         f"""
@@ -505,7 +526,7 @@ CLEAN = [
             if rows == 0:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-rows==0',
+        id="body-of-rows==0",
     ),
     pytest.param(
         f"""
@@ -515,7 +536,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-rows==0',
+        id="else-of-rows==0",
     ),
     pytest.param(
         f"""
@@ -523,7 +544,7 @@ CLEAN = [
             if rows is None:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='body-of-rowsisNone',
+        id="body-of-rowsisNone",
     ),
     pytest.param(
         f"""
@@ -533,7 +554,7 @@ CLEAN = [
             else:
                 return described_result(facts=rows, provenance={PROV})
         """,
-        id='else-of-rowsisNone',
+        id="else-of-rowsisNone",
     ),
     pytest.param(
         f"""
@@ -607,9 +628,14 @@ _RETURNS = "if rows:\n    return None"
 CLEAN.extend(
     [
         pytest.param(_after_guard("if rows:\n    log(rows)"), id="guard-that-falls-through"),
-        pytest.param(_after_guard("if rows:\n    if export.ok:\n        return 1"), id="guard-with-a-nested-if-without-else"),
         pytest.param(
-            _after_guard("if rows:\n    try:\n        return export.send(rows)\n    except OSError:\n        pass"),
+            _after_guard("if rows:\n    if export.ok:\n        return 1"),
+            id="guard-with-a-nested-if-without-else",
+        ),
+        pytest.param(
+            _after_guard(
+                "if rows:\n    try:\n        return export.send(rows)\n    except OSError:\n        pass"
+            ),
             id="guard-whose-return-is-in-a-try",
         ),
         pytest.param(
@@ -632,21 +658,37 @@ CLEAN.extend(
         pytest.param(_after_guard(_RETURNS, "rows += export.rows"), id="augmented-after-the-guard"),
         pytest.param(_after_guard(_RETURNS, "fill(rows)"), id="handed-to-a-call-after-the-guard"),
         pytest.param(_after_guard(_RETURNS, "rows[:] = export.rows"), id="subscript-written-after-the-guard"),
-        pytest.param(_after_guard(_RETURNS, "rows.extra = export.rows"), id="attribute-written-after-the-guard"),
+        pytest.param(
+            _after_guard(_RETURNS, "rows.extra = export.rows"),
+            id="attribute-written-after-the-guard",
+        ),
         pytest.param(_after_guard(_RETURNS, "log(len(rows))"), id="read-after-the-guard"),
         pytest.param(_after_guard("if export.rows:\n    return None"), id="guard-on-another-name"),
         pytest.param(_after_guard("if rows is not None:\n    return None"), id="guard-that-proves-nothing"),
-        pytest.param(_after_guard("if not rows:\n    return absent(what='x', checked=['y'])"), id="guard-for-the-empty-case"),
+        pytest.param(
+            _after_guard("if not rows:\n    return absent(what='x', checked=['y'])"),
+            id="guard-for-the-empty-case",
+        ),
         pytest.param(_after_guard("if rows:\n    return 1\nelse:\n    return 2"), id="both-branches-leave"),
-        pytest.param(_after_guard("if export.cached:\n    pass\nelif rows:\n    return None"), id="elif-whose-first-branch-falls-through"),
-        pytest.param(_after_guard("result = CALL\nif rows:\n    return None", use="return result"), id="use-before-the-guard"),
+        pytest.param(
+            _after_guard("if export.cached:\n    pass\nelif rows:\n    return None"),
+            id="elif-whose-first-branch-falls-through",
+        ),
+        pytest.param(
+            _after_guard("result = CALL\nif rows:\n    return None", use="return result"),
+            id="use-before-the-guard",
+        ),
         pytest.param(_after_guard(_RETURNS, use="return lambda: CALL"), id="lambda-after-the-guard"),
         pytest.param(
             _after_guard(_RETURNS, "def later():\n    return CALL\nrows = export.rows", use="return later"),
             id="function-after-the-guard",
         ),
         pytest.param(
-            _after_guard(_RETURNS, "results = (CALL for _ in export.days)\nrows = export.rows", use="return results"),
+            _after_guard(
+                _RETURNS,
+                "results = (CALL for _ in export.days)\nrows = export.rows",
+                use="return results",
+            ),
             id="generator-after-the-guard",
         ),
         pytest.param(
@@ -654,20 +696,34 @@ CLEAN.extend(
             id="guard-inside-a-try",
         ),
         pytest.param(
-            _after_guard("def refill():\n    nonlocal rows\n    rows = export.rows\n\n" + _RETURNS, "refill()"),
+            _after_guard(
+                "def refill():\n    nonlocal rows\n    rows = export.rows\n\n" + _RETURNS,
+                "refill()",
+            ),
             id="guard-then-nonlocal",
         ),
         pytest.param(
-            _after_guard(_RETURNS, "out = []", use="while export.more():\n    out.append(CALL)\n    rows = export.next()\nreturn out"),
+            _after_guard(
+                _RETURNS,
+                "out = []",
+                use="while export.more():\n    out.append(CALL)\n    rows = export.next()\nreturn out",
+            ),
             id="guard-then-a-while-loop-that-rebinds",
         ),
         pytest.param(
-            _after_guard(_RETURNS, "out = []", use="for day in export.days:\n    out.append(CALL)\n    rows.append(day)\nreturn out"),
+            _after_guard(
+                _RETURNS,
+                "out = []",
+                use="for day in export.days:\n    out.append(CALL)\n    rows.append(day)\nreturn out",
+            ),
             id="guard-then-a-loop-that-grows-it-after-the-use",
         ),
         pytest.param(
-            _after_guard("", use="match rows:\n    case []:\n        for day in export.days:\n            log(CALL)\n"
-                         "            rows.append(day)"),
+            _after_guard(
+                "",
+                use="match rows:\n    case []:\n        for day in export.days:\n            log(CALL)\n"
+                "            rows.append(day)",
+            ),
             id="case-body-grows-it-after-the-use",
         ),
         pytest.param(
@@ -686,20 +742,34 @@ CLEAN.extend(
             id="guard-then-global",
         ),
         pytest.param(
-            _after_guard("", use="match rows:\n    case [x]:\n        return CALL\n    case [*rest]:\n        return CALL\n"
-                         "    case list():\n        return CALL\n    case _:\n        return CALL"),
+            _after_guard(
+                "",
+                use="match rows:\n    case [x]:\n        return CALL\n    case [*rest]:\n        return CALL\n"
+                "    case list():\n        return CALL\n    case _:\n        return CALL",
+            ),
             id="case-patterns-that-are-not-empty",
         ),
-        pytest.param(_after_guard("", use="match export.rows:\n    case []:\n        return CALL"), id="case-of-another-subject"),
         pytest.param(
-            _after_guard("", use="match rows:\n    case []:\n        rows = export.rows\n        return CALL"),
+            _after_guard("", use="match export.rows:\n    case []:\n        return CALL"),
+            id="case-of-another-subject",
+        ),
+        pytest.param(
+            _after_guard(
+                "", use="match rows:\n    case []:\n        rows = export.rows\n        return CALL"
+            ),
             id="case-body-rebinds",
         ),
         pytest.param(
-            _after_guard("", use="match rows:\n    case [x, *rows]:\n        return x\n    case []:\n        return CALL"),
+            _after_guard(
+                "",
+                use="match rows:\n    case [x, *rows]:\n        return x\n    case []:\n        return CALL",
+            ),
             id="captured-by-an-earlier-case",
         ),
-        pytest.param(_after_guard("", use="match rows:\n    case [] | [_]:\n        return CALL"), id="case-or-not-all-empty"),
+        pytest.param(
+            _after_guard("", use="match rows:\n    case [] | [_]:\n        return CALL"),
+            id="case-or-not-all-empty",
+        ),
     ]
 )
 
@@ -724,7 +794,9 @@ def test_a_branch_finding_says_which_test_proves_it() -> None:
 
 
 def test_a_guard_finding_says_which_test_proves_it() -> None:
-    [(line, column, message)] = _sem105(_after_guard("if len(rows) > 0:\n    log.info('%d rows', len(rows))\n    return None"))
+    [(line, column, message)] = _sem105(
+        _after_guard("if len(rows) > 0:\n    log.info('%d rows', len(rows))\n    return None")
+    )
     assert (line, column) == (5, 34)
     assert message == "`facts` is empty here (line 3 leaves when `len(rows) > 0` is true)"
 

@@ -13,12 +13,7 @@ import pytest
 
 from semantics_lint.lint import rules
 from semantics_lint.lint.core.model import Finding, Position
-from semantics_lint.lint.engine import (
-    LintSettings,
-    lint_file,
-    lint_source,
-    might_contain_calls,
-)
+from semantics_lint.lint.engine import LintSettings, lint_file, lint_source, might_contain_calls
 
 # The engine's behaviour is pinned with the key rules alone, so that rules added later
 # (which may have more to say about these snippets) do not change these tests.
@@ -396,7 +391,9 @@ def test_the_garbage_collector_state_is_restored(enabled: bool) -> None:
 # -- what the rules declare decides what the engine reads ----------------------------------
 
 
-def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parts_given_by_name_are_read_only_for_a_rule_that_judges_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from semantics_lint.lint import resolve
 
     asked: list[object] = []

@@ -44,7 +44,9 @@ def _expected(text: str) -> list[tuple[int, str]]:
 def test_the_linter_reports_exactly_the_mistakes(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     found = sorted((f.start.line, f.code) for f in lint_source(text.encode("utf-8"), str(path)))
-    assert found == _expected(text), [(f.start.line, f.code, f.message) for f in lint_source(text.encode(), str(path))]
+    assert found == _expected(text), [
+        (f.start.line, f.code, f.message) for f in lint_source(text.encode(), str(path))
+    ]
 
 
 def test_the_held_out_set_is_balanced() -> None:
@@ -65,19 +67,47 @@ def test_flake8_reports_what_the_command_line_reports() -> None:
         for line, code in _expected(path.read_text(encoding="utf-8"))
     )
     flake8 = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "SEM", "--format=%(path)s|%(row)d|%(code)s", "."],
-        cwd=HERE, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "flake8",
+            "--isolated",
+            "--select",
+            "SEM",
+            "--format=%(path)s|%(row)d|%(code)s",
+            ".",
+        ],
+        cwd=HERE,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     command = subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", "--no-cache", "--output-format", "json", "."],
-        cwd=HERE, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "semantics_lint",
+            "check",
+            "--no-cache",
+            "--output-format",
+            "json",
+            ".",
+        ],
+        cwd=HERE,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     by_flake8 = sorted(
         (path.removeprefix("./"), int(line), code)
         for path, line, code in (row.split("|") for row in flake8.stdout.splitlines())
     )
     by_command = sorted(
-        (str((HERE / f["filename"]).resolve().relative_to(HERE.resolve())), f["location"]["row"], f["code"])
+        (
+            str((HERE / f["filename"]).resolve().relative_to(HERE.resolve())),
+            f["location"]["row"],
+            f["code"],
+        )
         for f in json.loads(command.stdout)
     )
     assert by_flake8 == by_command == expected, (flake8.stderr, command.stderr)

@@ -17,20 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from semantics_lint.lint.core.model import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    Position,
-    Severity,
-)
-from semantics_lint.lint.run.fix import (
-    FixError,
-    FixResult,
-    apply_fixes,
-    fix_source,
-)
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Fix, Position, Severity
+from semantics_lint.lint.run.fix import FixError, FixResult, apply_fixes, fix_source
 from semantics_lint.lint.run.write import fix_file, write_atomic
 from semantics_lint.vocabulary import SNAKE_TO_CAMEL
 
@@ -73,9 +61,7 @@ def _toy_lint(text: str, filename: str, settings: object) -> list[Finding]:
     findings = []
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         for match in _QUOTED_SNAKE.finditer(line):
-            findings.append(
-                _rename(number, match.start(2), match.group(2), SNAKE_TO_CAMEL[match.group(2)])
-            )
+            findings.append(_rename(number, match.start(2), match.group(2), SNAKE_TO_CAMEL[match.group(2)]))
     return findings
 
 
@@ -175,9 +161,7 @@ def test_two_insertions_at_one_point_are_not_both_applied() -> None:
 
 def test_adjacent_edits_both_apply() -> None:
     text = "ab\n"
-    new, applied = apply_fixes(
-        text, [_finding(1, 0, 1, 1, "A"), _finding(1, 1, 1, 2, "B")], unsafe=False
-    )
+    new, applied = apply_fixes(text, [_finding(1, 0, 1, 1, "A"), _finding(1, 1, 1, 2, "B")], unsafe=False)
     assert (new, applied) == ("AB\n", 2)
 
 
@@ -226,7 +210,11 @@ def test_fix_source_fixes_and_reports_what_remains() -> None:
     source = b"p = {'measured_at': t, 'source': s}  # keep me\n"
     result = fix_source(source, "t.py", unsafe=False, lint=_toy_lint)
     assert result == FixResult(
-        b"p = {'measuredAt': t, 'source': s}  # keep me\n", True, 1, [], "p = {'measuredAt': t, 'source': s}  # keep me\n"
+        b"p = {'measuredAt': t, 'source': s}  # keep me\n",
+        True,
+        1,
+        [],
+        "p = {'measuredAt': t, 'source': s}  # keep me\n",
     )
 
 
@@ -252,9 +240,7 @@ def test_fix_source_keeps_a_declared_encoding() -> None:
         return [] if "read_at" not in text else [_rename(2, 6, "read_at", "readAt")]
 
     result = fix_source(source, "t.py", unsafe=False, lint=lint)
-    assert result.source == "# -*- coding: latin-1 -*-\np = {'readAt': '\u00e9'}\n".encode(
-        "latin-1"
-    )
+    assert result.source == "# -*- coding: latin-1 -*-\np = {'readAt': '\u00e9'}\n".encode("latin-1")
 
 
 def test_fix_source_unchanged_when_nothing_to_fix() -> None:
@@ -642,7 +628,9 @@ def test_a_run_decodes_and_prefilters_each_file_once(
 
     monkeypatch.setattr(source, "decode", counted("decode", source.decode))
     monkeypatch.setattr(source, "readable_text", counted("decode", source.readable_text))
-    monkeypatch.setattr(source.tokenize, "detect_encoding", counted("decode", source.tokenize.detect_encoding))
+    monkeypatch.setattr(
+        source.tokenize, "detect_encoding", counted("decode", source.tokenize.detect_encoding)
+    )
     prefilter = counted("prefilter", engine.might_contain_calls)
     for module in (engine, jobs):
         monkeypatch.setattr(module, "might_contain_calls", prefilter)

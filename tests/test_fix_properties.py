@@ -74,9 +74,7 @@ def string(draw: Draw, text: str) -> str:
     return f"{draw(st.sampled_from(PREFIXES))}{quote}{text}{quote}"
 
 
-def items(
-    draw: Draw, entries: list[list[Piece]], open_: str, close: str, indent: str
-) -> list[Piece]:
+def items(draw: Draw, entries: list[list[Piece]], open_: str, close: str, indent: str) -> list[Piece]:
     """Join rendered entries, on one line or one per line with optional comments."""
     if not entries:
         return [open_, close]
@@ -124,9 +122,7 @@ def coverage_items(draw: Draw, indent: str) -> list[Piece]:
     entries: list[list[Piece]] = []
     for _ in range(draw(st.integers(1, 2))):
         what, why = string(draw, "PPDM"), string(draw, "not collected here")
-        entries.append(
-            ["{", string(draw, "what"), ": ", what, ", ", string(draw, "why"), ": ", why, "}"]
-        )
+        entries.append(["{", string(draw, "what"), ": ", what, ", ", string(draw, "why"), ": ", why, "}"])
     return items(draw, entries, "[", "]", indent)
 
 
@@ -172,9 +168,7 @@ def value_of(draw: Draw) -> Callable[[str, str], list[Piece]]:
 def call(draw: Draw) -> list[Piece]:
     value = value_of(draw)
     indent = "    "
-    kind = draw(
-        st.sampled_from(("described_result", "described_result_dict", "absent", "coverage"))
-    )
+    kind = draw(st.sampled_from(("described_result", "described_result_dict", "absent", "coverage")))
     # Every way the engine recognizes a call of ours: by name, by alias, through the
     # module, from either API module.
     names = {

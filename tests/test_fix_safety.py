@@ -335,9 +335,7 @@ def no_folder_handles(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(os, name, refusing(getattr(os, name)))
 
 
-def test_without_folder_handles_a_fix_is_written_by_path(
-    tmp_path: Path, no_folder_handles: None
-) -> None:
+def test_without_folder_handles_a_fix_is_written_by_path(tmp_path: Path, no_folder_handles: None) -> None:
     path = tmp_path / "tool.py"
     path.write_text(SNAKE, encoding="utf-8")
     path.chmod(0o640)
@@ -365,9 +363,7 @@ def test_without_folder_handles_the_bytes_are_still_checked_before_the_rename(
     (outside / "tool.py").write_text(SNAKE, encoding="utf-8")
     (tree / "tool.py").symlink_to(outside / "tool.py")
     with pytest.raises(write.NotWritten, match="outside the paths given"):
-        write.write_atomic(
-            tree / "tool.py", FIXED.encode(), expected=SNAKE.encode(), trees=[str(tree)]
-        )
+        write.write_atomic(tree / "tool.py", FIXED.encode(), expected=SNAKE.encode(), trees=[str(tree)])
     assert (outside / "tool.py").read_text(encoding="utf-8") == SNAKE
 
 

@@ -51,7 +51,9 @@ def _before(lines: list[str], filename: str) -> list[tuple[int, int, str]]:
     return [(f.start.line, f.start.column, f"{f.code} {f.message}") for f in findings]
 
 
-def _plugin(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[int, int, str]], list[str], bool]:
+def _plugin(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[int, int, str]], list[str], bool]:
     """The plugin's results on ``path`` as flake8 runs it, its lines, and whether the
     engine was handed the tree (None when nothing reached the engine)."""
     lines = _flake8_lines(path)
@@ -109,7 +111,9 @@ def test_testdata_gives_what_the_bytes_gave(monkeypatch: pytest.MonkeyPatch) -> 
     assert linted >= 10
 
 
-def test_synthetic_corpus_gives_what_the_bytes_gave(synthetic: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_synthetic_corpus_gives_what_the_bytes_gave(
+    synthetic: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     found = 0
     for path in synthetic:
         results, lines, took_tree = _plugin(path, monkeypatch)
@@ -164,7 +168,9 @@ READS_THE_FILE = {"not_utf8.py"}
 
 
 @pytest.mark.parametrize("name", sorted(AWKWARD))
-def test_awkward_files_give_what_the_bytes_gave(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_awkward_files_give_what_the_bytes_gave(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / name
     path.write_bytes(AWKWARD[name])
     if not _parses(path):

@@ -252,8 +252,7 @@ def test_run_yields_flake8_tuples_with_zero_based_columns() -> None:
     results = _run(DEFECT)
     findings = engine.lint_source(DEFECT.encode(), "tool.py")
     assert results == [
-        (f.start.line, f.start.column, f"{f.code} {f.message}", SemanticsLintPlugin)
-        for f in findings
+        (f.start.line, f.start.column, f"{f.code} {f.message}", SemanticsLintPlugin) for f in findings
     ]
     assert [r[2].split()[0] for r in results] == ["SEM102"]
     assert results[0][:2] == (2, DEFECT.splitlines()[1].index("'measured_at'"))
@@ -278,9 +277,7 @@ def test_a_file_without_the_api_imports_nothing_heavy() -> None:
         assert not heavy, heavy
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
 

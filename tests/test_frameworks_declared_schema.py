@@ -25,8 +25,17 @@ from semantics_lint.runtime import Refusal, define_tool, run_record  # noqa: E40
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "vm": {"type": "string", "description": "the VM's name, as the export spells it", "minLength": 2},
-        "days": {"type": "integer", "description": "how many days of runs", "minimum": 1, "maximum": 30},
+        "vm": {
+            "type": "string",
+            "description": "the VM's name, as the export spells it",
+            "minLength": 2,
+        },
+        "days": {
+            "type": "integer",
+            "description": "how many days of runs",
+            "minimum": 1,
+            "maximum": 30,
+        },
     },
     "required": ["vm"],
 }
@@ -44,7 +53,10 @@ class Calls:
 
     def tool(self, schema: dict[str, Any] = SCHEMA) -> Any:
         return define_tool(
-            name="backup_runs", description="Backup runs of one VM.", execute=self, inputSchema=schema
+            name="backup_runs",
+            description="Backup runs of one VM.",
+            execute=self,
+            inputSchema=schema,
         )
 
 
@@ -76,7 +88,12 @@ def test_the_mcp_sdk_advertises_and_validates_the_declared_schema() -> None:
             assert tool.input_schema["required"] == ["vm"]
             return [
                 await client.call_tool("backup_runs", arguments)
-                for arguments in ({"vm": "vm1"}, {"vm": "vm1", "days": 40}, {"vm": "v"}, {"vm": "vm1", "days": 3})
+                for arguments in (
+                    {"vm": "vm1"},
+                    {"vm": "vm1", "days": 40},
+                    {"vm": "v"},
+                    {"vm": "vm1", "days": 3},
+                )
             ]
 
     short, too_many, too_short, both = anyio.run(main)
@@ -171,10 +188,12 @@ def test_pydantic_ai_advertises_and_validates_the_declared_schema() -> None:
     def model(messages: list[Any], info: AgentInfo) -> ModelResponse:
         if len(messages) == 1:
             seen["schema"] = info.function_tools[0].parameters_json_schema
-            return ModelResponse(parts=[
-                ToolCallPart("backup_runs", {"vm": "vm1", "days": 0}, tool_call_id="c1"),
-                ToolCallPart("backup_runs", {"vm": "vm1", "days": 2}, tool_call_id="c2"),
-            ])
+            return ModelResponse(
+                parts=[
+                    ToolCallPart("backup_runs", {"vm": "vm1", "days": 0}, tool_call_id="c1"),
+                    ToolCallPart("backup_runs", {"vm": "vm1", "days": 2}, tool_call_id="c2"),
+                ]
+            )
         return ModelResponse(parts=[TextPart("done")])
 
     agent = Agent(FunctionModel(model))
@@ -189,7 +208,10 @@ def test_pydantic_ai_advertises_and_validates_the_declared_schema() -> None:
         for p in m.parts
         if isinstance(p, ToolReturnPart)
     }
-    assert returns == {"c1": "retried", "c2": "success"}  # Pydantic AI's own invalid-arguments answer
+    assert returns == {
+        "c1": "retried",
+        "c2": "success",
+    }  # Pydantic AI's own invalid-arguments answer
 
 
 # -- what the schema says beyond its properties, and what is refused ------------------
@@ -201,7 +223,13 @@ def test_a_local_ref_is_written_out_and_a_root_constraint_is_checked_at_the_call
 
     schema = {
         "type": "object",
-        "$defs": {"day": {"type": "string", "description": "a day, as 2024-05-01", "pattern": r"^\d{4}-\d\d-\d\d$"}},
+        "$defs": {
+            "day": {
+                "type": "string",
+                "description": "a day, as 2024-05-01",
+                "pattern": r"^\d{4}-\d\d-\d\d$",
+            }
+        },
         "properties": {"since": {"$ref": "#/$defs/day"}, "until": {"$ref": "#/$defs/day"}},
         "anyOf": [{"required": ["since"]}, {"required": ["until"]}],
     }
@@ -238,11 +266,17 @@ def test_a_local_ref_is_written_out_and_a_root_constraint_is_checked_at_the_call
         (lambda vm, days: {}, SCHEMA, "does not require 'days', which execute needs"),
         (lambda **kw: {}, {"type": "objekt"}, "is not a valid JSON schema"),
         (lambda **kw: {}, {"type": "array"}, "must describe an object of arguments"),
-        (lambda **kw: {}, {"properties": {"start-date": {}}}, "'start-date' that cannot be a Python"),
         (
             lambda **kw: {},
-            {"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}},
-             "properties": {"head": {"$ref": "#/$defs/n"}}},
+            {"properties": {"start-date": {}}},
+            "'start-date' that cannot be a Python",
+        ),
+        (
+            lambda **kw: {},
+            {
+                "$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}},
+                "properties": {"head": {"$ref": "#/$defs/n"}},
+            },
             "refers to itself through '#/$defs/n'",
         ),
         (lambda **kw: {}, {"properties": {"a": {"$ref": "#/$defs/none"}}}, "points nowhere"),
@@ -301,7 +335,10 @@ def test_a_frameworks_context_parameter_stays_out_of_the_declared_schema() -> No
 
     def model(messages: list[Any], info: AgentInfo) -> ModelResponse:
         if len(messages) == 1:
-            assert list(info.function_tools[0].parameters_json_schema["properties"]) == ["vm", "days"]
+            assert list(info.function_tools[0].parameters_json_schema["properties"]) == [
+                "vm",
+                "days",
+            ]
             return ModelResponse(parts=[ToolCallPart("runs", {"vm": "vm1"}, tool_call_id="c1")])
         return ModelResponse(parts=[TextPart("done")])
 

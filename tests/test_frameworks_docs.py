@@ -74,7 +74,11 @@ def test_example_runs(example: Example) -> None:
         pytest.skip(f"not installed: {', '.join(missing)}")
     if "set_tracer_provider(" in example.code:
         done = subprocess.run(
-            [sys.executable, "-c", example.code], capture_output=True, text=True, timeout=300, check=False
+            [sys.executable, "-c", example.code],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         assert example.prints is None or done.stdout == example.prints

@@ -31,9 +31,7 @@ except ImportError as error:
 
 
 @pytest.mark.parametrize(("adapter", "module", "extra"), ADAPTERS)
-def test_an_adapter_without_its_framework_says_what_to_install(
-    adapter: str, module: str, extra: str
-) -> None:
+def test_an_adapter_without_its_framework_says_what_to_install(adapter: str, module: str, extra: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", BLOCK.format(adapter=adapter, module=module)],
         capture_output=True,

@@ -96,7 +96,9 @@ def native_server() -> Any:
 
 
 def test_mcp_sdk_in_memory() -> None:
-    pytest.importorskip("mcp.server.mcpserver", reason="written for the SDK 2.x (its results' snake_case fields)")
+    pytest.importorskip(
+        "mcp.server.mcpserver", reason="written for the SDK 2.x (its results' snake_case fields)"
+    )
     from mcp import Client
 
     async def main() -> None:
@@ -123,7 +125,9 @@ def test_fastmcp_in_memory() -> None:
 
 
 def test_mcp_over_stdio_the_server_stays_up(tmp_path: Path) -> None:
-    pytest.importorskip("mcp.server.mcpserver", reason="written for the SDK 2.x (its results' snake_case fields)")
+    pytest.importorskip(
+        "mcp.server.mcpserver", reason="written for the SDK 2.x (its results' snake_case fields)"
+    )
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -202,9 +206,7 @@ def test_openai_agents_custom_data_keeps_keys_apart_as_meta_does() -> None:
     agent = Agent(name="hostile", model=model, tools=[function_tool(hostile)])
     result = asyncio.run(Runner.run(agent, "?", run_config=RunConfig(tracing_disabled=True)))
     custom = {
-        item.call_id: item.custom_data
-        for item in result.new_items
-        if isinstance(item, ToolCallOutputItem)
+        item.call_id: item.custom_data for item in result.new_items if isinstance(item, ToolCallOutputItem)
     }
     for which in names:
         assert custom[which] == {RECORD_KEY: RECORDS_READ[which]}, which

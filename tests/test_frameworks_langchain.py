@@ -14,9 +14,7 @@ from uuid import UUID
 
 import pytest
 
-pytest.importorskip(
-    "langchain_core", reason="LangChain is not installed: pip install -e '.[test]'"
-)
+pytest.importorskip("langchain_core", reason="LangChain is not installed: pip install -e '.[test]'")
 
 from backup_tool import backup_status, vm_backup_status_async
 from langchain_core.callbacks import BaseCallbackHandler
@@ -25,12 +23,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.tools import BaseTool, ToolException
 
 from semantics_lint.frameworks.langchain import tool
-from semantics_lint.runtime import (
-    compose_answer_with_coverage,
-    define_tool,
-    run_record,
-    tool_message,
-)
+from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
 from semantics_lint.runtime.tools import Tool, observe_tools
 
 
@@ -55,7 +48,9 @@ def test_content_is_the_model_text_and_the_artifact_the_record() -> None:
     envelope = vm_backup_status("vm-01")
     message = served.invoke(_call("vm-01"))
     assert isinstance(message, ToolMessage)
-    assert message.content == json.dumps(tool_message(envelope).model, ensure_ascii=False, separators=(",", ":"))
+    assert message.content == json.dumps(
+        tool_message(envelope).model, ensure_ascii=False, separators=(",", ":")
+    )
     assert message.content == tool_message(envelope).text
     shown = json.loads(message.content)
     assert "af_semantics" not in shown and "render" not in shown and "coverage" not in shown
@@ -136,9 +131,7 @@ def test_a_define_tool_tool_and_an_async_one_are_served() -> None:
     envelope = vm_backup_status("vm-02")
     with run_record() as run:
         message = asyncio.run(served.ainvoke(_call("vm-02", name="vm_backup_status_async")))
-        refused = asyncio.run(
-            served.ainvoke(_call("vm-no-source", "c2", name="vm_backup_status_async"))
-        )
+        refused = asyncio.run(served.ainvoke(_call("vm-no-source", "c2", name="vm_backup_status_async")))
     assert (message.content, message.artifact) == (tool_message(envelope).text, envelope)
     assert refused.status == "error" and refused.content.startswith("refused: ")
     assert [(r["tool"], r["kind"]) for r in run.results] == [
@@ -226,7 +219,9 @@ def _says_refused(vm: str) -> str:
     raise ToolException(f"refused: {vm} is not ours to read")
 
 
-@pytest.mark.parametrize("handling", [True, "try later", lambda e: f"no: {e}"], ids=["true", "text", "function"])
+@pytest.mark.parametrize(
+    "handling", [True, "try later", lambda e: f"no: {e}"], ids=["true", "text", "function"]
+)
 def test_a_tool_exception_saying_refused_keeps_langchain_handling(handling: Any) -> None:
     # LangChain's own ToolException keeps its meaning whatever its text says: handled as
     # handle_tool_error says, exactly as the tool registered without the adapter.

@@ -65,7 +65,10 @@ def build_server() -> Any:
     server = Server("backups")
     server.tool()(served(result_class="triage", record_in_meta=True)(vm_backup_status))
     tool = define_tool(
-        name="find_runs", description="Backup runs of one VM.", execute=find_runs, resultClass="triage"
+        name="find_runs",
+        description="Backup runs of one VM.",
+        execute=find_runs,
+        resultClass="triage",
     )
     server.tool()(served(tool))
 
@@ -112,7 +115,10 @@ def check_served_envelope(result: dict[str, Any], vm: str) -> None:
 
 
 async def session_checks(client: Any) -> None:
-    listed = {tool.name: tool.model_dump(by_alias=True, exclude_none=True) for tool in (await client.list_tools()).tools}
+    listed = {
+        tool.name: tool.model_dump(by_alias=True, exclude_none=True)
+        for tool in (await client.list_tools()).tools
+    }
     assert set(listed) == {"vm_backup_status", "find_runs", "plain"}
     status = listed["vm_backup_status"]
     assert status["description"] == "Backup posture for one VM."
@@ -161,8 +167,7 @@ def test_official_sdk_in_memory() -> None:
     ]
     answer = compose_answer_with_coverage("vm1 is backed up; vm9 has no runs.", run.declared)
     assert answer.endswith(
-        "Checked:\n- every backup job in the export\n\n"
-        "Cannot cover:\n- PPDM — not collected on this install"
+        "Checked:\n- every backup job in the export\n\nCannot cover:\n- PPDM — not collected on this install"
     )
 
 
@@ -170,7 +175,9 @@ def test_fastmcp_in_memory() -> None:
     fastmcp = pytest.importorskip("fastmcp", reason="fastmcp is not installed: pip install -e '.[test]'")
     server = fastmcp.FastMCP("backups")
     server.tool(served(result_class="triage", record_in_meta=True)(vm_backup_status))
-    server.tool(served(define_tool(name="find_runs", description="Backup runs of one VM.", execute=find_runs)))
+    server.tool(
+        served(define_tool(name="find_runs", description="Backup runs of one VM.", execute=find_runs))
+    )
 
     async def main() -> Any:
         with run_record() as run:
@@ -268,7 +275,16 @@ def test_the_pytest_gate_names_a_triage_tool_served_over_mcp(tmp_path: Path) -> 
     pytest.importorskip("mcp.server.mcpserver", reason="the project test is written for the SDK 2.x")
     (tmp_path / "test_project.py").write_text(textwrap.dedent(PROJECT_TEST), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--semantics", "-q", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--semantics",
+            "-q",
+            str(tmp_path),
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -37,12 +37,7 @@ from agents.tool_context import ToolContext
 from backup_tool import backup_status, vm_backup_status_async
 
 from semantics_lint.frameworks.openai_agents import RECORD_KEY, function_tool
-from semantics_lint.runtime import (
-    compose_answer_with_coverage,
-    define_tool,
-    run_record,
-    tool_message,
-)
+from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
 from semantics_lint.runtime.serving import ToolMessage as ServedMessage
 from semantics_lint.runtime.tools import Tool, observe_tools
 
@@ -148,9 +143,7 @@ def test_another_exception_keeps_the_sdk_default_policy() -> None:
 
 def test_another_exception_fails_the_run_when_the_sdk_is_told_so() -> None:
     tool = function_tool(vm_backup_status, failure_error_function=None)
-    model = ScriptedModel(
-        [[function_call("vm_backup_status", {"vm": "vm-broken", "days": 1}, call_id="c1")]]
-    )
+    model = ScriptedModel([[function_call("vm_backup_status", {"vm": "vm-broken", "days": 1}, call_id="c1")]])
     agent = Agent(name="backups", model=model, tools=[tool])
     with pytest.raises(UserError) as raised:
         asyncio.run(Runner.run(agent, "?", run_config=RunConfig(tracing_disabled=True)))
@@ -186,14 +179,10 @@ def test_a_define_tool_tool_and_an_async_one_are_served() -> None:
 
     envelope = vm_backup_status("vm-02")
     with run_record() as run:
-        result, model = _run(
-            [tool], [function_call("vm_backup_status_async", {"vm": "vm-02"}, call_id="a1")]
-        )
+        result, model = _run([tool], [function_call("vm_backup_status_async", {"vm": "vm-02"}, call_id="a1")])
     assert _outputs_read(model)["a1"] == tool_message(envelope).text
     assert _output_items(result)["a1"].custom_data == {RECORD_KEY: envelope}
-    assert run.results == [
-        {"tool": "vm_backup_status_async", "kind": "semantics", "record": envelope}
-    ]
+    assert run.results == [{"tool": "vm_backup_status_async", "kind": "semantics", "record": envelope}]
 
 
 def test_run_record_sees_the_calls_and_the_answer_gets_its_coverage() -> None:
@@ -235,9 +224,7 @@ def test_your_own_custom_data_is_kept_beside_the_record() -> None:
         return {"call": data.tool_context.tool_call_id}
 
     tool = function_tool(vm_backup_status, custom_data_extractor=mine)
-    result, _ = _run(
-        [tool], [function_call("vm_backup_status", {"vm": "vm-01", "days": 7}, call_id="c9")]
-    )
+    result, _ = _run([tool], [function_call("vm_backup_status", {"vm": "vm-01", "days": 7}, call_id="c9")])
     custom = _output_items(result)["c9"].custom_data
     assert custom is not None
     assert custom["call"] == "c9"
@@ -247,9 +234,7 @@ def test_your_own_custom_data_is_kept_beside_the_record() -> None:
 def test_a_name_override_renames_a_plain_function() -> None:
     tool = function_tool(vm_backup_status, name_override="backup_posture")
     assert tool.name == "backup_posture"
-    _, model = _run(
-        [tool], [function_call("backup_posture", {"vm": "vm-01", "days": 7}, call_id="c1")]
-    )
+    _, model = _run([tool], [function_call("backup_posture", {"vm": "vm-01", "days": 7}, call_id="c1")])
     assert json.loads(_outputs_read(model)["c1"])["facts"][0]["entity"] == "vm-01"
 
 
@@ -267,9 +252,7 @@ def _run_with_context(tools: list[FunctionTool], *steps: Any) -> tuple[Any, Scri
     model = ScriptedModel([*steps, [assistant_message("All checked.")]])
     agent = Agent[Deployment](name="backups", model=model, tools=tools)
     result = asyncio.run(
-        Runner.run(
-            agent, "?", context=Deployment("zrh"), run_config=RunConfig(tracing_disabled=True)
-        )
+        Runner.run(agent, "?", context=Deployment("zrh"), run_config=RunConfig(tracing_disabled=True))
     )
     model.assert_complete()
     return result, model
@@ -292,9 +275,7 @@ async def status_with_tool_context(ctx: ToolContext[Deployment], vm: str) -> dic
         (status_with_tool_context, {"vm": "vm-01", "site": "zrh", "call": "c1"}),
     ],
 )
-def test_a_first_context_parameter_gets_the_sdks_context(
-    function: Any, expected: dict[str, Any]
-) -> None:
+def test_a_first_context_parameter_gets_the_sdks_context(function: Any, expected: dict[str, Any]) -> None:
     tool = function_tool(function)
     assert list(tool.params_json_schema["properties"]) == ["vm"]
     assert "ctx" not in json.dumps(tool.params_json_schema)

@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip(
-    "pydantic_ai", reason="Pydantic AI is not installed: pip install -e '.[test]'"
-)
+pytest.importorskip("pydantic_ai", reason="Pydantic AI is not installed: pip install -e '.[test]'")
 
 from backup_tool import backup_status, vm_backup_status_async
 from pydantic_ai import Agent, ModelRetry, Tool
@@ -29,12 +27,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from semantics_lint.frameworks.pydantic_ai import served
-from semantics_lint.runtime import (
-    compose_answer_with_coverage,
-    define_tool,
-    run_record,
-    tool_message,
-)
+from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
 from semantics_lint.runtime.tools import Tool as DefinedTool
 from semantics_lint.runtime.tools import observe_tools
 
@@ -241,7 +234,9 @@ def _parts_read(function: Any) -> list[tuple[str, Any, str]]:
         if len(messages) == 1:
             return ModelResponse(parts=[ToolCallPart("_retried_once", {"vm": "vm-first"}, tool_call_id="r1")])
         if len(messages) == 3:
-            return ModelResponse(parts=[ToolCallPart("_retried_once", {"vm": "vm-second"}, tool_call_id="r2")])
+            return ModelResponse(
+                parts=[ToolCallPart("_retried_once", {"vm": "vm-second"}, tool_call_id="r2")]
+            )
         return ModelResponse(parts=[TextPart("done")])
 
     agent = Agent(FunctionModel(model))
@@ -249,7 +244,13 @@ def _parts_read(function: Any) -> list[tuple[str, Any, str]]:
     result = agent.run_sync("?")
     assert result.output == "done"
     return [
-        (type(part).__name__, getattr(part, "outcome", None), str(part.model_response_str()) if hasattr(part, "model_response_str") else str(part.model_response()))
+        (
+            type(part).__name__,
+            getattr(part, "outcome", None),
+            str(part.model_response_str())
+            if hasattr(part, "model_response_str")
+            else str(part.model_response()),
+        )
         for message in result.all_messages()
         if isinstance(message, ModelRequest)
         for part in message.parts

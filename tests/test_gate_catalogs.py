@@ -76,16 +76,15 @@ def _streamed(text: str) -> dict[str, Any] | None:
 def test_the_streamed_reader_agrees_on_every_catalog_case(case: dict[str, Any]) -> None:
     text = json.dumps(case["input"])
     expected = _whole(text)
-    assert (expected is None) == (
-        case["expected"]["coerce"]["throws"] or case["expected"]["check"]["throws"]
-    )
+    assert (expected is None) == (case["expected"]["coerce"]["throws"] or case["expected"]["check"]["throws"])
     assert _streamed(text) == expected
 
 
 _value = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", " ", "x", "vm"]),
-    lambda inner: st.lists(inner, max_size=2)
-    | st.dictionaries(st.sampled_from(["a", "entity"]), inner, max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["a", "entity"]), inner, max_size=2)
+    ),
     max_leaves=6,
 )
 _result = st.sampled_from([FACT, COVERED, {"af_absent": True, "checked": ["x"]}, "text"]) | _value
@@ -165,17 +164,24 @@ _F = json.dumps(FACT)
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "results": []}]',
         '[{"name": "t", "resultClass": "triage", "results": [], "results": [' + _F + "]}]",
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "name": "u"}]',
-        '[{"name": "t", "resultClass": "triage", "results": [' + _F + "], "
-        '"resultClass": "inventory"}]',
+        '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "resultClass": "inventory"}]',
         '[{"name": "t", "results": 5, "result": ' + _F + ', "result": 1}]',
         '[{"name": "t", "resultClass": "triage", "results": [' + _F + '], "results": 5}]',
         '{"tools": [{"name": "t", "resultClass": "triage", "results": [' + _F + ']}], "tools": []}',
         '{"tools": [], "tools": [{"name": "t", "resultClass": "triage", "results": [' + _F + "]}]}",
         '{"tools": 1, "tools": [{"name": "t", "resultClass": "triage", "results": [' + _F + "]}]}",
     ],
-    ids=["results-twice-last-empty", "results-twice-last-full", "name-twice", "class-twice",
-         "result-twice", "results-array-then-not", "tools-twice-last-empty",
-         "tools-twice-last-full", "tools-not-array-first"],
+    ids=[
+        "results-twice-last-empty",
+        "results-twice-last-full",
+        "name-twice",
+        "class-twice",
+        "result-twice",
+        "results-array-then-not",
+        "tools-twice-last-empty",
+        "tools-twice-last-full",
+        "tools-not-array-first",
+    ],
 )
 def test_a_repeated_key_means_what_json_parse_makes_of_it(text: str) -> None:
     assert _streamed(text) == _whole(text)
@@ -209,8 +215,13 @@ def test_errors_rank_as_the_reference_ranks_them() -> None:
 # ---------------------------------------------------------------------------
 
 GOOD = json.dumps(
-    [{"name": "inv", "resultClass": "inventory",
-      "results": [{**COVERED, "render": {"default": "table"}}]}]
+    [
+        {
+            "name": "inv",
+            "resultClass": "inventory",
+            "results": [{**COVERED, "render": {"default": "table"}}],
+        }
+    ]
 )
 BAD = json.dumps([{"name": "vm_backup_status", "resultClass": "triage", "results": [FACT]}])
 WARN = json.dumps([{"name": "idle", "resultClass": "triage", "results": []}])
@@ -332,14 +343,22 @@ def test_repeated_findings_are_bounded_and_counted() -> None:
 
 def test_a_report_shows_at_most_a_bounded_number_of_findings() -> None:
     tools = SHOWN_IN_ALL + 30
-    text = json.dumps(
-        [{"name": f"t{i}", "resultClass": "triage", "results": [FACT]} for i in range(tools)]
-    )
+    text = json.dumps([{"name": f"t{i}", "resultClass": "triage", "results": [FACT]} for i in range(tools)])
     report = judge_catalog(text)
     assert report.errors == tools and len(report.findings) == SHOWN_IN_ALL
     assert sum(o["count"] for o in report.omitted) == 30
-    assert format_semantics_report(
-        {"ok": False, "findings": report.findings, "checkedTools": tools,
-         "checkedResults": tools, "errors": report.errors, "warnings": 0,
-         "omittedFindings": report.omitted, "passed": False}
-    ).splitlines()[-1] == f"FAILED: {tools} errors, 0 warnings"
+    assert (
+        format_semantics_report(
+            {
+                "ok": False,
+                "findings": report.findings,
+                "checkedTools": tools,
+                "checkedResults": tools,
+                "errors": report.errors,
+                "warnings": 0,
+                "omittedFindings": report.omitted,
+                "passed": False,
+            }
+        ).splitlines()[-1]
+        == f"FAILED: {tools} errors, 0 warnings"
+    )

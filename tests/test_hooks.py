@@ -39,9 +39,7 @@ def catalogs(tmp_path: Path) -> dict[str, str]:
     return {"good": str(good), "bad": str(bad), "warn": str(warn), "broken": str(broken)}
 
 
-def test_one_good_catalog_passes(
-    catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_one_good_catalog_passes(catalogs: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     assert check_semantics_main([catalogs["good"]]) == 0
     out = capsys.readouterr().out
     assert out.startswith("check-semantics: 1 tool,")  # one catalog: the reference's heading

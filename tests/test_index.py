@@ -35,27 +35,26 @@ from semantics_lint.lint.engine import LintSettings, file_context
 from semantics_lint.lint.rules.values import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
-REPO_FILES = sorted(
-    p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py")
-)
+REPO_FILES = sorted(p for folder in ("src", "tests", "testdata") for p in (ROOT / folder).rglob("*.py"))
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 STDLIB_FILES = [
     STDLIB / name
     for name in (
-        "ast.py", "argparse.py", "dataclasses.py", "functools.py", "inspect.py", "typing.py",
-        "logging/__init__.py", "json/decoder.py", "asyncio/tasks.py", "email/message.py",
+        "ast.py",
+        "argparse.py",
+        "dataclasses.py",
+        "functools.py",
+        "inspect.py",
+        "typing.py",
+        "logging/__init__.py",
+        "json/decoder.py",
+        "asyncio/tasks.py",
+        "email/message.py",
     )
 ]
 
 TRAPS = {
-    "decorator above def": (
-        "from m import deco, x\n"
-        "@deco(\n"
-        "    x := 1,\n"
-        ")\n"
-        "def f(a):\n"
-        "    return a\n"
-    ),
+    "decorator above def": ("from m import deco, x\n@deco(\n    x := 1,\n)\ndef f(a):\n    return a\n"),
     "class decorator": "from m import k\n@k\nclass k:\n    pass\n",
     "parameter shadows import": "import os\ndef f(os):\n    return os\n",
     "lambda parameter": "from m import v\ng = lambda v: v\n",
@@ -129,7 +128,11 @@ TRAPS = {
 def _sources() -> list[tuple[str, str]]:
     found = [(name, text) for name, text in TRAPS.items()]
     found.extend((str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in REPO_FILES)
-    found.extend((f"stdlib/{p.relative_to(STDLIB)}", p.read_text(encoding="utf-8")) for p in STDLIB_FILES if p.is_file())
+    found.extend(
+        (f"stdlib/{p.relative_to(STDLIB)}", p.read_text(encoding="utf-8"))
+        for p in STDLIB_FILES
+        if p.is_file()
+    )
     return found
 
 
@@ -173,8 +176,6 @@ def _reference_imports(tree: ast.Module) -> dict[str, str]:
     return {k: v for k, v in found.items() if k not in doubtful and k not in assigned}
 
 
-
-
 def _index(text: str, tree: ast.Module, names: frozenset[str] = frozenset({"described_result"})) -> FileIndex:
     return build_index(tree, names)
 
@@ -196,7 +197,9 @@ def _reference_uses(tree: ast.Module) -> tuple[dict[str, list[int]], dict[int, a
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
-        if isinstance(node, ast.Attribute) or (isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)):
+        if isinstance(node, ast.Attribute) or (
+            isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store)
+        ):
             spelled = dotted_name(node)
             if spelled is not None:
                 uses.setdefault(spelled, []).append(id(node))
@@ -211,7 +214,9 @@ def _reference_read_by(node: ast.AST, parents: dict[int, ast.AST], names: frozen
     while isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Starred, ast.Subscript)):
         if isinstance(parent, ast.Dict) and any(key is current for key in parent.keys):
             return False
-        if isinstance(parent, ast.Subscript) and (parent.value is not current or not isinstance(parent.slice, ast.Constant)):
+        if isinstance(parent, ast.Subscript) and (
+            parent.value is not current or not isinstance(parent.slice, ast.Constant)
+        ):
             return False
         current = parent
         parent = parents.get(id(current))
@@ -240,7 +245,9 @@ def test_uses_and_declaration_reads_agree_with_a_full_walk(label: str, text: str
     assert got == {spelled: sorted(ids) for spelled, ids in expected.items()}
     by_id = {id(node): node for node in ast.walk(tree)}
     read = {id(node) for nodes in index.uses.values() for node in nodes if id(node) in index.api_read}
-    assert read == {key for ids in expected.values() for key in ids if _reference_read_by(by_id[key], parents, names)}
+    assert read == {
+        key for ids in expected.values() for key in ids if _reference_read_by(by_id[key], parents, names)
+    }
 
 
 def _table_scopes(table: symtable.SymbolTable, owner: str = "") -> list[tuple[symtable.SymbolTable, str]]:
@@ -301,8 +308,10 @@ def test_scopes_bind_the_names_the_symbol_table_binds(label: str, text: str) -> 
             key = (0, MODULE)
         else:
             name = block.get_name()
-            kind = "comprehension" if name in ("listcomp", "setcomp", "dictcomp", "genexpr") else (
-                LAMBDA if name == "lambda" else _KIND_OF_TABLE.get(block.get_type(), block.get_type())
+            kind = (
+                "comprehension"
+                if name in ("listcomp", "setcomp", "dictcomp", "genexpr")
+                else (LAMBDA if name == "lambda" else _KIND_OF_TABLE.get(block.get_type(), block.get_type()))
             )
             key = (block.get_lineno(), kind)
         tables.setdefault(key, []).append(_bound_by_table(block, owner))

@@ -52,18 +52,36 @@ class Count(enum.IntEnum):
 TABLE = [
     ({"a": 1, "b": [1, 2]}, '{"a":1,"b":[1,2]}', '{"a":1,"b":[1,2]}'),
     ([100.0, -0.0, 0.0, 2.5], "[100.0,-0.0,0.0,2.5]", "[100,0,0,2.5]"),
-    ([1e-7, 1.5e-7, 0.000001, 0.00001, 0.0001], "[1e-7,1.5e-7,0.000001,0.00001,0.0001]",
-     "[1e-7,1.5e-7,0.000001,0.00001,0.0001]"),
-    ([1e16, 1e20, 1e21, 1.2345678901234567e20, 2.0**53, 1.5e300],
-     "[1e16,1e20,1e21,1.2345678901234567e20,9007199254740992,1.5e300]",
-     "[10000000000000000,100000000000000000000,1e+21,123456789012345670000,9007199254740992,1.5e+300]"),
-    ({"x": "\ud800", "y": "a\udfffb"}, '{"x":"\\ud800","y":"a\\udfffb"}', '{"x":"\\ud800","y":"a\\udfffb"}'),
-    ({"e": "\ud83d\ude00", "é": "ü\u2028"}, '{"e":"\\ud83d\\ude00","é":"ü\\u2028"}', '{"e":"😀","é":"ü\u2028"}'),
-    ({"b": 1, "10": 2, "2": 3, "01": 4, "-1": 5, "4294967295": 6, "4294967294": 7},
-     '{"b":1,"10":2,"2":3,"01":4,"-1":5,"4294967295":6,"4294967294":7}',
-     '{"2":3,"10":2,"4294967294":7,"b":1,"01":4,"-1":5,"4294967295":6}'),
-    ("tab\tquote\"back\\slash\x00\x1f\x7f", '"tab\\tquote\\"back\\\\slash\\u0000\\u001f\\u007f"',
-     '"tab\\tquote\\"back\\\\slash\\u0000\\u001f\x7f"'),
+    (
+        [1e-7, 1.5e-7, 0.000001, 0.00001, 0.0001],
+        "[1e-7,1.5e-7,0.000001,0.00001,0.0001]",
+        "[1e-7,1.5e-7,0.000001,0.00001,0.0001]",
+    ),
+    (
+        [1e16, 1e20, 1e21, 1.2345678901234567e20, 2.0**53, 1.5e300],
+        "[1e16,1e20,1e21,1.2345678901234567e20,9007199254740992,1.5e300]",
+        "[10000000000000000,100000000000000000000,1e+21,123456789012345670000,9007199254740992,1.5e+300]",
+    ),
+    (
+        {"x": "\ud800", "y": "a\udfffb"},
+        '{"x":"\\ud800","y":"a\\udfffb"}',
+        '{"x":"\\ud800","y":"a\\udfffb"}',
+    ),
+    (
+        {"e": "\ud83d\ude00", "é": "ü\u2028"},
+        '{"e":"\\ud83d\\ude00","é":"ü\\u2028"}',
+        '{"e":"😀","é":"ü\u2028"}',
+    ),
+    (
+        {"b": 1, "10": 2, "2": 3, "01": 4, "-1": 5, "4294967295": 6, "4294967294": 7},
+        '{"b":1,"10":2,"2":3,"01":4,"-1":5,"4294967295":6,"4294967294":7}',
+        '{"2":3,"10":2,"4294967294":7,"b":1,"01":4,"-1":5,"4294967295":6}',
+    ),
+    (
+        'tab\tquote"back\\slash\x00\x1f\x7f',
+        '"tab\\tquote\\"back\\\\slash\\u0000\\u001f\\u007f"',
+        '"tab\\tquote\\"back\\\\slash\\u0000\\u001f\x7f"',
+    ),
     ([True, False, None, ""], '[true,false,null,""]', '[true,false,null,""]'),
     ({}, "{}", "{}"),
     ([], "[]", "[]"),
@@ -106,8 +124,10 @@ def test_an_object_put_together_from_its_members_texts_is_written_as_whole() -> 
 
 @pytest.mark.skipif(NODE is None, reason="node is not on this machine")
 def test_node_writes_what_the_table_says() -> None:
-    script = "for (const line of require('fs').readFileSync(0,'utf8').split('\\n').filter(Boolean))" \
-             " console.log(JSON.stringify(JSON.stringify(JSON.parse(JSON.parse(line)))))"
+    script = (
+        "for (const line of require('fs').readFileSync(0,'utf8').split('\\n').filter(Boolean))"
+        " console.log(JSON.stringify(JSON.stringify(JSON.parse(JSON.parse(line)))))"
+    )
     given_lines = "\n".join(json.dumps(js) for _, js, _ in TABLE) + "\n"
     out = subprocess.run([NODE, "-e", script], input=given_lines.encode(), capture_output=True, check=True)
     written = [json.loads(line) for line in out.stdout.decode().split("\n")[:-1]]
@@ -251,8 +271,10 @@ def _equal(back: object, expected: object) -> bool:
     if isinstance(expected, list):
         return isinstance(back, list) and len(back) == len(expected) and all(map(_equal, back, expected))
     if isinstance(expected, dict):
-        return isinstance(back, dict) and back.keys() == expected.keys() and all(
-            _equal(back[k], v) for k, v in expected.items()
+        return (
+            isinstance(back, dict)
+            and back.keys() == expected.keys()
+            and all(_equal(back[k], v) for k, v in expected.items())
         )
     return type(back) is type(expected) and back == expected
 
@@ -279,13 +301,25 @@ def _random_value(rng: random.Random, depth: int = 0) -> object:
         if kind == 2:
             return rng.randint(-(2**53), 2**53)
         if kind == 3:
-            return "".join(chr(rng.choice([rng.randint(0, 0x7F), rng.randint(0xD7F0, 0xE010), rng.randint(0, 0x10FFFF)]))
-                           for _ in range(rng.randint(0, 6)))
+            return "".join(
+                chr(
+                    rng.choice(
+                        [
+                            rng.randint(0, 0x7F),
+                            rng.randint(0xD7F0, 0xE010),
+                            rng.randint(0, 0x10FFFF),
+                        ]
+                    )
+                )
+                for _ in range(rng.randint(0, 6))
+            )
         return rng.choice([None, True, False, math.nan, math.inf, -0.0])
     if roll < 0.75:
         return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
-    keys = [rng.choice([str(rng.randint(0, 30)), f"k{rng.randint(0, 9)}", "01", "4294967294", "4294967295"])
-            for _ in range(rng.randint(0, 5))]
+    keys = [
+        rng.choice([str(rng.randint(0, 30)), f"k{rng.randint(0, 9)}", "01", "4294967294", "4294967295"])
+        for _ in range(rng.randint(0, 5))
+    ]
     return {k: _random_value(rng, depth + 1) for k in keys}
 
 

@@ -50,7 +50,11 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint.lint.resolve.astroid_bridge",),
     ("semantics_lint.lint.resolve.project",),
     ("semantics_lint.lint.resolve",),
-    ("semantics_lint.lint.calls", "semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.context"),
+    (
+        "semantics_lint.lint.calls",
+        "semantics_lint.lint.calls.locate",
+        "semantics_lint.lint.calls.context",
+    ),
     ("semantics_lint.lint.calls.declaration",),
     ("semantics_lint.lint.calls.tools",),
     ("semantics_lint.lint.calls.verdicts",),
@@ -151,8 +155,10 @@ def _imports_of(module: str) -> list[Import]:
             for alias in node.names:
                 full = f"{source}.{alias.name}"
                 found.append(Import(module, full if full in MODULES else source, lazy, node.lineno))
-        inner = lazy or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or (
-            isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        inner = (
+            lazy
+            or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            or (isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
         )
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
     return found
@@ -205,8 +211,14 @@ def test_folders_import_only_from_folders_below() -> None:
     [
         ("semantics_lint.lint.core.index", "semantics_lint.lint.resolve"),  # upward
         ("semantics_lint.lint.resolve.project", "semantics_lint.lint.calls.context"),  # upward
-        ("semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.locate"),  # same folder: fine
-        ("semantics_lint.lint.calls.locate", "semantics_lint.lint.calls.tools"),  # same folder: fine
+        (
+            "semantics_lint.lint.calls.locate",
+            "semantics_lint.lint.calls.locate",
+        ),  # same folder: fine
+        (
+            "semantics_lint.lint.calls.locate",
+            "semantics_lint.lint.calls.tools",
+        ),  # same folder: fine
         ("semantics_lint.lint.rules.base", "semantics_lint.lint.calls.tools"),  # downward: fine
     ],
 )
@@ -282,7 +294,11 @@ def test_every_core_module_has_a_layer() -> None:
         module
         for module in MODULES
         if module.startswith(
-            ("semantics_lint.lint.rules", "semantics_lint.lint.resolve", "semantics_lint.lint.calls")
+            (
+                "semantics_lint.lint.rules",
+                "semantics_lint.lint.resolve",
+                "semantics_lint.lint.calls",
+            )
         )
     }
     assert core <= set(RANK)
@@ -290,13 +306,17 @@ def test_every_core_module_has_a_layer() -> None:
 
 def test_the_runtime_never_imports_the_linter_and_the_linter_asks_it_through_one_door() -> None:
     runtime_to_lint = [
-        item for item in OURS if item.importer.startswith("semantics_lint.runtime") and item.imported.startswith("semantics_lint.lint")
+        item
+        for item in OURS
+        if item.importer.startswith("semantics_lint.runtime")
+        and item.imported.startswith("semantics_lint.lint")
     ]
     assert runtime_to_lint == []
     doors = {
         item.importer
         for item in OURS
-        if item.importer.startswith("semantics_lint.lint") and item.imported.startswith("semantics_lint.runtime")
+        if item.importer.startswith("semantics_lint.lint")
+        and item.imported.startswith("semantics_lint.runtime")
     }
     assert doors == {THE_RUNTIME_DOOR}
 
@@ -306,13 +326,18 @@ def test_the_runtime_never_imports_the_linter_and_the_linter_asks_it_through_one
     [
         (
             "astroid",
-            {"semantics_lint.lint.resolve.astroid_bridge", "semantics_lint.lint.resolve.astroid_boundary"},
+            {
+                "semantics_lint.lint.resolve.astroid_bridge",
+                "semantics_lint.lint.resolve.astroid_boundary",
+            },
             "semantics_lint.lint.resolve.astroid_boundary",
         ),
         ("libcst", {"semantics_lint.lint.run.fix"}, None),
     ],
 )
-def test_a_heavy_library_is_imported_lazily_at_one_boundary(library: str, allowed: set[str], eager: str | None) -> None:
+def test_a_heavy_library_is_imported_lazily_at_one_boundary(
+    library: str, allowed: set[str], eager: str | None
+) -> None:
     """Only ``allowed`` modules import ``library``; one of them (``eager``) may do so at
     its top, when every import of that module is itself lazy."""
     users = [item for item in IMPORTS if item.imported == library or item.imported.startswith(library + ".")]
@@ -332,6 +357,8 @@ def test_rule_families_are_imported_by_the_registry_only() -> None:
     assert importers == {"semantics_lint.lint.rules"}
     # Within the core, only the engine imports the registry.
     core_users = {
-        item.importer for item in OURS if item.imported == "semantics_lint.lint.rules" and item.importer in RANK
+        item.importer
+        for item in OURS
+        if item.imported == "semantics_lint.lint.rules" and item.importer in RANK
     }
     assert core_users <= {"semantics_lint.lint.engine"}

@@ -87,7 +87,10 @@ def _methods(tools: int) -> str:
         "class Tools:",
     ]
     for n in range(tools // 2):
-        lines += [f"    def empty_{n}(self):", "        return absent(what='rows', checked=['export'])"]
+        lines += [
+            f"    def empty_{n}(self):",
+            "        return absent(what='rows', checked=['export'])",
+        ]
     for n in range(tools - tools // 2):
         lines += [
             f"    def tool_{n}(self, export):",
@@ -164,14 +167,20 @@ def _scan_within(node: ast.expr, function: ast.AST) -> bool:
     decorators = getattr(function, "decorator_list", None)
     first = decorators[0] if decorators else function
     start = (node.lineno, node.col_offset)
-    return (first.lineno, first.col_offset) <= start <= (function.end_lineno or 0, function.end_col_offset or 0)  # type: ignore[attr-defined]
+    return (
+        (first.lineno, first.col_offset) <= start <= (function.end_lineno or 0, function.end_col_offset or 0)
+    )  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("number", range(len(_sources())))
 def test_absent_in_a_function_answers_as_a_scan_of_every_call(number: int) -> None:
     tree = ast.parse(_sources()[number])
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    functions = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+    ]
     # Every call stands in for an absent() call; then every third, so that some
     # functions hold none.
     for chosen in (calls, calls[::3], []):

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # -- the reference: recognition by a walk of every node ---------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class _Reference:
     node: ast.Call
@@ -67,11 +68,9 @@ class _Scope:
 _OTHER = _Binding("other")
 
 
-
 def is_api_module(module: str, api_modules: Sequence[str]) -> bool:
     """True for an API module or a submodule of one."""
     return any(module == api or module.startswith(api + ".") for api in api_modules)
-
 
 
 def _bind(chain: tuple[_Scope, ...], name: str, binding: _Binding) -> None:
@@ -217,9 +216,9 @@ def _enclosing_function(
     return None
 
 
-
-
-def _reference_locate(tree: ast.Module, call_names: Sequence[str], api_modules: Sequence[str]) -> list[_Reference]:
+def _reference_locate(
+    tree: ast.Module, call_names: Sequence[str], api_modules: Sequence[str]
+) -> list[_Reference]:
     candidates: list[tuple[ast.Call, tuple[_Scope, ...]]] = []
     module_scope = _Scope(tree)
     stack: list[tuple[ast.AST, tuple[_Scope, ...]]] = [(tree, (module_scope,))]
@@ -303,30 +302,42 @@ def _reference_locate(tree: ast.Module, call_names: Sequence[str], api_modules: 
 CORNERS = [
     # Statements sharing lines, continued lines, decorators (a call in a decorator is
     # on lines before its function's own), nested scopes and every binding form.
-    ("from semantics_lint.runtime import absent, coverage; import agentfootprint as af\n"
-     "x = 1; absent(what='a'); y = coverage(1, checked=['b'])\n"
-     "@absent(what='deco')\n@af.coverage(2)\ndef absent(): return absent(what='c')\n"
-     "class K(absent(what='base')):\n    absent = 1\n    z = absent(what='d')\n"
-     "    def m(self, absent=absent(what='e')): return absent(what='f')\n"),
-    ("from agentfootprint import coverage as cov\n"
-     "def f(v):\n    global cov\n    cov = 1\n\ncov(v, checked=['x'])\n"
-     "def g():\n    cov = 2\n    def h():\n        nonlocal cov\n        cov = 3\n    return cov(1)\n"),
-    ("import agentfootprint\nimport semantics_lint.runtime as rt\n"
-     "[rt.absent(what=i) for i in range(3) if (absent := i)]\n"
-     "lambda absent: absent(what='p')\n"
-     "{k: agentfootprint.coverage(k) for k in agentfootprint.define_tool(name='t')}\n"
-     "try:\n    from semantics_lint.runtime import absent\nexcept ImportError as absent:\n    pass\n"
-     "else:\n    absent(what='q')\nfinally:\n    rt.coverage(absent(what='r'))\n"),
-    ("from semantics_lint.runtime import absent\n"
-     "match absent(what='s'):\n    case {'k': 1, **absent}:\n        absent(what='t')\n"
-     "    case [absent, *rest] if absent(what='u'):\n        pass\n    case _:\n        absent(what='v')\n"),
-    ("from semantics_lint.runtime import (\n    absent,\n    coverage as c,\n)\r\n"
-     "if x:\r    absent(what=f'{absent(what=1)}',\r        checked=[c(1)])\relse:\n    c(2)\n"
-     "while absent(what='w'):\n    break\nelse:\n    c(3)\n"
-     "for absent in absent(what='x'):\n    pass\nwith c(4) as absent, c(5):\n    absent(what='y')\n"),
-    ("described_result(facts=[])\ndescribedResult(series=[]); x = described_result\n"
-     "async def a():\n    async with described_result() as d:\n        await describedResult()\n"
-     "    async for described_result in d:\n        described_result(1)\n"),
+    (
+        "from semantics_lint.runtime import absent, coverage; import agentfootprint as af\n"
+        "x = 1; absent(what='a'); y = coverage(1, checked=['b'])\n"
+        "@absent(what='deco')\n@af.coverage(2)\ndef absent(): return absent(what='c')\n"
+        "class K(absent(what='base')):\n    absent = 1\n    z = absent(what='d')\n"
+        "    def m(self, absent=absent(what='e')): return absent(what='f')\n"
+    ),
+    (
+        "from agentfootprint import coverage as cov\n"
+        "def f(v):\n    global cov\n    cov = 1\n\ncov(v, checked=['x'])\n"
+        "def g():\n    cov = 2\n    def h():\n        nonlocal cov\n        cov = 3\n    return cov(1)\n"
+    ),
+    (
+        "import agentfootprint\nimport semantics_lint.runtime as rt\n"
+        "[rt.absent(what=i) for i in range(3) if (absent := i)]\n"
+        "lambda absent: absent(what='p')\n"
+        "{k: agentfootprint.coverage(k) for k in agentfootprint.define_tool(name='t')}\n"
+        "try:\n    from semantics_lint.runtime import absent\nexcept ImportError as absent:\n    pass\n"
+        "else:\n    absent(what='q')\nfinally:\n    rt.coverage(absent(what='r'))\n"
+    ),
+    (
+        "from semantics_lint.runtime import absent\n"
+        "match absent(what='s'):\n    case {'k': 1, **absent}:\n        absent(what='t')\n"
+        "    case [absent, *rest] if absent(what='u'):\n        pass\n    case _:\n        absent(what='v')\n"
+    ),
+    (
+        "from semantics_lint.runtime import (\n    absent,\n    coverage as c,\n)\r\n"
+        "if x:\r    absent(what=f'{absent(what=1)}',\r        checked=[c(1)])\relse:\n    c(2)\n"
+        "while absent(what='w'):\n    break\nelse:\n    c(3)\n"
+        "for absent in absent(what='x'):\n    pass\nwith c(4) as absent, c(5):\n    absent(what='y')\n"
+    ),
+    (
+        "described_result(facts=[])\ndescribedResult(series=[]); x = described_result\n"
+        "async def a():\n    async with described_result() as d:\n        await describedResult()\n"
+        "    async for described_result in d:\n        described_result(1)\n"
+    ),
     "\n".join(f"import semantics_lint.runtime as r{i}; r{i}.absent(what={i})" for i in range(40)) + "\n",
 ]
 
@@ -336,8 +347,16 @@ def _stdlib_sample() -> list[tuple[str, str]]:
     many imports, bindings and calls of the names the locator follows."""
     root = Path(ast.__file__).resolve().parent
     files = sorted(p for p in root.glob("*.py"))[::12]
-    renames = {"os": "agentfootprint", "sys": "semantics_lint", "len": "absent", "isinstance": "coverage",
-               "getattr": "define_tool", "print": "described_result", "path": "runtime", "join": "absent"}
+    renames = {
+        "os": "agentfootprint",
+        "sys": "semantics_lint",
+        "len": "absent",
+        "isinstance": "coverage",
+        "getattr": "define_tool",
+        "print": "described_result",
+        "path": "runtime",
+        "join": "absent",
+    }
     word = re.compile(r"\b(" + "|".join(renames) + r")\b")
     cases = []
     for path in files:
@@ -377,7 +396,9 @@ def _shape(calls: list[LocatedCall] | list[_Reference]) -> list[tuple[int, str, 
     return [(id(c.node), c.kind, c.spelled, id(c.function)) for c in calls]
 
 
-def _located(tree: ast.Module, call_names: tuple[str, ...], api_modules: tuple[str, ...]) -> list[LocatedCall]:
+def _located(
+    tree: ast.Module, call_names: tuple[str, ...], api_modules: tuple[str, ...]
+) -> list[LocatedCall]:
     index = build_index(tree, (*call_names, "absent", "coverage", "define_tool"))
     return locate_calls(index, call_names, api_modules)
 

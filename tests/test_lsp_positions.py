@@ -27,7 +27,11 @@ TEXTS = st.lists(ALPHABET, max_size=40).map("".join)
 def apply(text: str, changes: list[Replacement]) -> str:
     index = LineIndex(text)
     offsets = [
-        (index.starts[c.start.line] + c.start.character, index.starts[c.end.line] + c.end.character, c.text)
+        (
+            index.starts[c.start.line] + c.start.character,
+            index.starts[c.end.line] + c.end.character,
+            c.text,
+        )
         for c in changes
     ]
     for start, end, new in sorted(offsets, reverse=True):

@@ -133,7 +133,9 @@ def test_a_small_file_is_linted_and_fixed_while_a_big_buffer_lints(
     diagnostics = client.diagnostics(small, version=1)
     assert [d["code"] for d in diagnostics] == ["SEM102"]
     start = diagnostics[0]["range"]["start"]
-    actions = client.code_actions(small, (start["line"], start["character"]), (start["line"], start["character"]))
+    actions = client.code_actions(
+        small, (start["line"], start["character"]), (start["line"], start["character"])
+    )
     assert [a["kind"] for a in actions] == ["quickfix", "source.fixAll.semantics-lint"]
     # Both answered while the big buffer's lint is held: it has published nothing.
     assert client.published(big) == []
@@ -240,8 +242,10 @@ def test_careless_and_hostile_clients_get_no_error_popup_and_the_server_stays_up
     assert client.code_actions(never_opened, (0, 0), (3, 0)) == []
     # Bodies that are not JSON, not UTF-8, not a message.
     client.send_raw(b"this is not json")
-    client.send_raw(b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": '
-                    b'{"uri": "file:///x.py", "languageId": "python", "version": 1, "text": "\xff\xfe"}}}')
+    client.send_raw(
+        b'{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": '
+        b'{"uri": "file:///x.py", "languageId": "python", "version": 1, "text": "\xff\xfe"}}}'
+    )
     client.send_raw(b"[1, 2, 3]")
     client.notify("textDocument/didOpen", {"textDocument": {"uri": 7}})
     # Unknown methods: a request is answered with an error, a notification ignored.

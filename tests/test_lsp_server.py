@@ -50,7 +50,8 @@ CLEAN = textwrap.dedent(
 # The same module with a snake_case key (line 7) and a hard-coded date (line 14);
 # 0-based: 6 and 13.
 DEFECTIVE = CLEAN.replace(
-    '"measuredAt": export.at, "source": export.source', '"measured_at": export.at, "source": export.source'
+    '"measuredAt": export.at, "source": export.source',
+    '"measured_at": export.at, "source": export.source',
 ).replace('"measuredAt": export.at, "source": "veeam"', '"measuredAt": "2024-05-01", "source": "veeam"')
 
 
@@ -85,9 +86,22 @@ def logging_client(project: Path) -> Iterator[LspClient]:
 def cli_json(project: Path, text: str, name: str, *extra: str) -> list[dict]:
     """``semantics-lint check`` on ``text`` as the file ``name``, its findings as JSON."""
     done = subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", "-", "--stdin-filename", name,
-         "--output-format", "json", *extra],
-        cwd=project, input=text.encode(), capture_output=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "semantics_lint",
+            "check",
+            "-",
+            "--stdin-filename",
+            name,
+            "--output-format",
+            "json",
+            *extra,
+        ],
+        cwd=project,
+        input=text.encode(),
+        capture_output=True,
+        check=False,
     )
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
@@ -96,7 +110,10 @@ def cli_json(project: Path, text: str, name: str, *extra: str) -> list[dict]:
 def cli_fix(project: Path, text: str, name: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "semantics_lint", "check", "-", "--stdin-filename", name, "--fix"],
-        cwd=project, input=text.encode(), capture_output=True, check=False,
+        cwd=project,
+        input=text.encode(),
+        capture_output=True,
+        check=False,
     )
     assert done.returncode in (0, 1), done.stderr
     return done.stdout.decode()
@@ -144,8 +161,14 @@ def test_unsaved_buffer_gets_the_findings_of_its_text_not_of_the_file(
         assert diagnostic["message"] == f"{finding['message']}\n{finding['help']}"
         # The CLI's 1-based rows and columns are the server's 0-based ones, plus one.
         assert diagnostic["range"] == {
-            "start": {"line": finding["location"]["row"] - 1, "character": finding["location"]["column"] - 1},
-            "end": {"line": finding["end_location"]["row"] - 1, "character": finding["end_location"]["column"] - 1},
+            "start": {
+                "line": finding["location"]["row"] - 1,
+                "character": finding["location"]["column"] - 1,
+            },
+            "end": {
+                "line": finding["end_location"]["row"] - 1,
+                "character": finding["end_location"]["column"] - 1,
+            },
         }
         # The link is the command line's: the rule's section of the rule reference.
         href = diagnostic["codeDescription"]["href"]
@@ -159,16 +182,16 @@ def test_unsaved_buffer_gets_the_findings_of_its_text_not_of_the_file(
     assert client.stop() == 0
 
 
-def test_the_snake_case_quickfix_renames_that_key_and_nothing_else(
-    client: LspClient, project: Path
-) -> None:
+def test_the_snake_case_quickfix_renames_that_key_and_nothing_else(client: LspClient, project: Path) -> None:
     client.initialize(project)
     uri = client.open(project / "tools.py", DEFECTIVE)
     diagnostics = client.diagnostics(uri, version=1)
     snake = next(d for d in diagnostics if d["code"] == "SEM102")
     start, end = snake["range"]["start"], snake["range"]["end"]
 
-    actions = client.code_actions(uri, (start["line"], start["character"]), (end["line"], end["character"]), only=["quickfix"])
+    actions = client.code_actions(
+        uri, (start["line"], start["character"]), (end["line"], end["character"]), only=["quickfix"]
+    )
     assert len(actions) == 1
     action = actions[0]
     assert action["kind"] == "quickfix"
@@ -274,7 +297,12 @@ def test_non_ascii_text_before_a_finding_does_not_shift_it(client: LspClient, pr
     assert snake["range"]["end"]["character"] == code_points + 1 + len('"measured_at"')
     # And the quickfix edits the right characters.
     start = snake["range"]["start"]
-    actions = client.code_actions(uri, (start["line"], start["character"]), (start["line"], start["character"]), only=["quickfix"])
+    actions = client.code_actions(
+        uri,
+        (start["line"], start["character"]),
+        (start["line"], start["character"]),
+        only=["quickfix"],
+    )
     fixed = apply_edits(text, workspace_edits(actions[0], uri))
     assert fixed == text.replace('"measured_at"', '"measuredAt"')
     assert client.stop() == 0
@@ -373,7 +401,10 @@ def test_a_configuration_error_is_shown_once_and_nothing_is_reported(
 
 # -- unsafe fixes ----------------------------------------------------------------------
 
-TYPO = CLEAN.replace('"measuredAt": export.at, "source": export.source', '"measuredAt": export.at, "sourse": export.source')
+TYPO = CLEAN.replace(
+    '"measuredAt": export.at, "source": export.source',
+    '"measuredAt": export.at, "sourse": export.source',
+)
 
 
 @pytest.mark.parametrize("enabled", [False, True])
@@ -385,7 +416,9 @@ def test_unsafe_fixes_are_offered_only_when_enabled_and_say_so(
     diagnostics = client.diagnostics(uri, version=1)
     assert codes(diagnostics) == ["SEM101"]
     start = diagnostics[0]["range"]["start"]
-    actions = client.code_actions(uri, (start["line"], start["character"]), (start["line"], start["character"]))
+    actions = client.code_actions(
+        uri, (start["line"], start["character"]), (start["line"], start["character"])
+    )
     quickfixes = [a for a in actions if a["kind"] == "quickfix"]
     # fix-all applies safe fixes only: none here.
     assert [a for a in actions if a["kind"] != "quickfix"] == []
@@ -417,8 +450,14 @@ def test_a_newer_change_supersedes_a_pending_lint(logging_client: LspClient, pro
     client.job_worker("lint", "lint", after=log)  # version 2 is on a (stopped) worker
     # Version 3 waits for it (one lint of a buffer at a time); version 4 supersedes it.
     client.change(uri, DEFECTIVE.replace('"measured_at"', '"measuredAt"'), version=3)
-    client.change(uri, CLEAN.replace('"measuredAt": export.at, "source": "veeam"',
-                                     '"measuredAt": "2024-05-02", "source": "veeam"'), version=4)
+    client.change(
+        uri,
+        CLEAN.replace(
+            '"measuredAt": export.at, "source": "veeam"',
+            '"measuredAt": "2024-05-02", "source": "veeam"',
+        ),
+        version=4,
+    )
     # A request is answered after the notifications before it are handled.
     assert client.code_actions(uri, (0, 0), (1, 0)) == []
     client.let_go(*workers)
@@ -489,7 +528,7 @@ def test_a_watched_file_change_relints_the_buffers_that_depend_on_it(
     assert codes(client.diagnostics(other, version=1)) == ["SEM102", "SEM203"]
 
     mark = client.mark()
-    _rewrite_keeping_size_and_time(package / "constants.py", 'EXPORT_DAY = export.day()\n')
+    _rewrite_keeping_size_and_time(package / "constants.py", "EXPORT_DAY = export.day()\n")
     client.notify(
         "workspace/didChangeWatchedFiles",
         {"changes": [{"uri": file_uri(package / "constants.py"), "type": 2}]},
@@ -511,8 +550,8 @@ def test_saving_a_module_relints_its_dependents(client: LspClient, project: Path
     client.diagnostics(constants, version=1)
 
     mark = client.mark()
-    _rewrite_keeping_size_and_time(package / "constants.py", 'EXPORT_DAY = export.day()\n')
-    client.change(constants, 'EXPORT_DAY = export.day()\n', version=2)
+    _rewrite_keeping_size_and_time(package / "constants.py", "EXPORT_DAY = export.day()\n")
+    client.change(constants, "EXPORT_DAY = export.day()\n", version=2)
     client.notify("textDocument/didSave", {"textDocument": {"uri": constants}})
     assert client.diagnostics(tool, after=mark) == []
     assert client.stop() == 0
@@ -534,7 +573,8 @@ def test_a_changed_pyproject_relints_every_open_buffer(client: LspClient, projec
 
 def test_the_server_registers_file_watchers_when_the_client_can(client: LspClient, project: Path) -> None:
     client.initialize(
-        project, capabilities={"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+        project,
+        capabilities={"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}},
     )
     # The registration is a request from the server, answered by the client.
     request = client.wait_for(lambda m: m["method"] == "client/registerCapability")

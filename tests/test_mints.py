@@ -270,9 +270,7 @@ def test_coverage_refuses_cannot_cover_without_why() -> None:
 
 
 def test_period_is_ground_of_its_own_and_rendered_in_wire_spelling() -> None:
-    rendered = coverage(
-        "x", period={"queried": QUERIED, "held": HELD, "readAt": "2026-09-26T10:00:03Z"}
-    )
+    rendered = coverage("x", period={"queried": QUERIED, "held": HELD, "readAt": "2026-09-26T10:00:03Z"})
     assert rendered["af_coverage"] == {
         "period": {"queried": QUERIED, "held": HELD, "read_at": "2026-09-26T10:00:03Z"},
         "note": COVERAGE_NOTE,
@@ -466,9 +464,9 @@ _KEYS = (
 )
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(
-        st.sampled_from(("what", "why", "from", "to", "count", "x")), inner, max_size=3
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(("what", "why", "from", "to", "count", "x")), inner, max_size=3)
     ),
     max_leaves=12,
 )

@@ -53,7 +53,19 @@ ODD = [
     (_deep(), "nested deeper than 100"),
     (10**400, "is an int of"),
 ]
-IDS = ["Decimal", "set", "bytes", "UUID", "Enum", "object", "tuple key", "colliding keys", "cycle", "deep", "huge int"]
+IDS = [
+    "Decimal",
+    "set",
+    "bytes",
+    "UUID",
+    "Enum",
+    "object",
+    "tuple key",
+    "colliding keys",
+    "cycle",
+    "deep",
+    "huge int",
+]
 
 
 @pytest.mark.parametrize(("value", "words"), ODD, ids=IDS)
@@ -80,8 +92,17 @@ def test_a_part_key_is_named_as_declared() -> None:
 def test_what_json_carries_is_accepted_and_returned_as_plain_data() -> None:
     naive = datetime.datetime(2024, 5, 1, 6, 0)
     envelope = described_result(
-        facts=[{"entity": "vm1", "at": naive, "day": datetime.date(2024, 5, 1), "tier": Tier.GOLD,
-                "sizes": (1, 2), "ratio": math.nan, 3: "int key"}],
+        facts=[
+            {
+                "entity": "vm1",
+                "at": naive,
+                "day": datetime.date(2024, 5, 1),
+                "tier": Tier.GOLD,
+                "sizes": (1, 2),
+                "ratio": math.nan,
+                3: "int key",
+            }
+        ],
         provenance=PROVENANCE,
     )
     row = envelope["facts"][0]

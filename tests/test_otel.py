@@ -52,9 +52,15 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def envelope(**extra: Any) -> dict[str, Any]:
     return described_result(
-        facts=[{"entity": "vm1", "backed_up": True, "site": "Zürich"}, {"entity": "vm2", "backed_up": False}],
+        facts=[
+            {"entity": "vm1", "backed_up": True, "site": "Zürich"},
+            {"entity": "vm2", "backed_up": False},
+        ],
         provenance=PROVENANCE,
-        coverage={"checked": ["every backup job"], "cannotCover": [{"what": "PPDM", "why": "not collected"}]},
+        coverage={
+            "checked": ["every backup job"],
+            "cannotCover": [{"what": "PPDM", "why": "not collected"}],
+        },
         render={"default": "table"},
         **extra,
     )
@@ -94,7 +100,12 @@ def test_the_run_record_entry_carries_the_span_ids(spans: Spans) -> None:
         record_served("a", tool_message(envelope()))
         record_served("b", tool_message({"rows": 3}))
     first, second = spans.ours()
-    assert run.results[0] == {"tool": "a", "kind": "semantics", "record": run.results[0]["record"], **ids(first)}
+    assert run.results[0] == {
+        "tool": "a",
+        "kind": "semantics",
+        "record": run.results[0]["record"],
+        **ids(first),
+    }
     assert run.results[1] == {"tool": "b", "kind": "data", "record": {"rows": 3}, **ids(second)}
     assert len(run.results[0]["trace_id"]) == 32 and len(run.results[0]["span_id"]) == 16
     assert run.results[0]["span_id"] != run.results[1]["span_id"]
@@ -167,7 +178,9 @@ def test_a_refusal_is_an_error_span_with_its_text(spans: Spans) -> None:
     assert run.results[0]["span_id"] == ids(span)["span_id"]
 
 
-def test_the_capture_switch_is_read_at_each_served_result(spans: Spans, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_capture_switch_is_read_at_each_served_result(
+    spans: Spans, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(tracing.CAPTURE_CONTENT_ENV, "false")
     serve(envelope(), "first")
     monkeypatch.setenv(tracing.CAPTURE_CONTENT_ENV, "true")
@@ -180,7 +193,9 @@ def test_the_capture_switch_is_read_at_each_served_result(spans: Spans, monkeypa
     assert "output.value" not in first.attributes and "output.value" not in third.attributes
     assert json.loads(second.attributes["output.value"]) == envelope()
     assert fourth.attributes["output.value"] == second.attributes["output.value"]
-    kept = {k: v for k, v in second.attributes.items() if k not in ("output.value", "semantics_lint.tool.name")}
+    kept = {
+        k: v for k, v in second.attributes.items() if k not in ("output.value", "semantics_lint.tool.name")
+    }
     assert {k: v for k, v in first.attributes.items() if k != "semantics_lint.tool.name"} == kept
 
 
@@ -196,7 +211,7 @@ def test_an_unreadable_capture_switch_keeps_content_out_and_says_so(
 
 
 def big_result(size: int = 1_000_000) -> dict[str, Any]:
-    row = {"entity": "vm-é😀\"\\", "note": "x" * 990}
+    row = {"entity": 'vm-é😀"\\', "note": "x" * 990}
     return {"rows": [row] * (size // 1000)}
 
 
@@ -242,7 +257,7 @@ def test_the_cut_falls_between_characters_whatever_sits_at_it(
     # a whole group of them.
     monkeypatch.setenv(tracing.MAX_VALUE_BYTES_ENV, "2000")
     pad = 1_800 - shift
-    value = {"text": "a" * pad + ("é😀\ud800\"\\\n€" * 40)}
+    value = {"text": "a" * pad + ('é😀\ud800"\\\n€' * 40)}
     serve(value)
     (span,) = spans.ours()
     full = json_text(value)
@@ -350,7 +365,10 @@ def test_a_record_that_is_not_json_still_gets_its_span_and_serving_goes_on(spans
     with run_record() as run:
         record_served("odd", message)
     (span,) = spans.ours()
-    assert dict(span.attributes) == {"semantics_lint.tool.name": "odd", "semantics_lint.result.kind": "data"}
+    assert dict(span.attributes) == {
+        "semantics_lint.tool.name": "odd",
+        "semantics_lint.result.kind": "data",
+    }
     assert [event.name for event in span.events] == ["exception"]
     assert run.results[0]["span_id"] == ids(span)["span_id"]
 
@@ -358,7 +376,10 @@ def test_a_record_that_is_not_json_still_gets_its_span_and_serving_goes_on(spans
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

@@ -92,9 +92,11 @@ def _pydantic_ai_run(provider: Any | None, *tools: Any) -> list[str]:
 
     from semantics_lint.frameworks.pydantic_ai import served
 
-    capabilities = [] if provider is None else [
-        Instrumentation(settings=InstrumentationSettings(tracer_provider=provider))
-    ]
+    capabilities = (
+        []
+        if provider is None
+        else [Instrumentation(settings=InstrumentationSettings(tracer_provider=provider))]
+    )
     agent = Agent(TestModel(), capabilities=capabilities)
     for function in tools:
         agent.tool_plain(served(function))
@@ -192,8 +194,10 @@ def _agents_run(tools: list[Any], calls: list[tuple[str, str]], **config: Any) -
     from agents.testing import ScriptedModel, assistant_message, function_call
 
     model = ScriptedModel(
-        [[function_call(name, {"vm": "vm-01"}, call_id=call_id) for name, call_id in calls],
-         [assistant_message("All checked.")]]
+        [
+            [function_call(name, {"vm": "vm-01"}, call_id=call_id) for name, call_id in calls],
+            [assistant_message("All checked.")],
+        ]
     )
     agent = Agent(name="backups", model=model, tools=tools)
     asyncio.run(Runner.run(agent, "Is vm-01 backed up?", run_config=RunConfig(**config)))
@@ -278,7 +282,9 @@ def test_openai_agents_custom_span_leaves_content_out_when_asked(
     _agents_run(_agents_tools()[:1], AGENT_CALLS[:1])
     monkeypatch.delenv(tracing.CAPTURE_CONTENT_ENV)
     _agents_run(_agents_tools()[:1], AGENT_CALLS[:1])
-    custom = [s["span_data"]["data"] for s in agents_spans if s["span_data"]["name"] == "semantics vm_backup_status"]
+    custom = [
+        s["span_data"]["data"] for s in agents_spans if s["span_data"]["name"] == "semantics vm_backup_status"
+    ]
     assert ["envelope" in data for data in custom] == [False, False, True]
     assert all(data["semantics_lint.fact.count"] == 1 for data in custom)
 
@@ -332,7 +338,10 @@ def test_mcp_tools_each_have_a_span_under_the_servers_tools_call_span() -> None:
     pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2.x server")
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(MCP_RUN.format(tests=str(TESTS)))],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
@@ -343,7 +352,9 @@ def test_mcp_tools_each_have_a_span_under_the_servers_tools_call_span() -> None:
     assert len(ours) == len(out["results"]) == 3
     for span, entry in zip(ours, out["results"], strict=True):
         assert (span["name"], span["trace_id"], span["span_id"]) == (
-            f"semantics {entry['tool']}", entry["trace_id"], entry["span_id"]
+            f"semantics {entry['tool']}",
+            entry["trace_id"],
+            entry["span_id"],
         )
         assert span["attributes"]["output.value"] == json_text(entry["record"])
         assert span["attributes"]["semantics_lint.result.kind"] == entry["kind"]
@@ -370,4 +381,7 @@ def test_openai_agents_custom_span_of_a_record_that_is_not_json_keeps_the_tool_n
     with trace("odd"), function_span("odd"):
         openai_agents._custom_span("odd", None, message)  # type: ignore[arg-type]
     (custom,) = [s["span_data"] for s in agents_spans if s["span_data"]["name"] == "semantics odd"]
-    assert custom["data"] == {"semantics_lint.tool.name": "odd", "semantics_lint.result.kind": "data"}
+    assert custom["data"] == {
+        "semantics_lint.tool.name": "odd",
+        "semantics_lint.result.kind": "data",
+    }

@@ -28,9 +28,7 @@ pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="the OTLP/H
 pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2.x server")
 
 from google.protobuf.json_format import MessageToDict  # noqa: E402
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (  # noqa: E402
-    ExportTraceServiceRequest,
-)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest  # noqa: E402
 
 from semantics_lint.runtime.json_text import json_text  # noqa: E402
 
@@ -101,7 +99,11 @@ def spans_received(received: list[tuple[str, str, bytes]]) -> list[dict[str, Any
                     found = MessageToDict(span)
                     found["scope"] = scope.scope.name
                     found["service"] = service.get("service.name")
-                    found["ids"] = (span.trace_id.hex(), span.span_id.hex(), span.parent_span_id.hex())
+                    found["ids"] = (
+                        span.trace_id.hex(),
+                        span.span_id.hex(),
+                        span.parent_span_id.hex(),
+                    )
                     found["attributes"] = {
                         a["key"]: next(iter(a["value"].values())) for a in found.get("attributes", [])
                     }
@@ -118,7 +120,12 @@ def test_the_docs_otlp_setup_sends_every_served_result_to_the_collector(
     for name in ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER"):
         env.pop(name, None)
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
@@ -126,7 +133,9 @@ def test_the_docs_otlp_setup_sends_every_served_result_to_the_collector(
     by_id = {span["ids"][1]: span for span in spans}
     ours = [span for span in spans if span["scope"] == "semantics_lint"]
     assert [span["name"] for span in ours] == [
-        "semantics vm_backup_status", "semantics vm_backup_status_async", "semantics vm_refused"
+        "semantics vm_backup_status",
+        "semantics vm_backup_status_async",
+        "semantics vm_refused",
     ]
     assert len(results) == 3
     for span, entry in zip(ours, results, strict=True):

@@ -17,14 +17,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from semantics_lint.lint import output
-from semantics_lint.lint.core.model import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    Position,
-    Severity,
-)
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Fix, Position, Severity
 from semantics_lint.lint.output import human, overview, rule_metadata, sarif
 
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
@@ -83,7 +76,12 @@ def snake(
 
 def clock(filename: str = "b.py") -> Finding:
     return Finding(
-        "SEM204", "read from the clock\nsecond line", Severity.WARNING, filename, Position(1, 0), Position(1, 5)
+        "SEM204",
+        "read from the clock\nsecond line",
+        Severity.WARNING,
+        filename,
+        Position(1, 0),
+        Position(1, 5),
     )
 
 
@@ -208,7 +206,17 @@ def test_pylint_layout() -> None:
 def test_json_is_a_list_of_ruff_shaped_findings_with_the_rule_url() -> None:
     data = json.loads(output.format_findings([snake()], "json"))
     assert len(data) == 1
-    assert set(data[0]) == {"code", "message", "severity", "filename", "location", "end_location", "fix", "url", "help"}
+    assert set(data[0]) == {
+        "code",
+        "message",
+        "severity",
+        "filename",
+        "location",
+        "end_location",
+        "fix",
+        "url",
+        "help",
+    }
     assert data[0]["location"] == {"row": 3, "column": 21}
     url = data[0]["url"]
     assert url.endswith("#sem102-snake-case-declaration-key")
@@ -235,9 +243,14 @@ def test_the_rule_url_points_into_the_shipped_reference(monkeypatch: pytest.Monk
     assert shipped == rule_metadata.SHIPPED_RULES_DOC and shipped.is_file()
     assert "# SEM102: snake-case-declaration-key" in shipped.read_text(encoding="utf-8")
     assert rule_metadata.rule_url("SEM999") is None
-    monkeypatch.setattr(rule_metadata, "project_urls", lambda: {"rules": "https://example.test/docs/rules.md"})
+    monkeypatch.setattr(
+        rule_metadata, "project_urls", lambda: {"rules": "https://example.test/docs/rules.md"}
+    )
     rule_metadata.rule_url.cache_clear()
-    assert rule_metadata.rule_url("SEM102") == "https://example.test/docs/rules.md#sem102-snake-case-declaration-key"
+    assert (
+        rule_metadata.rule_url("SEM102")
+        == "https://example.test/docs/rules.md#sem102-snake-case-declaration-key"
+    )
 
 
 def test_json_lines_is_one_object_a_line() -> None:
@@ -266,9 +279,7 @@ def test_github_escapes_data_and_properties() -> None:
     assert second.endswith("::read from the clock\\nsecond line")
 
 
-def test_gitlab_code_quality_has_the_required_fields(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_gitlab_code_quality_has_the_required_fields(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CI_PROJECT_DIR", str(tmp_path))
     inside = str(tmp_path / "tools" / "a.py")
     report = json.loads(output.format_findings([snake(inside), snake(inside), clock()], "gitlab"))
@@ -340,14 +351,14 @@ def _validate(log: dict[str, Any]) -> None:
 
 
 def _is_valid_uri_reference(text: str) -> bool:
-    allowed = set(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%"
-    )
+    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%")
     if not set(text) <= allowed:
         return False
     index = text.find("%")
     while index != -1:
-        if len(text) < index + 3 or not all(c in "0123456789ABCDEFabcdef" for c in text[index + 1 : index + 3]):
+        if len(text) < index + 3 or not all(
+            c in "0123456789ABCDEFabcdef" for c in text[index + 1 : index + 3]
+        ):
             return False
         index = text.find("%", index + 1)
     return True
@@ -368,7 +379,10 @@ def test_sarif_validates_against_the_schema_and_lists_rules_and_results() -> Non
     first, second = run["results"]
     assert first["ruleIndex"] == 0 and second["ruleIndex"] == 1
     assert first["locations"][0]["physicalLocation"]["region"] == {
-        "startLine": 3, "startColumn": 21, "endLine": 3, "endColumn": 34,
+        "startLine": 3,
+        "startColumn": 21,
+        "endLine": 3,
+        "endColumn": 34,
     }
     replacement = first["fixes"][0]["artifactChanges"][0]["replacements"][0]
     assert replacement["insertedContent"]["text"] == '"measuredAt"'
@@ -440,8 +454,7 @@ def test_sarif_includes_a_code_the_registry_lacks() -> None:
 def test_statistics_marks_safe_unsafe_and_no_fix() -> None:
     findings = [clock(), snake(line=1), snake(line=2), snake(line=4, fix=Applicability.UNSAFE)]
     assert output.format_statistics(findings, "concise", unsafe=False) == (
-        "3\tSEM102\t[*] snake-case-declaration-key\n"
-        "1\tSEM204\t[ ] clock-measured-at\n"
+        "3\tSEM102\t[*] snake-case-declaration-key\n1\tSEM204\t[ ] clock-measured-at\n"
     )
     unsafe_only = [snake(line=1, fix=Applicability.UNSAFE), snake(line=2, fix=Applicability.UNSAFE)]
     # An unsafe fix is "[-]" (only --unsafe-fixes fixes it), and "[*]" once it is given.
@@ -480,9 +493,7 @@ def test_summary_lines_and_their_grammar() -> None:
 def test_fixes_made_are_listed_per_file() -> None:
     assert overview.format_fixes({}) == "No errors fixed.\n"
     assert overview.format_fixes({"b.py": 2, "a.py": 1, "c.py": 0}) == (
-        "Fixed 3 errors:\n"
-        "- a.py: 1 fix\n"
-        "- b.py: 2 fixes\n"
+        "Fixed 3 errors:\n- a.py: 1 fix\n- b.py: 2 fixes\n"
     )
 
 

@@ -95,9 +95,7 @@ def test_a_machine_format_carries_the_key_unchanged(tmp_path: Path, output_forma
 def test_full_escapes_the_source_lines_and_keeps_the_caret_under_the_escaped_text() -> None:
     line = "x = {'\x1b[2K': 1, 'measured_at': 2}"
     column = line.index("'measured_at'")
-    finding = Finding(
-        "SEM102", "m", Severity.ERROR, "t.py", Position(1, column), Position(1, column + 13)
-    )
+    finding = Finding("SEM102", "m", Severity.ERROR, "t.py", Position(1, column), Position(1, column + 13))
     text = output.format_findings([finding], "full", read_source=lambda _: line + "\n")
     assert "\x1b" not in text
     shown = next(row for row in text.splitlines() if row.startswith("1 |"))
@@ -122,8 +120,13 @@ def test_the_flake8_plugin_escapes_its_messages(tmp_path: Path) -> None:
 def test_a_help_that_quotes_the_source_is_escaped_too() -> None:
     """The help quotes the source as the message does (a bound value, a name)."""
     finding = Finding(
-        "SEM203", "`provenance.measuredAt` is a date", Severity.ERROR, "t.py", Position(1, 0),
-        Position(1, 4), help=f"take the time from the data ({KEY} = '2024-05-01' (line 1))",
+        "SEM203",
+        "`provenance.measuredAt` is a date",
+        Severity.ERROR,
+        "t.py",
+        Position(1, 0),
+        Position(1, 4),
+        help=f"take the time from the data ({KEY} = '2024-05-01' (line 1))",
     )
     for name in ("full", "junit"):
         text = output.format_findings([finding], name)

@@ -129,7 +129,9 @@ def test_a_short_text_is_parsed_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(asked) == 20
 
 
-def test_a_long_text_is_parsed_in_a_bounded_number_of_stretches(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_text_is_parsed_in_a_bounded_number_of_stretches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Each stretch is parsed after the line breaks before it, so a text cut into
     stretches of a fixed size would cost its lines times its stretches: the number of
     stretches is bounded, and the cost stays linear in the text."""

@@ -72,9 +72,7 @@ def _pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.Comple
 
 
 def _git(*args: str, cwd: Path) -> str:
-    result = subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True, timeout=120
-    )
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True, timeout=120)
     return result.stdout.strip()
 
 
@@ -130,9 +128,7 @@ def test_manifest_entries_are_console_scripts_of_this_package() -> None:
 
     hooks = {hook["id"]: hook for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
     assert set(hooks) == {"semantics-lint", "check-semantics"}
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "scripts"
-    ]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook["entry"].split()[0] in scripts
@@ -231,9 +227,7 @@ def test_lint_hook_fails_then_fixes_then_passes(
     # PyPI on every call, in a store of its own, while ``run`` builds it once here for
     # every test of this module.
     plain = _config(tmp_path, repo, rev, "semantics-lint", [])
-    tried = _pre_commit(
-        "run", "--all-files", "--config", str(plain), cwd=project, env=pre_commit_env
-    )
+    tried = _pre_commit("run", "--all-files", "--config", str(plain), cwd=project, env=pre_commit_env)
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
     assert "SEM102" in output and "tools/backup.py" in output, output
@@ -241,20 +235,14 @@ def test_lint_hook_fails_then_fixes_then_passes(
     assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     config = _config(tmp_path, repo, rev, "semantics-lint", ["--fix"])
-    fixed = _pre_commit(
-        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
-    )
+    fixed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the hook modified a file
-    assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL.replace(
-        '"measured_at"', '"measuredAt"'
-    )
+    assert tool.read_text(encoding="utf-8") == DEFECTIVE_TOOL.replace('"measured_at"', '"measuredAt"')
     excluded = project / "generated" / "old_tool.py"
     assert excluded.read_text(encoding="utf-8") == DEFECTIVE_TOOL
 
     _git("add", "-A", cwd=project)
-    again = _pre_commit(
-        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
-    )
+    again = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
     assert again.returncode == 0, again.stdout + again.stderr
 
 
@@ -275,9 +263,7 @@ def test_gate_hook_fails_on_a_broken_catalog(
     # ``pre-commit run`` with the hook from the same repository and revision: the
     # environment the lint hook's test installed serves it.
     config = _config(tmp_path, repo, rev, "check-semantics", [])
-    failed = _pre_commit(
-        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
-    )
+    failed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
     output = failed.stdout + failed.stderr
     assert failed.returncode == 1, output
     assert "inventory-without-coverage" in output, output
@@ -297,9 +283,7 @@ def test_gate_hook_fails_on_a_broken_catalog(
 
     _git("rm", "-q", "--cached", str(broken), cwd=project)
     broken.unlink()
-    passed = _pre_commit(
-        "run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env
-    )
+    passed = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=pre_commit_env)
     assert passed.returncode == 0, passed.stdout + passed.stderr
 
 
@@ -334,12 +318,17 @@ def test_the_documented_hooks_run_the_manifests_commands_as_installed(page: str)
 
 
 @requires_pre_commit
-def test_the_readme_hook_runs_as_written(project: Path, tmp_path: Path, pre_commit_env: dict[str, str]) -> None:
+def test_the_readme_hook_runs_as_written(
+    project: Path, tmp_path: Path, pre_commit_env: dict[str, str]
+) -> None:
     # The README's configuration, as written, in a project whose environment has the
     # command installed (this one's, first on PATH).
     config = tmp_path / "pre-commit-config.yaml"
     config.write_text(json.dumps(_snippet(ROOT / "README.md")), encoding="utf-8")
-    env = {**pre_commit_env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{pre_commit_env['PATH']}"}
+    env = {
+        **pre_commit_env,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{pre_commit_env['PATH']}",
+    }
     ran = _pre_commit("run", "--all-files", "--config", str(config), cwd=project, env=env)
     output = ran.stdout + ran.stderr
     assert ran.returncode == 1, output

@@ -84,7 +84,16 @@ def test_each_rule_fires_through_names_as_on_literals() -> None:
         return {code for (file, _, code) in marks() if file == name}
 
     literal = codes("literal_tools.py")
-    assert literal >= {"SEM105", "SEM203", "SEM204", "SEM205", "SEM601", "SEM602", "SEM603", "SEM604"}
+    assert literal >= {
+        "SEM105",
+        "SEM203",
+        "SEM204",
+        "SEM205",
+        "SEM601",
+        "SEM602",
+        "SEM603",
+        "SEM604",
+    }
     for name in THROUGH_A_NAME:
         assert codes(name) == literal, name
 
@@ -101,9 +110,7 @@ def test_findings_through_a_name_say_where_the_value_was_bound(findings: list[Fi
         assert re.search(where, finding.help or ""), finding
         checked += 1
     assert checked >= sum(
-        1
-        for (file, _, code) in marks()
-        if file in THROUGH_A_NAME and code in valued and code in REGISTERED
+        1 for (file, _, code) in marks() if file in THROUGH_A_NAME and code in valued and code in REGISTERED
     )
 
 
@@ -111,9 +118,9 @@ def test_findings_are_reported_at_the_use_in_the_call(findings: list[Finding]) -
     for finding in findings:
         if Path(finding.filename).name != "imported_tools.py" or finding.code != "SEM203":
             continue
-        line = (PACKAGE / "imported_tools.py").read_text(encoding="utf-8").splitlines()[
-            finding.start.line - 1
-        ]
+        line = (
+            (PACKAGE / "imported_tools.py").read_text(encoding="utf-8").splitlines()[finding.start.line - 1]
+        )
         used = line[finding.start.column : finding.end.column]
         assert used in ("EXPORT_DATE", "fleet.constants.REPORTING_DAY", "constants.EXPORT_STAMP")
 

@@ -24,7 +24,7 @@ pytest_plugins = ["pytester"]
 # Each test runs pytest in a subprocess.
 pytestmark = pytest.mark.slow
 
-TOOLS = '''
+TOOLS = """
 from semantics_lint.runtime import define_tool, described_result
 
 EXPORT = {"exported_at": "2026-05-01T06:00:00Z", "source": "backup export"}
@@ -41,13 +41,13 @@ def run(vm):
 vm_backup_status = define_tool(
     name="vm_backup_status", description="Backup posture", resultClass="triage", execute=run
 )
-'''
+"""
 BROKEN = TOOLS.replace("COVERAGE\n", "")
 FIXED = TOOLS.replace(
     "COVERAGE",
-    'coverage={"checked": [f"every backup job in the export of {EXPORT[\'exported_at\']}"]},'
+    'coverage={"checked": [f"every backup job in the export of {EXPORT[\'exported_at\']}"]},',
 )
-TESTS = '''
+TESTS = """
 from tools import vm_backup_status
 
 
@@ -57,7 +57,7 @@ def test_backed_up():
 
 def test_not_backed_up():
     assert vm_backup_status("vm-02")["facts"][0]["backed_up"] is False
-'''
+"""
 
 
 def _project(pytester: pytest.Pytester, tools: str, tests: str = TESTS) -> None:
@@ -268,7 +268,11 @@ def test_a_sample_is_written_as_the_json_a_model_reads() -> None:
 
 @pytest.mark.parametrize(
     ("value", "where"),
-    [({"big": 10**5000}, "big is an int"), ({"colour": _Colour.RED}, "colour is a _Colour"), (Path("x"), "Path")],
+    [
+        ({"big": 10**5000}, "big is an int"),
+        ({"colour": _Colour.RED}, "colour is a _Colour"),
+        (Path("x"), "Path"),
+    ],
 )
 def test_a_sample_json_cannot_carry_is_recorded_as_a_text_saying_why(value: object, where: str) -> None:
     cyclic: list[object] = []
@@ -359,7 +363,7 @@ def test_a_value_that_cannot_be_shown_never_fails_the_test_that_produced_it(
 # ---------------------------------------------------------------------------
 
 HEALTH_TOOLS = FIXED + textwrap.dedent(
-    '''
+    """
     from semantics_lint.runtime import Refusal
 
 
@@ -383,13 +387,13 @@ HEALTH_TOOLS = FIXED + textwrap.dedent(
     disk = define_tool(name="free_disk", execute=free_disk)
     health_check = define_tool(name="health_check", execute=health)
     quota_tool = define_tool(name="quota", execute=quota)
-    '''
+    """
 )
 HEALTH_TESTS = TESTS.replace(
     "from tools import vm_backup_status",
     "import pytest\nfrom tools import vm_backup_status, disk, health_check, quota_tool",
 ) + textwrap.dedent(
-    '''
+    """
 
     def test_health():
         assert health_check("db-1")["facts"][0]["healthy"] is True
@@ -402,7 +406,7 @@ HEALTH_TESTS = TESTS.replace(
     def test_quota_refuses():
         with pytest.raises(ValueError, match="refused:"):
             quota_tool("ann")
-    '''
+    """
 )
 
 
@@ -422,8 +426,7 @@ def test_a_refusing_tool_is_reported_as_refusing_with_its_test(pytester: pytest.
     assert "it refused with: refused: quota export missing for ann" in out
     # Four tools called, one of which gave no sample result: the heading says both.
     assert (
-        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); "
-        "4 sample results"
+        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); 4 sample results"
     ) in result.outlines
 
 
@@ -462,9 +465,7 @@ def test_the_strict_last_line_names_the_option(pytester: pytest.Pytester) -> Non
 
 def test_no_semantics_turns_off_an_ini_enabled_gate(pytester: pytest.Pytester) -> None:
     _project(pytester, BROKEN)
-    pytester.makepyprojecttoml(
-        "[tool.pytest.ini_options]\nsemantics = true\nsemantics_strict = true\n"
-    )
+    pytester.makepyprojecttoml("[tool.pytest.ini_options]\nsemantics = true\nsemantics_strict = true\n")
     assert _run(pytester).ret == 1
     result = _run(pytester, "--no-semantics")
     assert result.ret == 0
@@ -549,7 +550,11 @@ def test_a_module_of_adapter_tools_that_failed_to_import_is_named(
     seen = _run(pytester, "--semantics", *workers)
     assert seen.ret == 0, seen.stdout.str()
     assert "check-semantics: 1 tool called; 1 sample result" in seen.outlines
-    _project(pytester, ADAPTER_TOOLS.replace("def vm_list(site: str)", "def vm_list(site: Site)"), ADAPTER_TESTS)
+    _project(
+        pytester,
+        ADAPTER_TOOLS.replace("def vm_list(site: str)", "def vm_list(site: Site)"),
+        ADAPTER_TESTS,
+    )
     broken = _run(pytester, "--semantics", *workers)
     assert broken.ret != 0  # the collection error (2; 1 under pytest-xdist)
     assert "no tool was seen in this session: the gate had nothing to judge." in broken.outlines
@@ -582,8 +587,7 @@ def test_xdist_workers_hand_over_refusals_words_and_selection(pytester: pytest.P
     whole = _run(pytester, "-n", "2", "--semantics")
     assert "[refusing-tool]" in whole.stdout.str()
     assert (
-        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); "
-        "4 sample results"
+        "check-semantics: 4 tools called, 3 with sample results (refused every call: quota); 4 sample results"
     ) in whole.outlines
     assert "[undeclared-result]" in whole.stdout.str()
     subset = _run(pytester, "-n", "2", "--semantics-strict", "-k", "health")
@@ -637,6 +641,7 @@ def test_the_readme_example_runs_as_written(pytester: pytest.Pytester) -> None:
     assert shown[0] == "$ python -m pytest --semantics -q"
     result = _run(pytester, "--semantics", "-q")  # python -m pytest, from the project's folder
     assert result.ret == 1
+
     # Every line the README shows (its words: the rules of "=" and the progress bar's
     # spaces follow the terminal's width), but a message it cuts short ("...") and
     # the time.

@@ -21,9 +21,18 @@ def test_the_catalog_is_written_by_the_one_encoder_a_row_a_line() -> None:
     lines = text.splitlines()
     assert lines[0] == "[" and lines[-1] == "]" and len(lines) == 4
     # Each row is the text the encoder writes for the row as data.
-    assert lines[1] == json_text(
-        {"name": "zürich", "resultClass": "triage", "results": [value], "tests": ["t.py::test_a"]}
-    ) + ","
+    assert (
+        lines[1]
+        == json_text(
+            {
+                "name": "zürich",
+                "resultClass": "triage",
+                "results": [value],
+                "tests": ["t.py::test_a"],
+            }
+        )
+        + ","
+    )
     assert lines[2] == json_text({"name": "bare", "results": [], "tests": []})
     assert json.loads(text)[0]["results"] == [value]
 

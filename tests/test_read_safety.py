@@ -24,9 +24,6 @@ from semantics_lint.lint.run.discovery import SourceFile, discover
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX FIFOs and sockets")
 
 
-
-
-
 def test_a_fifo_named_on_the_command_line_is_a_finding_not_a_hang(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.py")
     (tmp_path / "good.py").write_text(SNAKE, encoding="utf-8")
@@ -66,7 +63,9 @@ def test_a_device_and_a_socket_named_on_the_command_line_are_not_read(tmp_path: 
         done = run_check("/dev/null", "sock.py", cwd=tmp_path)
     finally:
         server.close()
-    assert "/dev/null:1:1: SEM001 cannot read the file: not a regular file (a character device)" in done.stdout
+    assert (
+        "/dev/null:1:1: SEM001 cannot read the file: not a regular file (a character device)" in done.stdout
+    )
     assert "sock.py:1:1: SEM001 cannot read the file: not a regular file (a socket)" in done.stdout
     assert done.returncode == 1
 
@@ -77,13 +76,18 @@ def test_a_file_gone_before_it_is_read_is_reported_and_the_run_goes_on(tmp_path:
     sources = discover([str(tmp_path)], ConfigResolver())
     (tmp_path / "a.py").unlink()
     selected = runner.run_sources(sources, ConfigResolver(), runner.RunOptions(jobs=1))
-    assert [(Path(f.filename).name, f.code) for f in selected.findings] == [("a.py", "SEM001"), ("b.py", "SEM102")]
+    assert [(Path(f.filename).name, f.code) for f in selected.findings] == [
+        ("a.py", "SEM001"),
+        ("b.py", "SEM102"),
+    ]
     assert "No such file or directory" in selected.findings[0].message
     assert not selected.failed
     unselected = runner.run_sources(sources, ConfigResolver(), runner.RunOptions(jobs=1, select=("SEM1",)))
     assert [(Path(f.filename).name, f.code) for f in unselected.findings] == [("b.py", "SEM102")]
     assert unselected.failed and not unselected.internal_error
-    assert unselected.messages == [f"error: {sources[0].display}: cannot read the file: No such file or directory"]
+    assert unselected.messages == [
+        f"error: {sources[0].display}: cannot read the file: No such file or directory"
+    ]
 
 
 def test_messages_come_in_file_order_whatever_reads_the_files(tmp_path: Path) -> None:

@@ -172,9 +172,7 @@ def test_a_fifo_pyproject_does_not_hang_the_cache_root_search(tmp_path: Path) ->
 
 def test_the_search_goes_on_above_a_pyproject_it_cannot_read(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    (project / "pyproject.toml").write_text(
-        '[tool.semantics-lint]\nignore = ["SEM102"]\n', encoding="utf-8"
-    )
+    (project / "pyproject.toml").write_text('[tool.semantics-lint]\nignore = ["SEM102"]\n', encoding="utf-8")
     inner = project / "inner"
     inner.mkdir()
     (inner / "tool.py").write_text(SNAKE, encoding="utf-8")
@@ -203,9 +201,7 @@ def test_a_pyproject_too_large_is_not_read(tmp_path: Path) -> None:
 def test_standard_input_with_a_fifo_pyproject(tmp_path: Path) -> None:
     project = _project(tmp_path)
     os.mkfifo(project / "pyproject.toml")
-    done = _check(
-        tmp_path, "-", "--stdin-filename", "x.py", cwd=project, stdin=SNAKE.encode("utf-8")
-    )
+    done = _check(tmp_path, "-", "--stdin-filename", "x.py", cwd=project, stdin=SNAKE.encode("utf-8"))
     assert "x.py:5:21: SEM102" in done.stdout
     assert "error: pyproject.toml: not read (not a regular file (a FIFO))" in done.stderr
     assert done.returncode == 2

@@ -94,9 +94,7 @@ def test_layout_of_a_package_init_and_of_a_loose_file(tmp_path: Path) -> None:
         (("pkg",), "pkg.constants", 0, "pkg.constants"),
     ],
 )
-def test_absolute_module(
-    package: tuple[str, ...], module: str, level: int, expected: str | None
-) -> None:
+def test_absolute_module(package: tuple[str, ...], module: str, level: int, expected: str | None) -> None:
     layout = resolve_astroid.ProjectLayout("/root", package, ".".join(package))
     assert absolute_module(layout, module, level) == expected
 
@@ -225,7 +223,7 @@ SHAPES = {
         """,
     "shapes/base.py": 'BASE_DATE = "2023-01-01"\n',
     "shapes/starred.py": 'from .base import *\nOWN = "2024-01-01"\n',
-    "shapes/typed.py": 'TYPED = []  # type: list[str]\n',
+    "shapes/typed.py": "TYPED = []  # type: list[str]\n",
     "shapes/broken.py": 'BROKEN = "a"\ndef (:\n',
     "shapes/space/loose.py": 'LOOSE = "a"\n',
     "shapes/bound/__init__.py": "from . import sub\n",
@@ -267,8 +265,7 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
     write_tree(tmp_path, SHAPES)
     importer = str(tmp_path / "shapes/tools.py")
     questions = [
-        ImportRequest(importer, "plain", 1, (name,))
-        for name in sorted(_names(SHAPES["shapes/plain.py"]))
+        ImportRequest(importer, "plain", 1, (name,)) for name in sorted(_names(SHAPES["shapes/plain.py"]))
     ]
     questions += [
         ImportRequest(importer, "aliases", 1, (name,)) for name in sorted(_names(SHAPES["shapes/aliases.py"]))
@@ -340,7 +337,10 @@ def test_a_direct_answer_is_astroids_answer(tmp_path: Path) -> None:
 
 def test_a_direct_answer_is_worked_out_again_when_its_module_changes(tmp_path: Path) -> None:
 
-    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/constants.py": 'DAY = "2024-05-01"\n', "pkg/tools.py": ""})
+    write_tree(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/constants.py": 'DAY = "2024-05-01"\n', "pkg/tools.py": ""},
+    )
     question = ImportRequest(str(tmp_path / "pkg/tools.py"), "constants", 1, ("DAY",))
     first = direct_binding(question, frozenset())
     assert first is not None and first.line == 1
@@ -367,7 +367,7 @@ def test_one_lint_stats_each_project_file_once(tmp_path: Path, monkeypatch: pyte
         "from semantics_lint.runtime import described_result\n"
         "from .constants import SOURCE, DAY, GRAIN, PROV\n\n"
         "def one(rows):\n"
-        '    return described_result(facts=rows, series=rows, grain=GRAIN, provenance=PROV)\n\n'
+        "    return described_result(facts=rows, series=rows, grain=GRAIN, provenance=PROV)\n\n"
         "def two(rows):\n"
         '    return described_result(facts=rows, provenance={"measuredAt": DAY, "source": SOURCE})\n'
     )
@@ -410,7 +410,10 @@ def _names(text: str) -> set[str]:
 def test_relative_import_finds_the_binding(project: Path) -> None:
     found = ask(project, "constants", 1, "EXPORT_DATE")
     assert found == ModuleBinding(
-        path=str(project / "pkg/constants.py"), name="EXPORT_DATE", line=3, display="pkg/constants.py"
+        path=str(project / "pkg/constants.py"),
+        name="EXPORT_DATE",
+        line=3,
+        display="pkg/constants.py",
     )
 
 
@@ -478,7 +481,9 @@ def test_an_answer_through_a_re_export_follows_every_file_it_was_read_from(proje
     (project / "pkg/unrelated.py").write_text("X = 1\n", encoding="utf-8")
     assert ask(project, "constants", 1, "BASE_DATE") is not None
     (project / "pkg/constants.py").write_text(
-        (project / "pkg/constants.py").read_text(encoding="utf-8").replace("from .base import BASE_DATE", "BASE_DATE = 1\nBASE_DATE = 2"),
+        (project / "pkg/constants.py")
+        .read_text(encoding="utf-8")
+        .replace("from .base import BASE_DATE", "BASE_DATE = 1\nBASE_DATE = 2"),
         encoding="utf-8",
     )
     os.utime(project / "pkg/constants.py", ns=(1, 1))
@@ -525,19 +530,12 @@ def test_the_search_path_is_restored(project: Path) -> None:
 
 
 def test_importing_the_module_does_not_import_astroid() -> None:
-    code = (
-        "import sys\n"
-        "import semantics_lint.lint.resolve.astroid_bridge\n"
-        "print('astroid' in sys.modules)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
+    code = "import sys\nimport semantics_lint.lint.resolve.astroid_bridge\nprint('astroid' in sys.modules)\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
 
 # -- the resolver rules ask -----------------------------------------------------------
-
 
 
 def call_sites(source: str, filename: str = "tool.py") -> list[CallSite]:
@@ -1207,9 +1205,21 @@ def through(tools: list[CallSite], function: str) -> Resolved | None:
     ("function", "value", "described"),
     [
         ("t_relative", '"2024-05-01"', 'EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
-        ("t_module_attribute", '"2024-05-01"', 'constants.EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
-        ("t_module_alias", "datetime(2024, 5, 1)", "pc.WHEN = datetime(2024, 5, 1) (pkg/constants.py:5)"),
-        ("t_alias_in_the_other_module", '"2024-05-01"', 'ALIAS = EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)'),
+        (
+            "t_module_attribute",
+            '"2024-05-01"',
+            'constants.EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)',
+        ),
+        (
+            "t_module_alias",
+            "datetime(2024, 5, 1)",
+            "pc.WHEN = datetime(2024, 5, 1) (pkg/constants.py:5)",
+        ),
+        (
+            "t_alias_in_the_other_module",
+            '"2024-05-01"',
+            'ALIAS = EXPORT_DATE = "2024-05-01" (pkg/constants.py:3)',
+        ),
         ("t_re_export", '"2023-01-01"', 'BASE_DATE = "2023-01-01" (pkg/base.py:1)'),
     ],
 )
@@ -1357,8 +1367,7 @@ def test_an_ast_node_from_elsewhere_is_unknown() -> None:
 
 def test_names_of_a_value_from_another_module_are_followed_there(project: Path) -> None:
     (project / "pkg/prov.py").write_text(
-        'from .constants import EXPORT_DATE\n'
-        'PROV = {"measuredAt": EXPORT_DATE, "source": "export"}\n',
+        'from .constants import EXPORT_DATE\nPROV = {"measuredAt": EXPORT_DATE, "source": "export"}\n',
         encoding="utf-8",
     )
     source = "from .prov import PROV\ndescribed_result(provenance=PROV)\n"

@@ -74,7 +74,8 @@ def test_astroid_is_left_as_it_was_found(tmp_path: Path) -> None:
         assert _memo_roots() & modules  # astroid did infer in them...
         new = set(MANAGER.astroid_cache) - cached  # astroid's own builtins may be built
         assert not any(
-            str(getattr(MANAGER.astroid_cache[name], "file", None) or "").startswith(str(tmp_path)) for name in new
+            str(getattr(MANAGER.astroid_cache[name], "file", None) or "").startswith(str(tmp_path))
+            for name in new
         ), new
     assert run.bridge.session is None
     assert not _memo_roots() & modules  # ...and its memo holds nothing of them once the run ends
@@ -155,7 +156,9 @@ def write_shapes(root: Path) -> Path:
     return root / "pkg/tools.py"
 
 
-def test_astroid_never_searches_for_a_module_of_a_question(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_astroid_never_searches_for_a_module_of_a_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A tripwire on astroid's own search (``sys.path``, ``find_spec``): it is never
     reached while the linter's questions are answered, whatever the project imports."""
     searched: list[str] = []
@@ -176,16 +179,28 @@ def test_astroid_never_searches_for_a_module_of_a_question(tmp_path: Path, monke
     # The questions reached the star import, the submodules and the namespace package...
     assert {"pkg.constants", "pkg.base", "pkg.starred", "pkg.sub.deep", "pkg.space"} <= built, built
     # ...and the dates imported were judged across them.
-    assert sorted(f.start.line for f in linted.findings if f.code == "SEM203") == [7, 8, 9, 12, 13, 14, 15]
+    assert sorted(f.start.line for f in linted.findings if f.code == "SEM203") == [
+        7,
+        8,
+        9,
+        12,
+        13,
+        14,
+        15,
+    ]
     assert searched == []
 
 
-def test_a_star_import_is_resolved_through_the_project_while_the_module_is_built(tmp_path: Path) -> None:
+def test_a_star_import_is_resolved_through_the_project_while_the_module_is_built(
+    tmp_path: Path,
+) -> None:
     """``build`` resolves star imports as astroid's builder does (``_post_build``), and
     asks the session for the module starred."""
     asked: list[str] = []
     modules: dict[str, nodes.Module] = {}
-    base = astroid_boundary.build("WHEN = '2024-05-01'\n", "pkg.base", str(tmp_path / "pkg/base.py"), modules, asked.append)
+    base = astroid_boundary.build(
+        "WHEN = '2024-05-01'\n", "pkg.base", str(tmp_path / "pkg/base.py"), modules, asked.append
+    )
 
     def find(name: str) -> nodes.Module:
         asked.append(name)
@@ -193,7 +208,9 @@ def test_a_star_import_is_resolved_through_the_project_while_the_module_is_built
             return base
         raise AstroidImportError("{modname} is not a source module of the project", modname=name)
 
-    star = astroid_boundary.build("from .base import *\n", "pkg.star", str(tmp_path / "pkg/star.py"), modules, find)
+    star = astroid_boundary.build(
+        "from .base import *\n", "pkg.star", str(tmp_path / "pkg/star.py"), modules, find
+    )
     assert asked == ["pkg.base"]
     assert isinstance(star, astroid_boundary.ProjectModule)
     assert modules == {"pkg.base": base, "pkg.star": star}
@@ -246,7 +263,16 @@ def test_a_checkout_on_sys_path_is_never_imported(tmp_path: Path) -> None:
         f"open({str(marker)!r}, 'a').write('pkg')\nfrom . import constants\n", encoding="utf-8"
     )
     result = subprocess.run(
-        [sys.executable, "-m", "semantics_lint", "check", "--no-cache", "--select", "SEM203", str(tool)],
+        [
+            sys.executable,
+            "-m",
+            "semantics_lint",
+            "check",
+            "--no-cache",
+            "--select",
+            "SEM203",
+            str(tool),
+        ],
         check=False,
         cwd=tmp_path,
         capture_output=True,
@@ -262,7 +288,11 @@ def _astroid_names(tree: ast.Module) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name.startswith("astroid"))
+            names.update(
+                (alias.asname or alias.name).split(".")[0]
+                for alias in node.names
+                if alias.name.startswith("astroid")
+            )
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("astroid"):
             names.update(alias.asname or alias.name for alias in node.names)
     return names
@@ -297,10 +327,16 @@ def test_the_linter_writes_nothing_of_astroids(module: str) -> None:
         for target in targets:
             if isinstance(target, (ast.Attribute, ast.Subscript)) and _root_name(target) in theirs:
                 problems.append(f"line {node.lineno}: writes into {ast.unparse(target)}")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {"setattr", "delattr"}:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"setattr", "delattr"}
+        ):
             problems.append(f"line {node.lineno}: {node.func.id}")
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("astroid"):
-            problems += [f"line {node.lineno}: imports {a.name}" for a in node.names if a.name.startswith("_")]
+            problems += [
+                f"line {node.lineno}: imports {a.name}" for a in node.names if a.name.startswith("_")
+            ]
         if isinstance(node, ast.Attribute) and _private(node.attr) and _root_name(node) in theirs:
             problems.append(f"line {node.lineno}: reads {ast.unparse(node)}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
@@ -313,6 +349,12 @@ def test_the_linter_writes_nothing_of_astroids(module: str) -> None:
             for node in ast.walk(cls):
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                        if isinstance(target, ast.Attribute) and _root_name(target) == "self" and _private(target.attr):
-                            problems.append(f"line {node.lineno}: writes into {ast.unparse(target)} of {cls.name}")
+                        if (
+                            isinstance(target, ast.Attribute)
+                            and _root_name(target) == "self"
+                            and _private(target.attr)
+                        ):
+                            problems.append(
+                                f"line {node.lineno}: writes into {ast.unparse(target)} of {cls.name}"
+                            )
     assert problems == []

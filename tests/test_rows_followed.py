@@ -25,12 +25,24 @@ def _sem106(source: str) -> list[tuple[int, int, str, str]]:
 
 
 ROWS = [
-    pytest.param("facts", '[{"entity": "vm-01"}, {"name": "vm-02", "state": "up"}]', id="a-fact-without-entity"),
+    pytest.param(
+        "facts",
+        '[{"entity": "vm-01"}, {"name": "vm-02", "state": "up"}]',
+        id="a-fact-without-entity",
+    ),
     pytest.param("facts", '({"entity": "  "},)', id="a-blank-entity-in-a-tuple"),
     pytest.param("facts", '[{"entity": "vm-01", "tags": {"prod", "eu"}}]', id="a-set-value"),
     pytest.param("facts", '[{"entity": "vm-01"}, "vm-02"]', id="not-a-row"),
-    pytest.param("edges", '[{"from": "vm-01", "to": "ds-7"}, {"from": "a", "to": "b", "kind": 3}]', id="edges"),
-    pytest.param("series", '[{"t": r.day, "entity": vm, "value": r.ok} for r in export.runs]', id="a-comprehension"),
+    pytest.param(
+        "edges",
+        '[{"from": "vm-01", "to": "ds-7"}, {"from": "a", "to": "b", "kind": 3}]',
+        id="edges",
+    ),
+    pytest.param(
+        "series",
+        '[{"t": r.day, "entity": vm, "value": r.ok} for r in export.runs]',
+        id="a-comprehension",
+    ),
 ]
 
 
@@ -86,7 +98,12 @@ CLEAN = [
 @pytest.mark.parametrize("binding", CLEAN)
 def test_rows_that_may_have_changed_are_left_alone(binding: str) -> None:
     body = textwrap.indent(binding, "    ")
-    assert _sem106(f"def tool(vm, export):\n{body}\n    return described_result(facts=rows, provenance={PROV})\n") == []
+    assert (
+        _sem106(
+            f"def tool(vm, export):\n{body}\n    return described_result(facts=rows, provenance={PROV})\n"
+        )
+        == []
+    )
 
 
 def test_a_tuple_changed_by_another_function_is_left_alone() -> None:

@@ -127,7 +127,11 @@ def random_module(seed: int) -> str:
         name = f"part{index}"
         lines.append(f"    {name} = {_dict(rng, keys, 1)}")
         function = rng.choice(("described_result", "described_result", "absent", "coverage"))
-        arguments = [f"{key}={_value(rng, keys, 0) if rng.random() < 0.8 else name}" for key in rng.sample(keys, rng.randint(1, 6)) if key.isidentifier()]
+        arguments = [
+            f"{key}={_value(rng, keys, 0) if rng.random() < 0.8 else name}"
+            for key in rng.sample(keys, rng.randint(1, 6))
+            if key.isidentifier()
+        ]
         if function == "coverage" and rng.random() < 0.7:
             arguments.insert(0, rng.choice(("verdict", "described_result(facts=rows)")))
         lines.append(f"    result{index} = {function}({', '.join(arguments)})")
@@ -240,9 +244,19 @@ def test_a_rule_stopped_by_recursion_misses_only_the_rest_of_that_call() -> None
     batch = Batch([deep, other], [Check(deep, context, []), Check(other, context, [])])
     assert batch.run(first) == "it is nested too deeply"
     # Deep stops at the key that failed: not the grain part, its key, nor the rows.
-    assert seen == {"deep": ["part described_result", "facts", "grain"], "other": ["facts", "grain", "interval"]}
+    assert seen == {
+        "deep": ["part described_result", "facts", "grain"],
+        "other": ["facts", "grain", "interval"],
+    }
     assert batch.run(second) is None  # the next call is judged whole
-    assert seen["deep"][3:] == ["part described_result", "facts", "provenance", "part provenance", "source", "row facts"]
+    assert seen["deep"][3:] == [
+        "part described_result",
+        "facts",
+        "provenance",
+        "part provenance",
+        "source",
+        "row facts",
+    ]
 
 
 def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
@@ -276,7 +290,10 @@ def test_a_part_given_as_a_name_goes_to_the_rules_that_judge_it_so() -> None:
     assert {part.kind for part in declaration.named_parts()} == {"grain", "provenance"}
     findings: list[Finding] = []
     rule, both = Named(), Both()
-    assert Batch([rule, both], [Check(rule, context, findings), Check(both, context, [])]).run(declaration) is None
+    assert (
+        Batch([rule, both], [Check(rule, context, findings), Check(both, context, [])]).run(declaration)
+        is None
+    )
     # The grain part given as a name, not the provenance one (not in its judges.named),
     # though another rule judges that one.
     assert rule.seen == ["part grain", "interval"]
@@ -381,10 +398,39 @@ def test_a_reading_cut_short_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> N
 # -- SEM106 reads a row's values without asking literal_eval the hopeless --------------------
 
 _ODD_EXPRESSIONS = (
-    "x", "a.b.c", "f'{x}'", "f'plain'", "rows[0]", "d['k']", "-1", "+2.5", "1 + 2j", "(1, 'a')",
-    "[1, [2]]", "{'a': 1}", "set()", "{1, 2}", "dict(a=1)", "dict(a=x)", "list()", "tuple()",
-    "None", "True", "b'bytes'", "...", "not x", "x if y else z", "lambda: 0", "[r for r in rows]",
-    "f(x)", "'a' 'b'", "(-(1))", "~1", "2 ** 3", "x[1:2]", "*x",
+    "x",
+    "a.b.c",
+    "f'{x}'",
+    "f'plain'",
+    "rows[0]",
+    "d['k']",
+    "-1",
+    "+2.5",
+    "1 + 2j",
+    "(1, 'a')",
+    "[1, [2]]",
+    "{'a': 1}",
+    "set()",
+    "{1, 2}",
+    "dict(a=1)",
+    "dict(a=x)",
+    "list()",
+    "tuple()",
+    "None",
+    "True",
+    "b'bytes'",
+    "...",
+    "not x",
+    "x if y else z",
+    "lambda: 0",
+    "[r for r in rows]",
+    "f(x)",
+    "'a' 'b'",
+    "(-(1))",
+    "~1",
+    "2 ** 3",
+    "x[1:2]",
+    "*x",
 )
 
 
@@ -406,6 +452,7 @@ def test_row_values_are_the_literal_values() -> None:
     from semantics_lint.lint.core.syntax import UNKNOWN as unknown
     from semantics_lint.lint.core.syntax import literal_value
     from semantics_lint.lint.rules.sem1xx_rows import _row_value
+
     compared = 0
     for node in _expressions():
         fast = _row_value(node)
@@ -420,7 +467,7 @@ def test_row_values_are_the_literal_values() -> None:
 
 # -- the tool rules' shared view of a file ----------------------------------------------------
 
-_TOOLS = '''
+_TOOLS = """
 from semantics_lint.runtime import define_tool
 
 def run(vm, export):
@@ -431,10 +478,12 @@ def run(vm, export):
 
 backup = define_tool(name="vm_backup_status", resultClass="triage", execute=run)
 report = define_tool(name="vm_report", resultClass="report", execute=run)
-'''
+"""
 
 
-def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tool_rules_read_one_view_and_keep_no_file_after_its_lint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import weakref
 
     from semantics_lint.lint.calls import tools

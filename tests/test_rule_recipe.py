@@ -98,7 +98,13 @@ def generated(tmp_path_factory: pytest.TempPathFactory, scratch: Path) -> Path:
 def _run(scratch: Path, cwd: Path, *command: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(scratch)}
     return subprocess.run(
-        [sys.executable, *command], cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=120
+        [sys.executable, *command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
 
 
@@ -106,7 +112,17 @@ def test_the_new_rule_runs_under_check_when_selected(scratch: Path, tmp_path: Pa
     (tmp_path / "tool.py").write_text(TOOL, encoding="utf-8")
     where = _run(scratch, tmp_path, "-c", "import semantics_lint; print(semantics_lint.__file__)")
     assert where.stdout.startswith(str(scratch)), where.stdout + where.stderr
-    found = _run(scratch, tmp_path, "-m", "semantics_lint", "check", "--no-cache", "--select", "SEM299", "tool.py")
+    found = _run(
+        scratch,
+        tmp_path,
+        "-m",
+        "semantics_lint",
+        "check",
+        "--no-cache",
+        "--select",
+        "SEM299",
+        "tool.py",
+    )
     assert found.returncode == 1, found.stdout + found.stderr
     lines = [line for line in found.stdout.splitlines() if "SEM299" in line]
     # At the key in the literal part; at the name for the part given as a name.
@@ -141,7 +157,17 @@ def test_after_generation_the_new_rule_runs_in_the_default_run(generated: Path, 
     assert found.returncode == 1, found.stdout + found.stderr
     assert "tool.py:7:72: SEM299 `provenance.source` says the source is unknown" in found.stdout, found.stdout
     # A family selects it too, and the rule command explains it from the generated docs.
-    family = _run(generated, tmp_path, "-m", "semantics_lint", "check", "--no-cache", "--select", "SEM2", "tool.py")
+    family = _run(
+        generated,
+        tmp_path,
+        "-m",
+        "semantics_lint",
+        "check",
+        "--no-cache",
+        "--select",
+        "SEM2",
+        "tool.py",
+    )
     assert "tool.py:8:59: SEM299" in family.stdout, family.stdout + family.stderr
     explained = _run(generated, tmp_path, "-m", "semantics_lint", "rule", "SEM299")
     assert explained.returncode == 0, explained.stderr

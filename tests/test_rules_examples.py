@@ -163,23 +163,47 @@ def _rule_judging(judges: Selector, *, hooks: bool = True) -> type[Rule]:
     ("judges", "hooks", "says"),
     [
         (Selector(parts=frozenset({"grian"})), True, "'grian', which no call"),
-        (Selector(calls=frozenset({"absent"}), parts=frozenset({"grain"})), True, "'grain', which no call"),
+        (
+            Selector(calls=frozenset({"absent"}), parts=frozenset({"grain"})),
+            True,
+            "'grain', which no call",
+        ),
         (Selector(calls=frozenset({"described"})), True, "no call kind"),
-        (Selector(keys=frozenset({("grain", "interva")})), True, "'interva', which is no field of 'grain'"),
+        (
+            Selector(keys=frozenset({("grain", "interva")})),
+            True,
+            "'interva', which is no field of 'grain'",
+        ),
         (Selector(keys=frozenset({("grain", "is_counter")})), True, "camelCase"),
         (
             Selector(parts=frozenset({"provenance"}), keys=frozenset({("grain", "interval")})),
             True,
             "not in judges.parts",
         ),
-        (Selector(parts=frozenset({"grain"}), named=frozenset({"grain", "provenance"})), True, "judges.named"),
+        (
+            Selector(parts=frozenset({"grain"}), named=frozenset({"grain", "provenance"})),
+            True,
+            "judges.named",
+        ),
         (Selector(named=frozenset({"coverage_item"})), True, "judges.named holds 'coverage_item'"),
         (Selector(statuses=frozenset({"snake_case"})), True, "judges.statuses"),
         (Selector(keys=frozenset({("grain", "interval")})), False, "no visit_field"),
-        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missng"})),)), True, "the runtime's kinds"),
-        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missing"}), ("wat",)),)), True, "'wat'"),
+        (
+            Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missng"})),)),
+            True,
+            "the runtime's kinds",
+        ),
+        (
+            Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"missing"}), ("wat",)),)),
+            True,
+            "'wat'",
+        ),
         # SEM101 claims every unknown key already.
-        (Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"unknown-key"}), ("what",)),)), True, "SEM101"),
+        (
+            Selector(refusals=(Claim(frozenset({"absent"}), frozenset({"unknown-key"}), ("what",)),)),
+            True,
+            "SEM101",
+        ),
     ],
 )
 def test_a_selector_that_can_never_match_is_refused_when_the_class_is_made(
@@ -236,7 +260,9 @@ def test_every_refusal_kind_and_path_goes_to_at_most_one_rule() -> None:
         ("define_tool", "empty", ("name",), None),
     ],
 )
-def test_the_rule_claiming_a_refusal_reports_it(kind: str, fault: str, path: tuple[object, ...], code: str | None) -> None:
+def test_the_rule_claiming_a_refusal_reports_it(
+    kind: str, fault: str, path: tuple[object, ...], code: str | None
+) -> None:
     from semantics_lint.runtime.refusal import Refusal
 
     refusal = Refusal("refused: x", path=path, kind=fault)

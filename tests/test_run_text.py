@@ -51,7 +51,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[InMemory, Any]
     yield seen
 
 
-def test_every_frontend_lints_a_text_through_run_text(tmp_path: Path, calls: list[tuple[InMemory, Any]]) -> None:
+def test_every_frontend_lints_a_text_through_run_text(
+    tmp_path: Path, calls: list[tuple[InMemory, Any]]
+) -> None:
     path = str(tmp_path / "tool.py")
     lines = TEXT.splitlines(keepends=True)
     flake8 = [row[:3] for row in SemanticsLintPlugin(ast.parse(TEXT), lines, path).run()]
@@ -60,7 +62,9 @@ def test_every_frontend_lints_a_text_through_run_text(tmp_path: Path, calls: lis
     old = os.getcwd()
     os.chdir(tmp_path)
     try:
-        cli = CliRunner().invoke(main, ["check", "-", "--stdin-filename", "tool.py", "--no-cache"], input=TEXT)
+        cli = CliRunner().invoke(
+            main, ["check", "-", "--stdin-filename", "tool.py", "--no-cache"], input=TEXT
+        )
     finally:
         os.chdir(old)
     assert cli.exit_code == 1
@@ -79,13 +83,15 @@ def test_a_text_is_written_back_as_its_coding_cookie_says(tmp_path: Path) -> Non
     # The accented value comes before the finding: a text written in the wrong encoding
     # would be read back with other characters there, and the column would move.
     text = "# -*- coding: latin-1 -*-\n" + TEXT.replace(
-        "{'measured_at': export.at, 'source': export.source}", "{'source': '\u00e9t\u00e9', 'measured_at': export.at}"
+        "{'measured_at': export.at, 'source': export.source}",
+        "{'source': '\u00e9t\u00e9', 'measured_at': export.at}",
     )
     path = str(tmp_path / "tool.py")
     from_text = runner.run_text(InMemory(path, text=text), RunOptions(jobs=1))
     from_bytes = runner.run_text(InMemory(path, text.encode("latin-1")), RunOptions(jobs=1))
     assert [(f.code, f.start.line, f.start.column) for f in from_text.findings] == [
-        ("SEM105", 7, 14), ("SEM102", 8, 37)
+        ("SEM105", 7, 14),
+        ("SEM102", 8, 37),
     ]
     assert from_text.findings == from_bytes.findings
 
@@ -103,7 +109,9 @@ def test_flake8_settings_read_no_configuration_and_filter_nothing(tmp_path: Path
 def test_an_input_over_the_limit_is_sem001_unread(tmp_path: Path) -> None:
     path = str(tmp_path / "tool.py")
     for settings in (None, LintSettings()):
-        result = runner.run_text(InMemory(path, complete=False, size=1 << 27), RunOptions(), settings=settings)
+        result = runner.run_text(
+            InMemory(path, complete=False, size=1 << 27), RunOptions(), settings=settings
+        )
         [finding] = result.findings
         assert finding.code == "SEM001" and "too large" in finding.message
         assert result.linted == 0

@@ -23,7 +23,11 @@ SNAKE = (
 PLAIN = "def g():\n    return 1\n"
 
 
-def layer(select: tuple[str, ...] | None = None, extend: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> selection._Layer:
+def layer(
+    select: tuple[str, ...] | None = None,
+    extend: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+) -> selection._Layer:
     return selection._Layer(select, extend, ignore)
 
 
@@ -81,7 +85,9 @@ def test_pool_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pool.pool_size(4, 100) == 4
 
 
-def test_the_pool_never_has_more_workers_than_cores_or_files(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pool_never_has_more_workers_than_cores_or_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(pool, "default_jobs", lambda: 2)
     assert pool.pool_size(200, 400) == 2
     monkeypatch.setattr(pool, "default_jobs", lambda: 1)
@@ -134,7 +140,9 @@ def _crashing_job(job: jobs.Job, project: object = None) -> jobs.FileOutcome:
     return jobs.FileOutcome(job.display, [])
 
 
-def test_a_worker_that_dies_is_reported_for_its_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_worker_that_dies_is_reported_for_its_file_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _fork_only()
     monkeypatch.setattr(jobs, "_run_job", _crashing_job)
     result = runner.run(make_tree(tmp_path, 10), runner.RunOptions(jobs=2))
@@ -150,7 +158,9 @@ def _raising_job(job: jobs.Job, project: object = None) -> jobs.FileOutcome:
     return jobs.FileOutcome(job.display, [])
 
 
-def test_an_exception_on_one_file_is_reported_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exception_on_one_file_is_reported_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(jobs, "_run_job", _raising_job)
     result = runner.run(make_tree(tmp_path, 3), runner.RunOptions(jobs=1))
     assert result.internal_error
@@ -183,7 +193,9 @@ def test_dangling_symlink_named_on_the_command_line_is_one_finding(tmp_path: Pat
     assert not result.internal_error
 
 
-def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_error_writes_nothing_and_reports_the_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from semantics_lint.lint.run import fix
 
     def refuse(*args: object, **kwargs: object) -> fix.FixResult:
@@ -199,7 +211,9 @@ def test_fix_error_writes_nothing_and_reports_the_findings(tmp_path: Path, monke
     assert result.fixed == 0 and not result.internal_error
 
 
-def test_write_failure_leaves_the_file_and_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_write_failure_leaves_the_file_and_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from semantics_lint.lint.run import write
 
     def fail(path: object, data: bytes, **where: object) -> None:
@@ -233,7 +247,9 @@ def test_files_without_calls_never_import_libcst(tmp_path: Path) -> None:
         "assert 'libcst' not in sys.modules, 'a run without calls imported libcst'\n"
         "assert 'astroid' not in sys.modules\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -260,7 +276,11 @@ def test_stdin_standing_for_an_excluded_file_is_not_linted_with_force_exclude(
     fixing = runner.run_stdin(source, runner.RunOptions(force_exclude=True, fix=True), "generated/x.py")
     assert fixing.excluded and fixing.fixed_stdin is None  # the CLI echoes the input unchanged
     # Without --force-exclude, or for a file not excluded, or with no name, it is linted.
-    for options, name in ((runner.RunOptions(), "generated/x.py"), (forced, "tools/x.py"), (forced, None)):
+    for options, name in (
+        (runner.RunOptions(), "generated/x.py"),
+        (forced, "tools/x.py"),
+        (forced, None),
+    ):
         linted = runner.run_stdin(source, options, name)
         assert not linted.excluded
         assert [finding.code for finding in linted.findings] == ["SEM102"], (options, name)

@@ -289,9 +289,7 @@ def test_a_refusal_carries_its_path_and_kind(
 
 
 def test_an_unknown_key_names_the_field_it_meant() -> None:
-    refusal = refusal_of(
-        "described_result", (), {"facts": FACTS, "provenance": {**PROVENANCE, "sorce": "s"}}
-    )
+    refusal = refusal_of("described_result", (), {"facts": FACTS, "provenance": {**PROVENANCE, "sorce": "s"}})
     assert refusal is not None
     assert (refusal.kind, refusal.meant, refusal.path) == (
         UNKNOWN_KEY,
@@ -303,9 +301,7 @@ def test_an_unknown_key_names_the_field_it_meant() -> None:
 
 
 def test_a_positional_argument_at_fault_is_named() -> None:
-    wrapped = refusal_of(
-        "coverage", ({SEMANTICS_MARKER: True, "facts": FACTS},), {"checked": ["a"]}
-    )
+    wrapped = refusal_of("coverage", ({SEMANTICS_MARKER: True, "facts": FACTS},), {"checked": ["a"]})
     assert wrapped is not None and (wrapped.kind, wrapped.argument) == (WRAPPED, 0)
     not_a_dict = refusal_of("coverage", ("v", ["checked"]), {})
     assert not_a_dict is not None and (not_a_dict.kind, not_a_dict.argument) == (ARGUMENTS, 1)
@@ -386,9 +382,7 @@ def test_the_judge_is_total_over_literal_values(
     door: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
     refusal = refusal_of(door, args, kwargs)
-    assert refusal is None or (
-        str(refusal).startswith("refused:") and refusal.kind in REFUSAL_KINDS
-    )
+    assert refusal is None or (str(refusal).startswith("refused:") and refusal.kind in REFUSAL_KINDS)
     for field, value in kwargs.items():
         if field in DOOR_PARTS[door]:
             part = part_refusal(door, field, value)
@@ -470,9 +464,7 @@ def test_a_call_python_refuses_is_no_refusal_of_the_mint(
 # ---------------------------------------------------------------------------
 
 
-def _declaration(
-    door: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
-) -> Mapping[Any, Any] | None:
+def _declaration(door: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Mapping[Any, Any] | None:
     """The declaration dict a call hands the mint, or None when the arguments are not one."""
     positional = args[1:] if door == "coverage" else args
     if positional and kwargs:
@@ -492,9 +484,7 @@ def _declaration_level(door: str, refusal: Refusal, declared: Mapping[Any, Any])
     return door == "coverage" and refusal.path == ("checked",) and "inProgress" in declared
 
 
-def assert_parts_agree_with_the_whole(
-    door: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
-) -> None:
+def assert_parts_agree_with_the_whole(door: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
     whole = refusal_of(door, args, kwargs)
     declared = _declaration(door, args, kwargs)
     if declared is None:
@@ -510,9 +500,7 @@ def assert_parts_agree_with_the_whole(
         assert all(part is None for part in parts.values()), parts
         return
     head = (
-        "content"
-        if whole.argument == 0 and door == "coverage"
-        else (whole.path[0] if whole.path else None)
+        "content" if whole.argument == 0 and door == "coverage" else (whole.path[0] if whole.path else None)
     )
     alone = parts.get(head) if isinstance(head, str) else None
     if alone is None:

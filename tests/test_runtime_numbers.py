@@ -40,7 +40,9 @@ def _envelope(age: object) -> dict[str, Any]:
         "af_semantics": True,
         "facts": [{"entity": "vm-01"}],
         "provenance": {
-            "measured_at": "2026-08-19T10:20:00Z", "source": "export", "age_seconds": age
+            "measured_at": "2026-08-19T10:20:00Z",
+            "source": "export",
+            "age_seconds": age,
         },
     }
 
@@ -51,10 +53,30 @@ def _age_is_valid_in_javascript(age: float) -> bool:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(HUGE, math.inf), (-HUGE, -math.inf), (HUGER, math.inf), (2**1024, math.inf),
-     (2**53 + 1, 2.0**53), (3, 3.0), (0.5, 0.5), (True, None), ("1", None), (None, None)],
-    ids=["400-digits", "minus-400-digits", "5000-digits", "2**1024", "2**53+1", "3", "0.5",
-         "True", "str", "None"],
+    [
+        (HUGE, math.inf),
+        (-HUGE, -math.inf),
+        (HUGER, math.inf),
+        (2**1024, math.inf),
+        (2**53 + 1, 2.0**53),
+        (3, 3.0),
+        (0.5, 0.5),
+        (True, None),
+        ("1", None),
+        (None, None),
+    ],
+    ids=[
+        "400-digits",
+        "minus-400-digits",
+        "5000-digits",
+        "2**1024",
+        "2**53+1",
+        "3",
+        "0.5",
+        "True",
+        "str",
+        "None",
+    ],
 )
 def test_js_number_is_the_double_javascript_holds(value: object, expected: float | None) -> None:
     assert js_number(value) == expected
@@ -62,10 +84,22 @@ def test_js_number_is_the_double_javascript_holds(value: object, expected: float
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(1e-7, "1e-7"), (1.2345e-7, "1.2345e-7"), (0.000001, "0.000001"), (1e21, "1e+21"),
-     (1e20, "100000000000000000000"), (0.1, "0.1"), (-3.0, "-3"), (-0.0, "0"),
-     (1.5e300, "1.5e+300"), (5e-324, "5e-324"), (123.456, "123.456"),
-     (math.inf, "Infinity"), (-math.inf, "-Infinity"), (math.nan, "NaN")],
+    [
+        (1e-7, "1e-7"),
+        (1.2345e-7, "1.2345e-7"),
+        (0.000001, "0.000001"),
+        (1e21, "1e+21"),
+        (1e20, "100000000000000000000"),
+        (0.1, "0.1"),
+        (-3.0, "-3"),
+        (-0.0, "0"),
+        (1.5e300, "1.5e+300"),
+        (5e-324, "5e-324"),
+        (123.456, "123.456"),
+        (math.inf, "Infinity"),
+        (-math.inf, "-Infinity"),
+        (math.nan, "NaN"),
+    ],
 )
 def test_js_number_text_writes_numbers_as_javascript_does(value: float, text: str) -> None:
     assert js_number_text(value) == text
@@ -108,9 +142,7 @@ def test_a_400_digit_age_is_refused_by_the_mint_and_reported_by_the_rules() -> N
 @given(_numbers)
 def test_an_in_progress_count_is_judged_for_any_number(count: int | float) -> None:
     try:
-        ledger = coverage(
-            {"ok": 1}, checked=["fabric A"], inProgress=[{"what": "a scan", "count": count}]
-        )
+        ledger = coverage({"ok": 1}, checked=["fabric A"], inProgress=[{"what": "a scan", "count": count}])
     except Refusal as refusal:
         assert str(refusal).startswith("refused: `inProgress[0]`")
         assert not (isinstance(count, int) and 1 <= count <= 2**53 - 1)
@@ -139,18 +171,20 @@ def test_absent_with_a_huge_number_refuses_cleanly() -> None:
 
 
 @pytest.mark.parametrize(
-    "literal", ["1" * 400, "-" + "9" * 400, "1e999", "1" * 5000],
+    "literal",
+    ["1" * 400, "-" + "9" * 400, "1e999", "1" * 5000],
     ids=["400-digits", "minus-400-digits", "1e999", "5000-digits"],
 )
-def test_the_gate_reads_a_too_large_number_as_javascript_does(
-    literal: str, tmp_path: Path
-) -> None:
+def test_the_gate_reads_a_too_large_number_as_javascript_does(literal: str, tmp_path: Path) -> None:
     catalog = tmp_path / "semantics-catalog.json"
     envelope = json.dumps(_envelope("AGE")).replace('"AGE"', literal)
     catalog.write_text(f'[{{"name": "t", "results": [{envelope}]}}]', encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "semantics_lint", "check-semantics", str(catalog), "--json"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr

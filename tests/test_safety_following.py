@@ -109,7 +109,16 @@ def run_linter(how: str, root: Path) -> str:
         command = [sys.executable, "-m", "flake8", "--isolated", "--select", "SEM", "."]
     else:
         jobs = how.removeprefix("check --jobs ")
-        command = [sys.executable, "-m", "semantics_lint", "check", "--no-cache", "--jobs", jobs, "."]
+        command = [
+            sys.executable,
+            "-m",
+            "semantics_lint",
+            "check",
+            "--no-cache",
+            "--jobs",
+            jobs,
+            ".",
+        ]
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
     done = subprocess.run(
         command, cwd=root, capture_output=True, text=True, timeout=300, env=env, check=False
@@ -225,9 +234,9 @@ def test_a_module_linked_from_outside_the_project_is_not_read(tmp_path: Path) ->
     write(project, "inside.py", 'WHEN = "2024-05-01"\n')
     write(project, "tools_inside.py", TOOLS.format(consts="inside", name="inside_day"))
     report = run_linter("check --jobs 1", project)
-    assert [line.split(":")[0] for line in report.splitlines() if "SEM203" in line] == [
-        "tools_inside.py"
-    ], report
+    assert [line.split(":")[0] for line in report.splitlines() if "SEM203" in line] == ["tools_inside.py"], (
+        report
+    )
 
 
 @pytest.mark.parametrize(
@@ -239,7 +248,11 @@ def test_a_module_linked_from_outside_the_project_is_not_read(tmp_path: Path) ->
         ({"c.py": "", "c/__init__.py": ""}, "c", "c/__init__.py"),  # a package comes first
         ({"c.py": "", "c/x.txt": ""}, "c", "c.py"),  # a module before a namespace
         ({"c.py": "", "c" + importlib.machinery.EXTENSION_SUFFIXES[0]: ""}, "c", None),
-        ({"c/__init__.py": "", "c/__init__" + importlib.machinery.EXTENSION_SUFFIXES[-1]: ""}, "c", None),
+        (
+            {"c/__init__.py": "", "c/__init__" + importlib.machinery.EXTENSION_SUFFIXES[-1]: ""},
+            "c",
+            None,
+        ),
         ({"c.pyc": ""}, "c", None),
         ({"C.py": ""}, "c", None),  # the name's exact spelling, on any file system
         ({"json/__init__.py": ""}, "json", None),  # a standard-library name
@@ -303,7 +316,8 @@ def test_a_fifo_is_neither_located_nor_waited_on(tmp_path: Path) -> None:
     # too, at once (a blocking open would wait here for a writer that never comes).
     answers: list[object] = []
     reader = threading.Thread(
-        target=lambda: answers.append(read_module(str(tmp_path / "consts.py"), 0, frozenset())), daemon=True
+        target=lambda: answers.append(read_module(str(tmp_path / "consts.py"), 0, frozenset())),
+        daemon=True,
     )
     reader.start()
     reader.join(timeout=10)

@@ -21,9 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
-    )
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
 
 
 def _ruff() -> str:

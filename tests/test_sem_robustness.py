@@ -19,11 +19,46 @@ OURS = ("SEM2", "SEM3", "SEM4", "SEM5")
 
 ATOMS = st.sampled_from(
     [
-        "p", "CONST", "LIST", "DICT", "p.at", "mod.VALUE", "p['k']", "None", "True", "0", "-1",
-        "1.5", "1e999", "''", "' '", "'x'", "'2024-05-01'", "b'x'", "...", "[]", "()", "{}",
-        "set()", "list()", "dict()", "datetime.now()", "datetime(2024, 5, 1)", "time.time()",
-        "float('nan')", "math.inf", "f'{p}'", "f''", "f'2024-05-01T{p}'", "lambda: 1",
-        "(q := 1)", "p()", "await p", "'unknown'", "'2026-09-26T08:00:00Z'", "9" * 400,
+        "p",
+        "CONST",
+        "LIST",
+        "DICT",
+        "p.at",
+        "mod.VALUE",
+        "p['k']",
+        "None",
+        "True",
+        "0",
+        "-1",
+        "1.5",
+        "1e999",
+        "''",
+        "' '",
+        "'x'",
+        "'2024-05-01'",
+        "b'x'",
+        "...",
+        "[]",
+        "()",
+        "{}",
+        "set()",
+        "list()",
+        "dict()",
+        "datetime.now()",
+        "datetime(2024, 5, 1)",
+        "time.time()",
+        "float('nan')",
+        "math.inf",
+        "f'{p}'",
+        "f''",
+        "f'2024-05-01T{p}'",
+        "lambda: 1",
+        "(q := 1)",
+        "p()",
+        "await p",
+        "'unknown'",
+        "'2026-09-26T08:00:00Z'",
+        "9" * 400,
         "-" + "9" * 400,
     ]
 )
@@ -33,9 +68,10 @@ def _extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.one_of(
         st.lists(children, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
         st.lists(children, max_size=3).map(lambda xs: "(" + "".join(x + ", " for x in xs) + ")"),
-        st.lists(st.tuples(st.sampled_from(["'what'", "'why'", "'from'", "'to'", "'x'", "1"]), children), max_size=3).map(
-            lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}"
-        ),
+        st.lists(
+            st.tuples(st.sampled_from(["'what'", "'why'", "'from'", "'to'", "'x'", "1"]), children),
+            max_size=3,
+        ).map(lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}"),
         children.map(lambda x: f"[*{x}]"),
         children.map(lambda x: "{**" + x + "}"),
         children.map(lambda x: f"-({x})"),
@@ -110,7 +146,9 @@ def module(draw: st.DrawFn) -> tuple[str, int, int]:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(module())
-def test_any_value_is_judged_without_raising_and_reported_in_the_call(generated: tuple[str, int, int]) -> None:
+def test_any_value_is_judged_without_raising_and_reported_in_the_call(
+    generated: tuple[str, int, int],
+) -> None:
     source, first, last = generated
     findings = lint_source(source.encode("utf-8"), "generated.py")
     event("does not parse" if any(f.code == "SEM001" for f in findings) else "parses")

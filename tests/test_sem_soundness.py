@@ -24,10 +24,20 @@ from semantics_lint.runtime.refusal import Refusal
 
 PROVED_AT_RUN_TIME = frozenset(
     {
-        "SEM201", "SEM202", "SEM205",
-        "SEM301", "SEM302", "SEM303",
-        "SEM401", "SEM402", "SEM403", "SEM404", "SEM405", "SEM406",
-        "SEM501", "SEM502",
+        "SEM201",
+        "SEM202",
+        "SEM205",
+        "SEM301",
+        "SEM302",
+        "SEM303",
+        "SEM401",
+        "SEM402",
+        "SEM403",
+        "SEM404",
+        "SEM405",
+        "SEM406",
+        "SEM501",
+        "SEM502",
     }
 )
 OURS = frozenset({*PROVED_AT_RUN_TIME, "SEM203", "SEM204"})
@@ -36,7 +46,15 @@ HEADER = "from semantics_lint.runtime import absent, coverage, described_result\
 TEXTS = ("'x'", "''", "'  '", "'2024-05-01'", "None", "0", "True", "[]", "['a']", "{}")
 AGES = ("0", "5", "1.5", "-5", "-0.5", "True", "'30'", "None", "float('inf')", "float('nan')", "[]")
 BOOLS = ("True", "False", "'false'", "None", "0", "1")
-AGGREGATIONS = ("'count'", "'Total jobs'", "'summary'", "'subtotal'", "'count_per_host'", "''", "None")
+AGGREGATIONS = (
+    "'count'",
+    "'Total jobs'",
+    "'summary'",
+    "'subtotal'",
+    "'count_per_host'",
+    "''",
+    "None",
+)
 ITEMS = (
     "'the export'",
     "''",
@@ -101,7 +119,9 @@ def described(draw: Draw) -> tuple[str, str]:
         fields["edges"] = "[{'from': 'a', 'to': 'b', 'kind': 'rides'}]"
     if draw(st.booleans()):
         fields["provenance"] = _one_of(
-            draw, "None", lambda: _dict(draw, {"measuredAt": TEXTS, "source": TEXTS, "ageSeconds": AGES})
+            draw,
+            "None",
+            lambda: _dict(draw, {"measuredAt": TEXTS, "source": TEXTS, "ageSeconds": AGES}),
         )
     if draw(st.booleans()):
         fields["grain"] = _one_of(
@@ -109,7 +129,12 @@ def described(draw: Draw) -> tuple[str, str]:
             "None",
             lambda: _dict(
                 draw,
-                {"interval": TEXTS, "aggregation": AGGREGATIONS, "isCounter": BOOLS, "collapsed": TEXTS},
+                {
+                    "interval": TEXTS,
+                    "aggregation": AGGREGATIONS,
+                    "isCounter": BOOLS,
+                    "collapsed": TEXTS,
+                },
             ),
         )
     if draw(st.booleans()):
@@ -118,7 +143,10 @@ def described(draw: Draw) -> tuple[str, str]:
     if draw(st.booleans()) or data == "none":
         candidates = ("[]", "['a']", "'a, b'", "None", "{'a'}", "()")
         fields["clarify"] = _one_of(
-            draw, "None", lambda: _dict(draw, {"question": TEXTS, "candidates": candidates}), "'Which?'"
+            draw,
+            "None",
+            lambda: _dict(draw, {"question": TEXTS, "candidates": candidates}),
+            "'Which?'",
         )
     if draw(st.booleans()):
         columns = ("[]", "['entity']", "['']", "'entity'", "()")

@@ -12,11 +12,7 @@ import pytest
 
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules.sem2xx_clock import looks_like_date
-from semantics_lint.lint.rules.values import (
-    is_blank_text,
-    is_empty_sequence,
-    literal_kind,
-)
+from semantics_lint.lint.rules.values import is_blank_text, is_empty_sequence, literal_kind
 
 
 @pytest.mark.parametrize(

@@ -13,12 +13,7 @@ from typing import Any
 
 import pytest
 
-from semantics_lint.frameworks._common import (
-    call_prepared,
-    call_prepared_async,
-    prepare,
-    served_function,
-)
+from semantics_lint.frameworks._common import call_prepared, call_prepared_async, prepare, served_function
 from semantics_lint.runtime import (
     SEMANTICS_MARKER,
     NotJSON,
@@ -160,7 +155,10 @@ def test_a_run_records_results_and_coverage_declarations() -> None:
         ("plain", "data"),
         ("bad", "refusal"),
     ]
-    assert run.results[0]["record"]["render"] == {"default": "table", "columns": ["entity", "backed_up"]}
+    assert run.results[0]["record"]["render"] == {
+        "default": "table",
+        "columns": ["entity", "backed_up"],
+    }
     assert run.declared == [
         {
             "tool": "backup",

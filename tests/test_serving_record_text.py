@@ -57,7 +57,9 @@ def test_a_described_result_is_served_alike_and_its_record_text_is_json_texts(
         "provenance": {"measuredAt": "2024-05-01T00:00:00Z", "source": "export \ud800"},
     }
     if series:
-        fields["series"] = [{**row, "metric": "gb", "t": "2024-05-01T00:00:00Z", "value": 1.5} for row in rows]
+        fields["series"] = [
+            {**row, "metric": "gb", "t": "2024-05-01T00:00:00Z", "value": 1.5} for row in rows
+        ]
         fields["grain"] = {"interval": "1d", "aggregation": "sum", "isCounter": False}
     else:
         fields["facts"] = rows
@@ -68,7 +70,14 @@ def test_a_described_result_is_served_alike_and_its_record_text_is_json_texts(
     _equal_texts(described_result(**fields))
 
 
-@given(result=st.one_of(_numbers, _text, st.lists(_numbers, max_size=4), st.dictionaries(_text, _numbers, max_size=3)))
+@given(
+    result=st.one_of(
+        _numbers,
+        _text,
+        st.lists(_numbers, max_size=4),
+        st.dictionaries(_text, _numbers, max_size=3),
+    )
+)
 def test_a_ledger_is_served_alike_and_its_record_text_is_json_texts(result: object) -> None:
     _equal_texts(coverage(result, checked=["every invoice"], notChecked=["last week"]))
 
@@ -97,7 +106,9 @@ def test_a_part_the_projection_rewrites_is_written_as_the_envelope_has_it() -> N
         {"af_semantics": True, "facts": [{"entity": "a", "price": {1, 2}}]},  # refused
     ],
 )
-def test_other_results_are_served_alike_and_leave_the_record_text_to_the_trace(value: object) -> None:
+def test_other_results_are_served_alike_and_leave_the_record_text_to_the_trace(
+    value: object,
+) -> None:
     message, record_text = served_with_record_text(value)
     assert (message, record_text) == (tool_message(value), None)
 
@@ -108,7 +119,10 @@ def test_the_parts_the_projection_copies_are_written_as_the_envelopes_are() -> N
         series=[{"entity": "vm1", "metric": "gb", "t": 0, "value": 2.5, "z": 1, "a": math.pi}],
         grain={"interval": "1d", "aggregation": "sum", "isCounter": False},
         provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "export"},
-        coverage={"notChecked": ["the archive"], "cannotCover": [{"what": "PPDM", "why": "no access"}]},
+        coverage={
+            "notChecked": ["the archive"],
+            "cannotCover": [{"what": "PPDM", "why": "no access"}],
+        },
     )
     model = semantics_for_model(envelope)
     kept = MODEL_COPIES & model.keys()

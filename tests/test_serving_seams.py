@@ -43,7 +43,10 @@ def backup(vm: str = "vm1", price: object = 1.0) -> dict[str, Any]:
     return described_result(
         facts=[{"entity": vm, "price": price}],
         provenance={"measuredAt": "2024-05-01T00:00:00Z", "source": "billing export"},
-        coverage={"checked": ["every invoice"], "cannotCover": [{"what": "PPDM", "why": "not collected"}]},
+        coverage={
+            "checked": ["every invoice"],
+            "cannotCover": [{"what": "PPDM", "why": "not collected"}],
+        },
     )
 
 
@@ -74,7 +77,12 @@ def test_keys_that_would_become_one_once_escaped_are_refused_naming_them() -> No
     clash = {"r\udcffport": 1, "r\\udcffport": 2}
     with pytest.raises(NotJSON, match="two keys"):
         tool_message(clash)
-    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    absence = {
+        "af_absent": True,
+        "outcome": "nothing_found",
+        "looked_for": "runs",
+        "checked": [{"what": "export"}],
+    }
     message = tool_message({**absence, "files": clash})
     assert message.is_error and message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
     assert "files has two keys" in message.text and "r\\\\udcffport" in message.text
@@ -97,7 +105,6 @@ def test_a_hand_built_envelope_json_cannot_carry_is_an_error_result() -> None:
     assert "facts[0].price is a Decimal" in message.text
 
 
-
 class _Unshown:
     """A key whose own ``__repr__`` fails."""
 
@@ -116,13 +123,19 @@ class _OddInt(int):
 
 
 def test_a_key_whose_own_methods_fail_is_still_judged_as_json_judges_it() -> None:
-    absence = {"af_absent": True, "outcome": "nothing_found", "looked_for": "runs", "checked": [{"what": "export"}]}
+    absence = {
+        "af_absent": True,
+        "outcome": "nothing_found",
+        "looked_for": "runs",
+        "checked": [{"what": "export"}],
+    }
     message = tool_message({**absence, _Unshown(): 1})
     assert message.is_error and message.kind is Kind.REFUSAL
     assert message.text.startswith("refused: the tool's result cannot be sent as JSON: ")
     assert "a _Unshown (<_Unshown>)" in message.text
     # An int key is written as the int it holds, whatever its class says of itself.
     assert json.loads(tool_message({_OddInt(7): "x"}).text) == {"7": "x"}
+
 
 class _Unwalkable(list):  # type: ignore[type-arg]
     """A list whose own ``__iter__`` fails."""
@@ -223,7 +236,6 @@ def test_each_entry_is_a_snapshot_taken_when_served() -> None:
     assert run.results == [{"tool": "t", "kind": "data", "record": {"rows": [1, 2]}}]
 
 
-
 def test_the_record_shares_nothing_with_the_message_the_framework_is_handed() -> None:
     # LangChain's artifact and Pydantic AI's metadata are the message's record: an
     # application that edits its message history must not rewrite the run.
@@ -237,21 +249,36 @@ def test_the_record_shares_nothing_with_the_message_the_framework_is_handed() ->
 
 
 @pytest.mark.parametrize("odd", [0, 1.5, True, "every job", {"what": "x"}])
-def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goes_on(odd: object) -> None:
+def test_a_hand_built_ledger_with_odd_lists_is_recorded_as_found_and_the_run_goes_on(
+    odd: object,
+) -> None:
     ledger = {"af_coverage": {"checked": odd, "cannot_cover": odd}, "result": {"hosts": 3}}
     with run_record() as run:
         record_served("scan", tool_message(ledger))
-    assert run.declared == [{"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}]
+    assert run.declared == [
+        {"tool": "scan", "kind": "ledger", "checked": odd, "notChecked": [], "cannotCover": odd}
+    ]
     assert compose_answer_with_coverage("done", run.declared).startswith("done")
+
 
 def test_a_hand_built_items_other_keys_are_not_recorded() -> None:
     # The reference records each declared item as its what and, when given, its why.
-    items = [{"what": "db1", "why": None, "owner": "ops"}, {"what": "db2", "note": "x"}, "db3", {"what": "db4"}]
+    items = [
+        {"what": "db1", "why": None, "owner": "ops"},
+        {"what": "db2", "note": "x"},
+        "db3",
+        {"what": "db4"},
+    ]
     ledger = {"af_coverage": {"checked": items}, "result": {"hosts": 3}}
     with run_record() as run:
         message = tool_message(ledger)
         record_served("scan", message)
-    assert run.declared[0]["checked"] == [{"what": "db1", "why": None}, {"what": "db2"}, {"what": "db3"}, {"what": "db4"}]
+    assert run.declared[0]["checked"] == [
+        {"what": "db1", "why": None},
+        {"what": "db2"},
+        {"what": "db3"},
+        {"what": "db4"},
+    ]
     assert run.results[0]["record"] == message.record  # the result itself is kept whole
 
 
@@ -364,7 +391,11 @@ def test_records_from_many_threads_at_once_are_all_kept() -> None:
 
 @pytest.mark.parametrize(
     "error",
-    [asyncio.CancelledError("refused: stop"), KeyboardInterrupt("refused: x"), SystemExit("refused: y")],
+    [
+        asyncio.CancelledError("refused: stop"),
+        KeyboardInterrupt("refused: x"),
+        SystemExit("refused: y"),
+    ],
     ids=["cancelled", "interrupt", "exit"],
 )
 def test_a_base_exception_is_never_a_refusal(error: BaseException) -> None:
@@ -419,8 +450,19 @@ def test_coverage_text_cannot_forge_lines_in_the_answer() -> None:
 
 def test_repeated_hand_built_items_are_merged_as_the_reference_merges_them() -> None:
     declared = [
-        {"checked": [{"what": 5}, {"what": 5.0, "why": None}, {"what": "5"}], "notChecked": [], "cannotCover": []},
-        {"checked": [{"what": True}, {"what": True}, {"what": float("nan")}, {"what": float("nan")}]},
+        {
+            "checked": [{"what": 5}, {"what": 5.0, "why": None}, {"what": "5"}],
+            "notChecked": [],
+            "cannotCover": [],
+        },
+        {
+            "checked": [
+                {"what": True},
+                {"what": True},
+                {"what": float("nan")},
+                {"what": float("nan")},
+            ]
+        },
     ]
     answer = compose_answer_with_coverage("A.", declared)
     assert answer.split("Checked:\n")[1].split("\n") == ["- 5", "- 5", "- true", "- NaN", "- NaN"]

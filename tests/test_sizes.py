@@ -16,6 +16,7 @@ MAX_FUNCTION_LINES = 80
 WAITING: dict[str, int] = {}
 """Parts over the limits, each at most its present size."""
 
+
 def _name(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
 

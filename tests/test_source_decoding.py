@@ -129,7 +129,11 @@ def test_the_command_reports_an_odd_codec_in_every_mode(codec: str, tmp_path: Pa
     for extra, code in (((), 1), (("--output-format", "full"), 1), (("--add-noqa",), 0)):
         done = subprocess.run(
             [sys.executable, "-m", "semantics_lint", "check", "--no-cache", *extra, "tool.py"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
         assert done.returncode == code, (extra, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and "internal error" not in done.stdout + done.stderr

@@ -132,7 +132,8 @@ def test_a_file_a_worker_cannot_read_is_the_serial_sem001(tmp_path: Path) -> Non
     assert serial.linted == 20 and not serial.internal_error
     ignored = runner.RunOptions(jobs=2, ignore=("SEM001",))
     assert not [
-        f for f in runner.run_sources(sources, ConfigResolver(), ignored).findings
+        f
+        for f in runner.run_sources(sources, ConfigResolver(), ignored).findings
         if f.filename.endswith("m15b.py")
     ]
 
@@ -153,7 +154,10 @@ def test_fixes_and_diffs_from_the_pool_match_the_serial_run(tmp_path: Path) -> N
     fixed_serial = runner.run([str(serial_root)], runner.RunOptions(jobs=1, fix=True))
     fixed_parallel = runner.run([str(parallel_root)], runner.RunOptions(jobs=2, fix=True))
     assert fixed_parallel.used_pool
-    assert (fixed_parallel.fixed, fixed_parallel.changed_files) == (fixed_serial.fixed, fixed_serial.changed_files)
+    assert (fixed_parallel.fixed, fixed_parallel.changed_files) == (
+        fixed_serial.fixed,
+        fixed_serial.changed_files,
+    )
     for path in sorted(serial_root.glob("*.py")):
         assert (parallel_root / path.name).read_bytes() == path.read_bytes()
     assert "measured_at" not in (serial_root / "m006.py").read_text(encoding="utf-8")
@@ -199,7 +203,10 @@ def test_import_for_pool_imports_what_linting_imports() -> None:
     paths = [str(root / "corpus"), str(root / "tools"), str(root / "project")]
     done = subprocess.run(
         [sys.executable, "-c", _AFTER_IMPORT_FOR_POOL, *paths],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['semantics_lint.lint.resolve.astroid_boundary']"

@@ -59,7 +59,12 @@ def test_filter_noqa_applies_to_the_reported_line_only() -> None:
         "    facts=[],  # noqa: SEM203\n"
         ")\n"
     )
-    findings = [finding("SEM102", 2), finding("SEM102", 3), finding("SEM502", 4), finding("SEM105", 5)]
+    findings = [
+        finding("SEM102", 2),
+        finding("SEM102", 3),
+        finding("SEM502", 4),
+        finding("SEM105", 5),
+    ]
     kept = filter_noqa(text, findings)
     assert [(f.code, f.start.line) for f in kept] == [("SEM102", 3), ("SEM105", 5)]
 
@@ -87,7 +92,12 @@ def test_untokenizable_text_falls_back_to_physical_lines() -> None:
 def test_lines_are_counted_as_python_counts_them() -> None:
     # A form feed and U+2028 inside a string are not line breaks for the tokenizer.
     text = 'x = "a\x0cb\u2028c"\ny = 1  # noqa: SEM102\r\nz = 2\rw = 3'
-    assert physical_lines(text) == ['x = "a\x0cb\u2028c"\n', "y = 1  # noqa: SEM102\r\n", "z = 2\r", "w = 3"]
+    assert physical_lines(text) == [
+        'x = "a\x0cb\u2028c"\n',
+        "y = 1  # noqa: SEM102\r\n",
+        "z = 2\r",
+        "w = 3",
+    ]
     kept = filter_noqa(text, [finding("SEM102", 2), finding("SEM102", 3)])
     assert [f.start.line for f in kept] == [3]
     mapping = noqa_lines('s = """a\rb"""  # noqa\rt = 1\r')

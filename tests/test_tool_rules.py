@@ -269,11 +269,22 @@ def test_two_tools_sharing_one_execute_report_once_per_class() -> None:
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ("rows = load()\n    return described_result(facts=rows, provenance=p)", [("SEM604", 4, 34)]),
-        ("rows = load()\n    return described_result(series=rows, edges=rows, grain=g, provenance=p)",
-         [("SEM604", 4, 35), ("SEM604", 4, 47)]),
-        ("rows = load()\n    return described_result({'facts': rows, 'provenance': p})", [("SEM604", 4, 38)]),
-        ("rows = load()\n    return described_result(facts=rows, provenance=p) if rows else absent(what='x', checked=['y'])", []),
+        (
+            "rows = load()\n    return described_result(facts=rows, provenance=p)",
+            [("SEM604", 4, 34)],
+        ),
+        (
+            "rows = load()\n    return described_result(series=rows, edges=rows, grain=g, provenance=p)",
+            [("SEM604", 4, 35), ("SEM604", 4, 47)],
+        ),
+        (
+            "rows = load()\n    return described_result({'facts': rows, 'provenance': p})",
+            [("SEM604", 4, 38)],
+        ),
+        (
+            "rows = load()\n    return described_result(facts=rows, provenance=p) if rows else absent(what='x', checked=['y'])",
+            [],
+        ),
         ("rows = [{'entity': 'a'}]\n    return described_result(facts=rows, provenance=p)", []),
         ("rows = []\n    return described_result(facts=rows, provenance=p)", []),  # SEM105's
         ("return described_result(facts=param_rows, provenance=p)", []),
@@ -329,14 +340,31 @@ def run(vm, export):
 @pytest.mark.parametrize(
     ("imports", "serve"),
     [
-        ("from semantics_lint.frameworks.mcp import served", 'T = served(run, result_class="triage")'),
-        ("from semantics_lint.frameworks.mcp import served as serve", 'T = serve(run, result_class="triage")'),
+        (
+            "from semantics_lint.frameworks.mcp import served",
+            'T = served(run, result_class="triage")',
+        ),
+        (
+            "from semantics_lint.frameworks.mcp import served as serve",
+            'T = serve(run, result_class="triage")',
+        ),
         ("from semantics_lint.frameworks import mcp", 'T = mcp.served(run, result_class="triage")'),
-        ("import semantics_lint.frameworks.mcp", 'T = semantics_lint.frameworks.mcp.served(run, result_class="triage")'),
-        ("import semantics_lint.frameworks.langchain as lc", 'T = lc.tool(run, result_class="triage")'),
-        ("from semantics_lint.frameworks.openai_agents import function_tool",
-         'T = function_tool(run, result_class="triage")'),
-        ("from semantics_lint.frameworks.pydantic_ai import served", 'T = served(run, result_class="triage")'),
+        (
+            "import semantics_lint.frameworks.mcp",
+            'T = semantics_lint.frameworks.mcp.served(run, result_class="triage")',
+        ),
+        (
+            "import semantics_lint.frameworks.langchain as lc",
+            'T = lc.tool(run, result_class="triage")',
+        ),
+        (
+            "from semantics_lint.frameworks.openai_agents import function_tool",
+            'T = function_tool(run, result_class="triage")',
+        ),
+        (
+            "from semantics_lint.frameworks.pydantic_ai import served",
+            'T = served(run, result_class="triage")',
+        ),
     ],
 )
 def test_a_function_served_with_a_result_class_is_a_tool(imports: str, serve: str) -> None:
@@ -349,12 +377,17 @@ def test_a_function_served_with_a_result_class_is_a_tool(imports: str, serve: st
         # Not from the adapter's module, or not the adapter's name there.
         ("from langchain_core.tools import tool", 'T = tool(run, result_class="triage")'),
         ("from semantics_lint.frameworks.mcp import tool", 'T = tool(run, result_class="triage")'),
-        ("from semantics_lint.frameworks import langchain as mcp", 'T = mcp.served(run, result_class="triage")'),
+        (
+            "from semantics_lint.frameworks import langchain as mcp",
+            'T = mcp.served(run, result_class="triage")',
+        ),
         ("from .frameworks.mcp import served", 'T = served(run, result_class="triage")'),
         # Never imported, or bound by something else as well.
         ("", 'T = served(run, result_class="triage")'),
-        ("from semantics_lint.frameworks.mcp import served\nserved = wrap(served)",
-         'T = served(run, result_class="triage")'),
+        (
+            "from semantics_lint.frameworks.mcp import served\nserved = wrap(served)",
+            'T = served(run, result_class="triage")',
+        ),
         # Served without a class, or with one hidden in a spread.
         ("from semantics_lint.frameworks.mcp import served", "T = served(run)"),
         ("from semantics_lint.frameworks.mcp import served", "T = served(run, **options)"),

@@ -75,11 +75,7 @@ def marked_lines(path: Path, checker: str) -> set[int]:
 def examples(path: Path) -> list[ast.FunctionDef]:
     """The example functions of a file (``_helpers`` are not examples)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [
-        node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
-    ]
+    return [node for node in tree.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")]
 
 
 def _errors_by_file(found: list[tuple[str, int]]) -> dict[Path, set[int]]:
@@ -114,9 +110,7 @@ def mypy_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[Path, set[i
     if "site-packages" not in PACKAGE.parts:
         command.extend(map(str, STRICT))
     # Run from outside the checkout, as a project that installed the package would.
-    result = subprocess.run(
-        command, cwd=work, capture_output=True, text=True, timeout=TIMEOUT, check=False
-    )
+    result = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=TIMEOUT, check=False)
     output = result.stdout + result.stderr
     assert result.returncode in (0, 1), f"mypy did not run:\n{output}"
     output = "\n".join(line for line in output.splitlines() if ": note: " not in line)
@@ -309,9 +303,7 @@ def test_both_checkers_name_the_key_at_the_part(
     text, message = says[checker_name]
     line = _line_of(path, text, function)
     at_line = [
-        entry
-        for entry in re.split(r"\n(?=\S)", output)
-        if entry.startswith(f"{path.resolve()}:{line}:")
+        entry for entry in re.split(r"\n(?=\S)", output) if entry.startswith(f"{path.resolve()}:{line}:")
     ]
     assert any(message in entry for entry in at_line), f"{checker_name} at {name}:{line}:\n{output}"
     assert "No overload variant" not in output
@@ -332,9 +324,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.stem)
-def test_the_runtime_does_what_each_example_says(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_runtime_does_what_each_example_says(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = _load(path, monkeypatch)
     for function in examples(path):
         prefix = next((p for p in OUTCOMES if function.name.startswith(p)), None)
@@ -395,9 +385,7 @@ def _keys(typed_dict: object) -> frozenset[str]:
     return required | optional
 
 
-@pytest.mark.parametrize(
-    ("typed_dict", "fields"), KEYS, ids=lambda value: getattr(value, "__name__", "")
-)
+@pytest.mark.parametrize(("typed_dict", "fields"), KEYS, ids=lambda value: getattr(value, "__name__", ""))
 def test_typed_dict_keys_are_the_vocabulary_s(typed_dict: object, fields: tuple[str, ...]) -> None:
     assert _keys(typed_dict) == frozenset(fields)
 
@@ -405,9 +393,7 @@ def test_typed_dict_keys_are_the_vocabulary_s(typed_dict: object, fields: tuple[
 def test_every_public_typed_dict_is_held_to_the_vocabulary() -> None:
     held = {typed_dict.__name__ for typed_dict, _ in KEYS}
     shapes = {"ClarifyDeclaration", "EdgesDeclaration", "FactsDeclaration"}
-    typed_dicts = {
-        name for name in types.__all__ if hasattr(getattr(types, name), "__required_keys__")
-    }
+    typed_dicts = {name for name in types.__all__ if hasattr(getattr(types, name), "__required_keys__")}
     assert typed_dicts - held == shapes
 
 

@@ -79,7 +79,14 @@ def test_counter_words_are_whole_tokens(text: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(
     ("text", "non_empty"),
-    [(" ", False), ("\ufeff", False), ("\u3000x\u3000", True), ("\u0085", True), ("\u200b", True), ("\x1c", True)],
+    [
+        (" ", False),
+        ("\ufeff", False),
+        ("\u3000x\u3000", True),
+        ("\u0085", True),
+        ("\u200b", True),
+        ("\x1c", True),
+    ],
 )
 def test_emptiness_follows_javascript_trim(text: str, non_empty: bool) -> None:
     assert v.is_non_empty_string(text) is non_empty

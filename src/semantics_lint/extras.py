@@ -57,8 +57,8 @@ class MissingExtra(ImportError):
 def framework_import(adapter: str, extra: str) -> Iterator[None]:
     """Turn an ``ImportError`` raised in the block into one :class:`MissingExtra`::
 
-        with framework_import(__name__, "mcp"):
-            from mcp.types import CallToolResult
+    with framework_import(__name__, "mcp"):
+        from mcp.types import CallToolResult
     """
     try:
         yield

@@ -66,11 +66,29 @@ def render_rules_doc() -> str:
 
 
 DECLARATION_TYPES = (
-    "Grain", "Provenance", "Coverage", "CoverageItem", "CannotCoverItem", "Clarify", "Render",
-    "Period", "PeriodSpan", "InProgressItem", "SeriesPoint", "Fact", "Edge",
-    "SeriesDeclaration", "FactsDeclaration", "EdgesDeclaration", "ClarifyDeclaration",
-    "DescribedResultFields", "AbsenceDeclaration", "AbsenceFields", "CoverageDeclaration",
-    "ToolDefinition", "ToolDefinitionFields",
+    "Grain",
+    "Provenance",
+    "Coverage",
+    "CoverageItem",
+    "CannotCoverItem",
+    "Clarify",
+    "Render",
+    "Period",
+    "PeriodSpan",
+    "InProgressItem",
+    "SeriesPoint",
+    "Fact",
+    "Edge",
+    "SeriesDeclaration",
+    "FactsDeclaration",
+    "EdgesDeclaration",
+    "ClarifyDeclaration",
+    "DescribedResultFields",
+    "AbsenceDeclaration",
+    "AbsenceFields",
+    "CoverageDeclaration",
+    "ToolDefinition",
+    "ToolDefinitionFields",
 )
 """The declaration types (camelCase) of ``semantics_lint.runtime.types``, in the table's order."""
 _UNDOCUMENTED = {"PeriodSpan": "The span of a period's ``held``.", "Edge": "One edge of a graph."}

@@ -75,9 +75,7 @@ _SESSION_LABEL: Final = "the session's samples"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup(
-        "semantics", "semantics-lint: the check-semantics gate over tool results"
-    )
+    group = parser.getgroup("semantics", "semantics-lint: the check-semantics gate over tool results")
     group.addoption(
         "--semantics",
         action="store_true",
@@ -105,9 +103,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(implies --semantics)",
     )
     parser.addini("semantics", type="bool", default=False, help="enable the gate (as --semantics)")
-    parser.addini(
-        "semantics_strict", type="bool", default=False, help="as --semantics-strict"
-    )
+    parser.addini("semantics_strict", type="bool", default=False, help="as --semantics-strict")
     parser.addini("semantics_catalog", default="", help="as --semantics-catalog")
 
 
@@ -133,6 +129,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # ---------------------------------------------------------------------------
 # A sample as JSON
 # ---------------------------------------------------------------------------
+
 
 def _text(value: object) -> str:
     """``str(value)``, or what can be said of a value whose ``str`` and ``repr`` fail:
@@ -232,6 +229,7 @@ class Refused(NamedTuple):
     message: str
     test: str | None
 
+
 _QUOTED: Final = 300
 
 
@@ -255,11 +253,7 @@ class SemanticsRecorder:
     def __init__(self, config: pytest.Config, strict: bool, catalog: str | None) -> None:
         from semantics_lint import pytest_findings
         from semantics_lint.runtime import tools
-        from semantics_lint.vocabulary import (
-            ABSENCE_MARKER,
-            COVERAGE_MARKER,
-            SEMANTICS_MARKER,
-        )
+        from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, SEMANTICS_MARKER
 
         self.config = config
         self.strict = strict
@@ -504,7 +498,10 @@ class SemanticsRecorder:
         findings = format_semantics_report(document).splitlines()[1:-1]
         heading = self._said.heading(*self.tally, report.results)
         verdict = self._said.verdict_line(
-            passed=not self.failed, ok=report.ok, errors=report.errors, warnings=document["warnings"]
+            passed=not self.failed,
+            ok=report.ok,
+            errors=report.errors,
+            warnings=document["warnings"],
         )
         return [heading, *findings, verdict]
 

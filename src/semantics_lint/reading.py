@@ -135,9 +135,7 @@ def _check(status: os.stat_result, limit: int | None) -> None:
         raise Unreadable(too_large(status.st_size, limit))
 
 
-def read_regular(
-    path: str | os.PathLike[str], limit: int | None, *, follow_symlinks: bool = True
-) -> bytes:
+def read_regular(path: str | os.PathLike[str], limit: int | None, *, follow_symlinks: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them (None: no
     limit, to the end of the file).
 

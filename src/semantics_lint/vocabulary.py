@@ -267,7 +267,12 @@ DESCRIBED_RESULT_NAMES: Final = ("described_result", "describedResult")
 API_FUNCTIONS: Final = ("absent", "coverage", "define_tool", "defineTool")
 """Common words: ours only when the name resolves to an API module."""
 API_FUNCTION_KINDS: Final[Mapping[str, str]] = MappingProxyType(
-    {"absent": "absent", "coverage": "coverage", "define_tool": "define_tool", "defineTool": "define_tool"}
+    {
+        "absent": "absent",
+        "coverage": "coverage",
+        "define_tool": "define_tool",
+        "defineTool": "define_tool",
+    }
 )
 """The call kind each of :data:`API_FUNCTIONS` makes (``defineTool``, the reference's
 spelling, is ``define_tool``)."""

@@ -91,10 +91,7 @@ _EXPRESSIONS = {
 }
 _HEADER = "from semantics_lint.runtime import absent, coverage, describedResult, described_result\n\n\n"
 _OTHER = (
-    "def other(batch):\n"
-    "    rows = list(batch)\n"
-    "    rows.append({'entity': 'other'})\n"
-    "    return rows\n\n\n"
+    "def other(batch):\n    rows = list(batch)\n    rows.append({'entity': 'other'})\n    return rows\n\n\n"
 )
 
 
@@ -174,7 +171,10 @@ def disguised(draw: st.DrawFn, call: Call) -> Call:
         # The branch (the guard's way on, the case, the empty arm) runs: the value is a
         # false one (an empty sequence for a case).
         choices = _EMPTY if kind == "case-empty" else _SIZED_FALSE if kind in _SIZED else _FALSE
-        keywords = [(name, draw(st.sampled_from(choices))() if name == field else node) for name, node in call.keywords]
+        keywords = [
+            (name, draw(st.sampled_from(choices))() if name == field else node)
+            for name, node in call.keywords
+        ]
         call = replace(call, keywords=tuple(keywords))
     return replace(call, disguise=(kind, field), mutations=(*call.mutations, f"disguise:{kind}"))
 
@@ -211,7 +211,11 @@ def read_call(
                 if isinstance(inner, ast.Assign) and isinstance(inner.targets[0], ast.Name):
                     env[f"{statement.name}.{inner.targets[0].id}"] = literal(inner.value)
     arguments = function.args
-    for arg, default in zip(arguments.args[len(arguments.args) - len(arguments.defaults):], arguments.defaults, strict=True):
+    for arg, default in zip(
+        arguments.args[len(arguments.args) - len(arguments.defaults) :],
+        arguments.defaults,
+        strict=True,
+    ):
         env[arg.arg] = literal(default)
     call = _taken(function.body, env, literal, not_literal)
     if call is None:
@@ -223,7 +227,10 @@ def read_call(
 
 
 def _taken(
-    body: list[ast.stmt], env: dict[str, Any], literal: Callable[[ast.expr], Any], not_literal: type[Exception]
+    body: list[ast.stmt],
+    env: dict[str, Any],
+    literal: Callable[[ast.expr], Any],
+    not_literal: type[Exception],
 ) -> ast.Call | None:
     """The declaration call ``body`` returns, None when it runs to its end."""
     for statement in body:
@@ -252,7 +259,9 @@ def _case(statement: ast.Match, env: dict[str, Any]) -> list[ast.stmt]:
     assert isinstance(statement.subject, ast.Name)
     value = env[statement.subject.id]
     for case in statement.cases:
-        assert isinstance(case.pattern, ast.MatchSequence) and not case.pattern.patterns and case.guard is None
+        assert (
+            isinstance(case.pattern, ast.MatchSequence) and not case.pattern.patterns and case.guard is None
+        )
         if isinstance(value, (list, tuple)) and not value:
             return case.body
     return []

@@ -337,9 +337,7 @@ def provenance_parts(draw: st.DrawFn) -> Map:
     measured = "2024-05-01T00:00:00Z" if dated else draw(st.sampled_from(WORDS[12:14]))
     items: dict[str, Node] = {"measuredAt": s(measured), "source": s(draw(texts))}
     if draw(st.booleans()):
-        items["ageSeconds"] = Atom(
-            draw(st.sampled_from(["0", "5", "1.5", "3600", "1" + "0" * 300]))
-        )
+        items["ageSeconds"] = Atom(draw(st.sampled_from(["0", "5", "1.5", "3600", "1" + "0" * 300])))
     if draw(st.integers(0, 3)) == 0:
         items["sourceExportDate"] = s(draw(texts))
     order = draw(st.permutations(list(items)))
@@ -353,9 +351,7 @@ def grain_parts(draw: st.DrawFn) -> Map:
         items["interval"] = s(draw(st.sampled_from(["daily", "hourly", "5m"])))
     aggregation = None
     if draw(st.booleans()):
-        aggregation = draw(
-            st.sampled_from(["count", "sum", "mean", "max", "Sum of deltas", "summary"])
-        )
+        aggregation = draw(st.sampled_from(["count", "sum", "mean", "max", "Sum of deltas", "summary"]))
         items["aggregation"] = s(aggregation)
     counter = aggregation is not None and is_counter_looking_aggregation(aggregation)
     if counter or draw(st.booleans()):
@@ -426,9 +422,7 @@ def described_declarations(draw: st.DrawFn) -> dict[str, Node]:
     if "clarify" in data:
         clarify: dict[str, Node] = {"question": s("which vm-01?")}
         if draw(st.booleans()):
-            clarify["candidates"] = draw(
-                st.sampled_from([strings("a", "b"), Seq(()), Atom("None")])
-            )
+            clarify["candidates"] = draw(st.sampled_from([strings("a", "b"), Seq(()), Atom("None")]))
         fields["clarify"] = _dict(draw, clarify)
     elif draw(st.integers(0, 4)) == 0:
         fields["clarify"] = Atom("None")
@@ -463,9 +457,7 @@ def absent_declarations(draw: st.DrawFn) -> dict[str, Node]:
 def spans(draw: st.DrawFn) -> Map:
     from semantics_lint.runtime.mints import instant_of
 
-    start, end = sorted(
-        draw(st.lists(st.sampled_from(INSTANTS[:3]), min_size=2, max_size=2)), key=instant_of
-    )
+    start, end = sorted(draw(st.lists(st.sampled_from(INSTANTS[:3]), min_size=2, max_size=2)), key=instant_of)
     return _dict(draw, {"from": s(start), "to": s(end)})
 
 
@@ -743,18 +735,14 @@ def mutate_once(draw: st.DrawFn, call: Call) -> Call:
             if not call.keywords:
                 return replace(
                     call,
-                    keywords=(
-                        (draw(st.sampled_from(["cannotCover", "provenance", "checked"])), Seq(())),
-                    ),
+                    keywords=((draw(st.sampled_from(["cannotCover", "provenance", "checked"])), Seq(())),),
                     mutations=(*call.mutations, tag),
                 )
             return call
         return replace(call, args=(*head, positional), mutations=(*call.mutations, tag))
 
     if how == "positional_not_dict":
-        odd = draw(
-            st.sampled_from([Seq(()), Atom("5"), s("x"), Atom("None"), strings("x"), Atom("True")])
-        )
+        odd = draw(st.sampled_from([Seq(()), Atom("5"), s("x"), Atom("None"), strings("x"), Atom("True")]))
         head = call.args[:1] if call.door == "coverage" else ()
         if call.door == "coverage" and not head:
             head = (s("v"),)
@@ -771,9 +759,7 @@ def mutate_once(draw: st.DrawFn, call: Call) -> Call:
                 if k is not None and k.isidentifier() and not keyword.iskeyword(k)
             )
             unique = dict(keywords)
-            return replace(
-                call, args=(), keywords=tuple(unique.items()), mutations=(*call.mutations, tag)
-            )
+            return replace(call, args=(), keywords=tuple(unique.items()), mutations=(*call.mutations, tag))
         return replace(call, args=(), mutations=(*call.mutations, tag))
 
     if how == "wire_content":
@@ -796,9 +782,7 @@ def mutate_once(draw: st.DrawFn, call: Call) -> Call:
             )
         if name in _keyword_names(call):
             return call
-        return replace(
-            call, keywords=(*call.keywords, (name, value)), mutations=(*call.mutations, tag)
-        )
+        return replace(call, keywords=(*call.keywords, (name, value)), mutations=(*call.mutations, tag))
 
     if how == "bad_number":
         # A value of the right type that is not allowed, where one is judged.

@@ -19,13 +19,7 @@ from semantics_lint.lint.core.model import Finding, Severity
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules import specific_code
 from semantics_lint.runtime import absent, coverage, described_result
-from semantics_lint.runtime.refusal import (
-    ARGUMENTS,
-    DERIVED_KEY,
-    SNAKE_CASE_KEY,
-    UNKNOWN_KEY,
-    Refusal,
-)
+from semantics_lint.runtime.refusal import ARGUMENTS, DERIVED_KEY, SNAKE_CASE_KEY, UNKNOWN_KEY, Refusal
 
 BY_DESIGN = frozenset({"SEM203"})
 """E codes the mint never reproduces, by design (docs/agreement.md): it never parses measuredAt."""
@@ -54,11 +48,7 @@ class Judged:
         """The E codes the linter reported, by-design exceptions left out, sorted."""
         return tuple(
             sorted(
-                {
-                    f.code
-                    for f in self.findings
-                    if f.severity is Severity.ERROR and f.code not in BY_DESIGN
-                }
+                {f.code for f in self.findings if f.severity is Severity.ERROR and f.code not in BY_DESIGN}
             )
         )
 
@@ -213,9 +203,7 @@ def judge(call: Call, filename: str = "tool.py") -> Judged:
     try:
         findings = tuple(lint_source(module.encode("utf-8"), filename))
     except Exception as exc:  # noqa: BLE001 - a crash is what this looks for
-        return Judged(
-            call, module, refusal, crash, (), f"{type(exc).__name__}: {_first_words(str(exc))}"
-        )
+        return Judged(call, module, refusal, crash, (), f"{type(exc).__name__}: {_first_words(str(exc))}")
     return Judged(call, module, refusal, crash, findings)
 
 

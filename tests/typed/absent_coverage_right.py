@@ -5,14 +5,7 @@ from __future__ import annotations
 
 from _data import EXPORT
 
-from semantics_lint.runtime import (
-    AbsenceDeclaration,
-    CoveredResult,
-    Period,
-    ToolAbsence,
-    absent,
-    coverage,
-)
+from semantics_lint.runtime import AbsenceDeclaration, CoveredResult, Period, ToolAbsence, absent, coverage
 
 
 def right_spec_absent(vm: str = "vm-01") -> ToolAbsence:

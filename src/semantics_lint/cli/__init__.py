@@ -35,19 +35,23 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": (
-        "semantics_lint.cli.check", "check_command",
+        "semantics_lint.cli.check",
+        "check_command",
         "Lint tool modules for mistakes in their semantics declarations.",
     ),
     "check-semantics": (
-        "semantics_lint.cli.check_semantics", "check_semantics_command",
+        "semantics_lint.cli.check_semantics",
+        "check_semantics_command",
         "Judge catalogs of sample tool results against the envelope and class rules.",
     ),
     "rule": (
-        "semantics_lint.cli.rule", "rule_command",
+        "semantics_lint.cli.rule",
+        "rule_command",
         "Explain a rule: what it catches, why, an example and the fix.",
     ),
     "server": (
-        "semantics_lint.cli.server", "server_command",
+        "semantics_lint.cli.server",
+        "server_command",
         "Run the language server (LSP over stdio) for editors; needs the 'lsp' extra.",
     ),
 }
@@ -132,7 +136,11 @@ def _build_group() -> click.Group:
                 formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
     version = click.Option(
-        ["--version"], is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+        ["--version"],
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=print_version,
         help="Show the version and exit.",
     )
     return Group(

@@ -79,9 +79,7 @@ _KINDS: dict[str, dict[str, Any]] = {
 """How a field's type (as annotated) is read from the command line."""
 
 
-def _option(
-    field: str, *aliases: str, help: str, negatable: bool = False, **settings: Any
-) -> click.Option:
+def _option(field: str, *aliases: str, help: str, negatable: bool = False, **settings: Any) -> click.Option:
     """The option of :class:`CheckFlags`' ``field``: ``--field-name`` (with ``aliases``,
     and ``--no-field-name`` when ``negatable``), of the kind its annotation says."""
     long = "--" + field.replace("_", "-")
@@ -145,7 +143,9 @@ def _rule_selection() -> list[click.Parameter]:
 def _file_selection() -> list[click.Parameter]:
     return [
         _option(
-            "respect_gitignore", negatable=True, default=True,
+            "respect_gitignore",
+            negatable=True,
+            default=True,
             help="Skip (default) or also lint the files that .gitignore files ignore.",
         ),
         _option(
@@ -153,7 +153,8 @@ def _file_selection() -> list[click.Parameter]:
             help="Apply exclude and extend-exclude to files named explicitly too (for pre-commit).",
         ),
         _option(
-            "stdin_filename", metavar="PATH",
+            "stdin_filename",
+            metavar="PATH",
             help="Read the source from standard input, and name it PATH (for messages, configuration "
             "and per-file-ignores).",
         ),
@@ -163,8 +164,12 @@ def _file_selection() -> list[click.Parameter]:
 def _output() -> list[click.Parameter]:
     return [
         _option(
-            "output_format", type=click.Choice(OUTPUT_FORMATS), metavar="FORMAT",
-            default="concise", envvar=ENV_OUTPUT_FORMAT, show_envvar=True,
+            "output_format",
+            type=click.Choice(OUTPUT_FORMATS),
+            metavar="FORMAT",
+            default="concise",
+            envvar=ENV_OUTPUT_FORMAT,
+            show_envvar=True,
             help=f"How findings are printed: {', '.join(OUTPUT_FORMATS)} (default: concise).",
         ),
         _option("statistics", help="Print a count per code instead of the findings."),
@@ -176,20 +181,25 @@ def _output() -> list[click.Parameter]:
 def _miscellaneous() -> list[click.Parameter]:
     return [
         _option(
-            "config", metavar="FILE",
-            help="Read [tool.semantics-lint] from FILE for every path instead of the closest "
-            "pyproject.toml.",
+            "config",
+            metavar="FILE",
+            help="Read [tool.semantics-lint] from FILE for every path instead of the closest pyproject.toml.",
         ),
         _option(
-            "jobs", "-j", callback=_positive, metavar="N",
+            "jobs",
+            "-j",
+            callback=_positive,
+            metavar="N",
             help="Worker processes (default: the number of cores; 1 lints in-process).",
         ),
         _option(
-            "no_cache", "-n",
+            "no_cache",
+            "-n",
             help=f"Lint every file afresh; neither read nor write the results cache (${ENV_NO_CACHE}).",
         ),
         _option(
-            "cache_dir", metavar="DIR",
+            "cache_dir",
+            metavar="DIR",
             help="The results cache lives in DIR/.semantics-lint-cache (default DIR: "
             "$SEMANTICS_LINT_CACHE_DIR, else the project root: the folder of the pyproject.toml in "
             "use, else the current folder).",
@@ -238,9 +248,7 @@ def build_check(callback: Callable[[CheckFlags], None]) -> click.Command:
     missing = set(CheckFlags.__annotations__) - {parameter.name for parameter in parameters}
     if missing:
         raise TypeError(f"CheckFlags fields without an option: {', '.join(sorted(missing))}")
-    return SectionedCommand(
-        "check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections
-    )
+    return SectionedCommand("check", callback=parsed, params=parameters, help=CHECK_HELP, sections=sections)
 
 
 def build_rule(callback: Callable[[str | None, bool, str], None]) -> click.Command:
@@ -260,8 +268,11 @@ def build_rule(callback: Callable[[str | None, bool, str], None]) -> click.Comma
             click.Argument(["code"], required=False, metavar="[CODE]"),
             click.Option(["--all", "every"], is_flag=True, help="Every rule."),
             click.Option(
-                ["--output-format"], type=click.Choice(("text", "json")), default="text",
-                show_default=True, help="The rule's page as text, or its fields as JSON.",
+                ["--output-format"],
+                type=click.Choice(("text", "json")),
+                default="text",
+                show_default=True,
+                help="The rule's page as text, or its fields as JSON.",
             ),
         ],
         help="Explain a rule: what it catches, why, an example and the fix.\n\n"

@@ -71,10 +71,7 @@ def main(argv: Sequence[str]) -> NoReturn:
 
 def check_main(flags: CheckFlags) -> int:
     """``semantics-lint check`` with its flags parsed: run, print; the exit code."""
-    level = (
-        SILENT if flags.silent else QUIET if flags.quiet
-        else VERBOSE if flags.verbose else DEFAULT
-    )
+    level = SILENT if flags.silent else QUIET if flags.quiet else VERBOSE if flags.verbose else DEFAULT
     console = Console(level)
     try:
         if flags.watch:
@@ -109,8 +106,7 @@ def _env_flag(name: str) -> bool:
     said = env_flag(os.environ.get(name), False)
     if said is None:
         raise click.UsageError(
-            f"${name}={os.environ[name]!r} is neither true (1, true, yes, on) "
-            "nor false (0, false, no, off)"
+            f"${name}={os.environ[name]!r} is neither true (1, true, yes, on) nor false (0, false, no, off)"
         )
     return said
 
@@ -121,10 +117,7 @@ def _run_options(flags: CheckFlags, paths: Sequence[str]) -> RunOptions:
     config_file = Path(flags.config) if flags.config else None
     cache_dir = None
     if not no_cache:
-        cache_dir = (
-            Path(flags.cache_dir) if flags.cache_dir
-            else default_cache_dir(paths, config_file)
-        )
+        cache_dir = Path(flags.cache_dir) if flags.cache_dir else default_cache_dir(paths, config_file)
     return runner.RunOptions(
         select=_split_codes(flags.select) if flags.select else None,
         extend_select=_split_codes(flags.extend_select),
@@ -146,9 +139,7 @@ def _inputs(flags: CheckFlags, console: Console) -> tuple[list[str], bool]:
     if flags.stdin_filename is not None:
         ignored = [path for path in flags.paths if path != STDIN_PATH]
         if ignored:
-            console.warning(
-                f"ignoring {', '.join(ignored)}: --stdin-filename reads standard input"
-            )
+            console.warning(f"ignoring {', '.join(ignored)}: --stdin-filename reads standard input")
         return [STDIN_PATH], True
     if STDIN_PATH in paths:
         if len(paths) > 1:

@@ -7,13 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.cli.console import (
-    EXIT_CLEAN,
-    EXIT_ERROR,
-    EXIT_FINDINGS,
-    CheckError,
-    Console,
-)
+from semantics_lint.cli.console import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckError, Console
 from semantics_lint.cli.report import (
     exit_code,
     lint_paths,
@@ -82,8 +76,11 @@ def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int
             console.info(overview.fixed_summary(result.fixed), to_stderr=True)
     else:
         print_findings(
-            flags, console, result.findings,
-            source_reader((), stdin=result.fixed_stdin or source), to_stderr=options.fix,
+            flags,
+            console,
+            result.findings,
+            source_reader((), stdin=result.fixed_stdin or source),
+            to_stderr=options.fix,
         )
         if summarize:
             from semantics_lint.lint.output import summary
@@ -103,9 +100,7 @@ def check_stdin(flags: CheckFlags, options: RunOptions, console: Console) -> int
 # ---------------------------------------------------------------------------
 
 
-def add_noqa_comments(
-    flags: CheckFlags, options: RunOptions, console: Console, paths: Sequence[str]
-) -> int:
+def add_noqa_comments(flags: CheckFlags, options: RunOptions, console: Console, paths: Sequence[str]) -> int:
     """Add the ``# noqa`` comments the remaining findings need; the next run is clean."""
     from semantics_lint.lint.output.overview import plural
     from semantics_lint.lint.run import write as writing
@@ -147,7 +142,9 @@ def add_noqa_comments(
             failed = failed or bool(refusal.error)
             continue
         except OSError as error:
-            console.error(f"{display}: could not write the file ({error.strerror or error}); it was left unchanged")
+            console.error(
+                f"{display}: could not write the file ({error.strerror or error}); it was left unchanged"
+            )
             failed = True
             continue
         added += count

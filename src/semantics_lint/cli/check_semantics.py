@@ -14,10 +14,7 @@ import sys
 
 import click
 
-from semantics_lint.runtime.gate import (
-    SHOWN_IN_ALL,
-    SHOWN_PER_CODE,
-)
+from semantics_lint.runtime.gate import SHOWN_IN_ALL, SHOWN_PER_CODE
 from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics
 
 

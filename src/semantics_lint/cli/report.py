@@ -7,13 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from semantics_lint.cli.console import (
-    EXIT_CLEAN,
-    EXIT_ERROR,
-    EXIT_FINDINGS,
-    Console,
-    ProgressLine,
-)
+from semantics_lint.cli.console import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, Console, ProgressLine
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from semantics_lint.cli.arguments import CheckFlags
@@ -153,9 +147,7 @@ def report_diff(
     for text in result.diffs:
         console.out(text)
     if summary_wanted(flags):
-        console.info(
-            would_fix_summary(result.fixed, result.changed_files), to_stderr=summary_to_stderr
-        )
+        console.info(would_fix_summary(result.fixed, result.changed_files), to_stderr=summary_to_stderr)
     return exit_code(EXIT_FINDINGS if result.changed_files else EXIT_CLEAN, flags, result.failed)
 
 
@@ -164,7 +156,6 @@ def fixes_text(result: RunResult) -> str:
     from semantics_lint.lint.output.overview import format_fixes
 
     return format_fixes(result.fixed_files)
-
 
 
 def exit_code(code: int, flags: CheckFlags, broken: bool) -> int:

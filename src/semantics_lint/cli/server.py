@@ -18,8 +18,11 @@ server_command = command(
     callback=_serve,
     params=[
         click.Option(
-            ["--log-level"], type=click.Choice(("error", "warning", "info", "debug")),
-            default="warning", show_default=True, help="What the server logs on stderr.",
+            ["--log-level"],
+            type=click.Choice(("error", "warning", "info", "debug")),
+            default="warning",
+            show_default=True,
+            help="What the server logs on stderr.",
         )
     ],
     help="Run the language server (LSP over stdio) for editors; needs the 'lsp' extra.",

@@ -27,8 +27,12 @@ def _show_help(context: click.Context, _parameter: click.Parameter, value: bool)
 def help_option() -> click.Option:
     """``-h``/``--help``: print the command's help and exit 0."""
     return click.Option(
-        ["-h", "--help"], is_flag=True, expose_value=False, is_eager=True,
-        callback=_show_help, help=HELP_TEXT,
+        ["-h", "--help"],
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_show_help,
+        help=HELP_TEXT,
     )
 
 
@@ -64,7 +68,9 @@ class SectionedCommand(OwnHelp, click.Command):
     a parameter named in none (``--help``) is listed last, under "Other options".
     """
 
-    def __init__(self, *args: Any, sections: Sequence[tuple[str, Sequence[str | None]]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, sections: Sequence[tuple[str, Sequence[str | None]]], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.sections = sections
 

@@ -37,11 +37,7 @@ from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.json_text import wire_data
 from semantics_lint.runtime.record import record_served, serve
 from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
-from semantics_lint.runtime.serving import (
-    NotJSON,
-    ToolMessage,
-    refusal_message,
-)
+from semantics_lint.runtime.serving import NotJSON, ToolMessage, refusal_message
 from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
 
 if TYPE_CHECKING:
@@ -71,7 +67,9 @@ CallIds = Callable[[tuple[Any, ...], dict[str, Any]], "tuple[str | None, int | N
 iteration (``semantics_lint.runtime.claims.tool_call``), or None."""
 
 
-def _answering(calling: CallIds | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> AbstractContextManager[None]:
+def _answering(
+    calling: CallIds | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> AbstractContextManager[None]:
     # The ids are read only while a run declared with claims is open.
     ids = None if calling is None or not contracts_open() else calling(args, kwargs)
     return _UNCHANGED if ids is None else tool_call(*ids)
@@ -278,7 +276,9 @@ async def _awaited(prepared: Prepared, awaitable: Any) -> Outcome:
     return _settled(prepared, value)
 
 
-async def _served_later(prepared: Prepared, awaitable: Any, finish: Callable[[Outcome, Any], R], lead: Any) -> R:
+async def _served_later(
+    prepared: Prepared, awaitable: Any, finish: Callable[[Outcome, Any], R], lead: Any
+) -> R:
     """``finish`` of what ``awaitable`` gives, when the framework awaits it."""
     return finish(await _awaited(prepared, awaitable), lead)
 

@@ -51,8 +51,19 @@ UNSET: Final = _Unset()
 # Root keywords a framework's parameters already say (or that say nothing to check).
 _SAID: Final = frozenset(
     {
-        "type", "properties", "required", "additionalProperties", "$schema", "$id",
-        "$defs", "definitions", "title", "description", "$comment", "examples", "default",
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "$schema",
+        "$id",
+        "$defs",
+        "definitions",
+        "title",
+        "description",
+        "$comment",
+        "examples",
+        "default",
     }
 )
 
@@ -83,8 +94,9 @@ class Declared(NamedTuple):
 
 
 def _refuse(tool: str, why: str) -> Refusal:
-    return Refusal(f"refused: define_tool({tool!r}): inputSchema {why}", path=("inputSchema",),
-                   kind=BAD_VALUE)
+    return Refusal(
+        f"refused: define_tool({tool!r}): inputSchema {why}", path=("inputSchema",), kind=BAD_VALUE
+    )
 
 
 def _first_error(validator: Any, value: object) -> str | None:
@@ -116,8 +128,11 @@ def _inlined(tool: str, node: Any, root: Mapping[str, Any], seen: tuple[str, ...
     ref = node.get("$ref")
     if isinstance(ref, str) and ref.startswith("#"):
         if ref in seen:
-            raise _refuse(tool, f"refers to itself through {ref!r}: a property's schema is "
-                          "served written out, so it cannot be recursive")
+            raise _refuse(
+                tool,
+                f"refers to itself through {ref!r}: a property's schema is "
+                "served written out, so it cannot be recursive",
+            )
         target = _pointer(root, ref)
         if target is None:
             raise _refuse(tool, f"has a $ref {ref!r} that points nowhere")
@@ -166,11 +181,15 @@ def _root(tool: str, schema: object, extra: str) -> tuple[Mapping[str, Any], lis
     return properties, required, cls
 
 
-def _parameter(tool: str, name: str, sub: Any, required: bool, cls: type,
-               root: Mapping[str, Any]) -> inspect.Parameter:
+def _parameter(
+    tool: str, name: str, sub: Any, required: bool, cls: type, root: Mapping[str, Any]
+) -> inspect.Parameter:
     if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-        raise _refuse(tool, f"has a property {name!r} that cannot be a Python parameter name "
-                      "(each property is passed to execute as a keyword argument)")
+        raise _refuse(
+            tool,
+            f"has a property {name!r} that cannot be a Python parameter name "
+            "(each property is passed to execute as a keyword argument)",
+        )
     from pydantic import AfterValidator, Field, WithJsonSchema
 
     written = _inlined(tool, sub, root, ()) if not isinstance(sub, bool) else {}
@@ -178,19 +197,26 @@ def _parameter(tool: str, name: str, sub: Any, required: bool, cls: type,
         written = {"not": {}}
     # A property declared as text is a str: no framework then reads a JSON text into it.
     kind: Any = str if isinstance(written, Mapping) and written.get("type") == "string" else Any
-    metadata: list[Any] = [WithJsonSchema(written), AfterValidator(_property_check(name, cls(written)))]
+    metadata: list[Any] = [
+        WithJsonSchema(written),
+        AfterValidator(_property_check(name, cls(written))),
+    ]
     if not required:
         metadata.append(Field(default_factory=_unset))
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
-                             annotation=Annotated[(kind, *metadata)])
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[(kind, *metadata)])
 
 
 def _unset() -> _Unset:
     return UNSET
 
 
-def _agrees(tool: str, execute: inspect.Signature | None, names: list[str], required: list[str],
-            context: Callable[[inspect.Parameter], bool]) -> None:
+def _agrees(
+    tool: str,
+    execute: inspect.Signature | None,
+    names: list[str],
+    required: list[str],
+    context: Callable[[inspect.Parameter], bool],
+) -> None:
     """Refuse a schema ``execute`` cannot be called with."""
     if execute is None:
         return
@@ -198,17 +224,24 @@ def _agrees(tool: str, execute: inspect.Signature | None, names: list[str], requ
     takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
     for name in names:
         param = params.get(name)
-        if param is None and not takes_any or param is not None and param.kind in (
-            param.POSITIONAL_ONLY, param.VAR_POSITIONAL, param.VAR_KEYWORD
+        if (
+            param is None
+            and not takes_any
+            or param is not None
+            and param.kind in (param.POSITIONAL_ONLY, param.VAR_POSITIONAL, param.VAR_KEYWORD)
         ):
             raise _refuse(tool, f"declares {name!r}, which execute does not take as a keyword")
     for param in params.values():
         needed = param.default is param.empty and param.kind not in (
-            param.VAR_POSITIONAL, param.VAR_KEYWORD
+            param.VAR_POSITIONAL,
+            param.VAR_KEYWORD,
         )
         if needed and not context(param) and param.name not in required:
-            raise _refuse(tool, f"does not require {param.name!r}, which execute needs (give it "
-                          "a default, or list it in the schema's required)")
+            raise _refuse(
+                tool,
+                f"does not require {param.name!r}, which execute needs (give it "
+                "a default, or list it in the schema's required)",
+            )
 
 
 def declared(

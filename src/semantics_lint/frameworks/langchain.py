@@ -48,12 +48,7 @@ with framework_import(__name__, "langchain"):
     # exactly what it means there (tests/test_frameworks_langchain.py compares them).
     from langchain_core.tools.base import _handle_tool_error
 
-from semantics_lint.frameworks._common import (
-    Outcome,
-    Unserved,
-    prepare,
-    served_function,
-)
+from semantics_lint.frameworks._common import Outcome, Unserved, prepare, served_function
 from semantics_lint.runtime.claims import contracts_open, tool_call
 from semantics_lint.runtime.tools import Tool
 
@@ -80,8 +75,7 @@ def _content_and_artifact(outcome: Outcome, _lead: object) -> tuple[Any, Any]:
 
 def _injected(annotation: object) -> bool:
     return any(
-        isinstance(arg, InjectedToolArg)
-        or (inspect.isclass(arg) and issubclass(arg, InjectedToolArg))
+        isinstance(arg, InjectedToolArg) or (inspect.isclass(arg) and issubclass(arg, InjectedToolArg))
         for arg in (annotation, *typing.get_args(annotation)[1:])
     )
 

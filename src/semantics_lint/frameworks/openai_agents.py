@@ -52,12 +52,7 @@ with framework_import(__name__, "openai-agents"):
     from agents.tracing import SpanError, custom_span, get_current_span
     from agents.tracing.spans import NoOpSpan
 
-from semantics_lint.frameworks._common import (
-    RECORD_KEY,
-    Unserved,
-    prepare,
-    record_entry,
-)
+from semantics_lint.frameworks._common import RECORD_KEY, Unserved, prepare, record_entry
 from semantics_lint.frameworks._common import served_function as _served_function
 from semantics_lint.runtime.tracing import OUTPUT_VALUE, span_attributes
 
@@ -146,9 +141,7 @@ def function_tool(
     )
     # What each call served, until the SDK asks for the custom data of that call's
     # output item (in the same invocation, after the tool returns).
-    served: weakref.WeakKeyDictionary[ToolContext[Any], ToolMessage] = (
-        weakref.WeakKeyDictionary()
-    )
+    served: weakref.WeakKeyDictionary[ToolContext[Any], ToolMessage] = weakref.WeakKeyDictionary()
 
     def finish(outcome: Outcome, context: ToolContext[Any]) -> Any:
         if isinstance(outcome, Unserved):

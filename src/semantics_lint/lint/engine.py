@@ -30,11 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.core.model import Finding, Position
-from semantics_lint.lint.core.settings import (
-    DEFAULT_SETTINGS,
-    LintSettings,
-    might_contain_calls,
-)
+from semantics_lint.lint.core.settings import DEFAULT_SETTINGS, LintSettings, might_contain_calls
 from semantics_lint.lint.core.source import (
     SYNTAX_CODE,
     decode_source,
@@ -92,7 +88,6 @@ class Linted(NamedTuple):
 
     findings: list[Finding]
     other_files: bool = False
-
 
 
 def lint(
@@ -194,7 +189,9 @@ def file_context(
     from semantics_lint.lint.core.index import build_index
 
     index = build_index(tree, (*settings.call_names, *vocabulary.API_FUNCTIONS))
-    context = FileContext(filename=filename, text=text, tree=tree, settings=settings, index=index, project=project)
+    context = FileContext(
+        filename=filename, text=text, tree=tree, settings=settings, index=index, project=project
+    )
     context.calls = [
         CallSite(context, found.kind, found.spelled, found.node, found.function, found.scope)  # type: ignore[arg-type]
         for found in locate_calls(index, settings.call_names, settings.api_modules)
@@ -394,7 +391,9 @@ class Batch:
         visit = self._visit
         for position in plan.on_declaration:
             visit(position, rules[position].visit_declaration, checks[position], declaration)
-        if plan.named_kinds and any(kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()):
+        if plan.named_kinds and any(
+            kind in plan.named_kinds for _, kind in declaration.parts_given_by_name()
+        ):
             named = [part for part in declaration.named_parts() if part.kind in plan.named_kinds]
             for part in named:
                 self._visit_named_part(plan, part)
@@ -433,7 +432,9 @@ class Batch:
             for position in plan.on_key(part.kind, item.status, item.name, named=True, spelling=True):
                 visit(position, rules[position].visit_field, named[position], item)
 
-    def _visit(self, position: int, hook: Callable[[Check, Any], None], check: Check, argument: object) -> None:
+    def _visit(
+        self, position: int, hook: Callable[[Check, Any], None], check: Check, argument: object
+    ) -> None:
         """Call one rule's hook (a bound method), unless the rule already stopped on this call."""
         stopped = self._stopped
         if stopped and position in stopped:
@@ -451,12 +452,16 @@ class _Plan:
     through the fields some rule names, so the tables stay few."""
 
     def __init__(self, classes: tuple[type[Rule], ...], kind: str) -> None:
-        self._visiting = [(position, rule) for position, rule in enumerate(classes) if kind in rule.judges.calls]
+        self._visiting = [
+            (position, rule) for position, rule in enumerate(classes) if kind in rule.judges.calls
+        ]
         self.visiting = tuple(position for position, _ in self._visiting)
         self.on_declaration = tuple(position for position, rule in self._visiting if rule._call_hooks[0])
         self.on_row = tuple(position for position, rule in self._visiting if rule._call_hooks[3])
         self.named_kinds = frozenset(part for _, rule in self._visiting for part in rule.judges.named)
-        self._judged_fields = frozenset(name for _, rule in self._visiting for _, name in rule.judges.keys or ())
+        self._judged_fields = frozenset(
+            name for _, rule in self._visiting for _, name in rule.judges.keys or ()
+        )
         self._named: dict[str, tuple[int, ...]] = {}
         self._parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._keys: dict[tuple[str, str, str | None, bool, bool], tuple[int, ...]] = {}
@@ -479,7 +484,13 @@ class _Plan:
         return found
 
     def on_key(
-        self, part_kind: str, status: FieldStatus, name: str, *, named: bool = False, spelling: bool = False
+        self,
+        part_kind: str,
+        status: FieldStatus,
+        name: str,
+        *,
+        named: bool = False,
+        spelling: bool = False,
     ) -> tuple[int, ...]:
         """The rules whose ``visit_field`` takes a key of a ``part_kind`` part, with
         ``status``, meaning the field ``name`` (in a part given as a name: the rules
@@ -489,9 +500,11 @@ class _Plan:
         found = self._keys.get(key)
         if found is None:
             found = self._keys[key] = self._taking(
-                lambda rule: rule.judges_key(part_kind, status, name)
-                and (not named or part_kind in rule.judges.named)
-                and (not spelling or rule.judges.spelling)
+                lambda rule: (
+                    rule.judges_key(part_kind, status, name)
+                    and (not named or part_kind in rule.judges.named)
+                    and (not spelling or rule.judges.spelling)
+                )
             )
         return found
 
@@ -512,7 +525,8 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
         key = (finding.start, finding.end, finding.code, finding.message, finding.help)
         unique.setdefault(key, finding)
     return sorted(
-        unique.values(), key=lambda f: (f.start.line, f.start.column, f.code, f.message, f.help or "")
+        unique.values(),
+        key=lambda f: (f.start.line, f.start.column, f.code, f.message, f.help or ""),
     )
 
 

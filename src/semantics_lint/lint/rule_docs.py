@@ -32,9 +32,7 @@ _LEADING_SECTIONS = ("What it does", "Why is this bad?")
 _TRAILING_SECTIONS = ("Fix safety", "Options", "Known problems", "References")
 _HEADING = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 
-BANNER = (
-    "<!-- Generated from the rule classes by `python -m semantics_lint.gen`; do not edit. -->"
-)
+BANNER = "<!-- Generated from the rule classes by `python -m semantics_lint.gen`; do not edit. -->"
 
 
 def docstring_sections(rule: type[Rule]) -> dict[str, str]:

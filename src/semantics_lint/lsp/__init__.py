@@ -14,7 +14,6 @@ REQUIRED = ("pygls", "lsprotocol", "pygls.lsp.server")
 """What the server imports; ``pygls.lsp.server`` is where pygls 2 keeps its server."""
 
 
-
 def missing_requirements() -> list[str]:
     """The modules of the ``lsp`` extra that cannot be imported here."""
     missing: list[str] = []
@@ -37,7 +36,11 @@ def run(log_level: str = "warning") -> int:
     missing = missing_requirements()
     if missing:
         version = _installed_version("pygls")
-        found = f" (pygls {version} is installed; the server needs pygls 2)" if version and not version.startswith("2.") else ""
+        found = (
+            f" (pygls {version} is installed; the server needs pygls 2)"
+            if version and not version.startswith("2.")
+            else ""
+        )
         print(
             f"error: `semantics-lint server` needs the optional dependencies of the 'lsp' extra"
             f" (cannot import: {', '.join(missing)}){found}. Install them with:\n"

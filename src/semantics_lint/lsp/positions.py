@@ -166,8 +166,10 @@ def _common_suffix(a: str, b: str) -> int:
     while count < limit and a[len(a) - 1 - count] == b[len(b) - 1 - count]:
         count += 1
     # Never cut between "\r" and "\n": back off to after the "\n".
-    if 0 < count and a[len(a) - count] == "\n" and (
-        a[len(a) - count - 1 : len(a) - count] == "\r" or b[len(b) - count - 1 : len(b) - count] == "\r"
+    if (
+        0 < count
+        and a[len(a) - count] == "\n"
+        and (a[len(a) - count - 1 : len(a) - count] == "\r" or b[len(b) - count - 1 : len(b) - count] == "\r")
     ):
         count -= 1
     return count

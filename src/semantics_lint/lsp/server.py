@@ -69,15 +69,7 @@ from semantics_lint.lsp import lint_adapter
 from semantics_lint.lsp.code_actions import CodeActions
 from semantics_lint.lsp.lint_adapter import Located
 from semantics_lint.lsp.positions import LineIndex, Point, Units
-from semantics_lint.lsp.state import (
-    FIX_ALL_KIND,
-    NAME,
-    PYTHON_SUFFIXES,
-    SOURCE,
-    Buffer,
-    Options,
-    Snapshot,
-)
+from semantics_lint.lsp.state import FIX_ALL_KIND, NAME, PYTHON_SUFFIXES, SOURCE, Buffer, Options, Snapshot
 from semantics_lint.lsp.workers import Pool, WorkerCrashed, WorkerFailed
 
 logger = logging.getLogger(__name__)
@@ -131,11 +123,7 @@ class _Protocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         if message is _ANSWERED:
             return
-        if (
-            self._shutdown
-            and isinstance(message, RPCRequest)
-            and message.method != types.EXIT
-        ):
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
             refusal = JsonRpcInvalidRequest("the server is shutting down: only exit is accepted")
             self._send_response(message.id, error=refusal.to_response_error())
             return
@@ -308,7 +296,9 @@ class SemanticsLintServer(CodeActions):
                 self.schedule(uri, delay=0.0)
                 again.append(uri)
         logger.debug(
-            "changed on disk: %s; linting again: %s", ", ".join(paths), ", ".join(again) or "nothing"
+            "changed on disk: %s; linting again: %s",
+            ", ".join(paths),
+            ", ".join(again) or "nothing",
         )
 
     def _path_of(self, uri: str) -> str:

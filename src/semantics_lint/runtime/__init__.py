@@ -86,12 +86,7 @@ if TYPE_CHECKING:
     )
     from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
     from semantics_lint.runtime.json_text import NotJSON, json_text
-    from semantics_lint.runtime.record import (
-        RunRecord,
-        compose_answer_with_coverage,
-        current_run,
-        run_record,
-    )
+    from semantics_lint.runtime.record import RunRecord, compose_answer_with_coverage, current_run, run_record
     from semantics_lint.runtime.serving import (
         Kind,
         SemanticsWarning,

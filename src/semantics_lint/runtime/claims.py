@@ -168,9 +168,7 @@ class ClaimCheck(NamedTuple):
         failing = self.findings if advisories else self.contradictions
         if failing:
             lines = "\n".join(f"- {finding.message}" for finding in failing)
-            raise AssertionError(
-                f"{len(failing)} claim(s) of the answer not supported by the run:\n{lines}"
-            )
+            raise AssertionError(f"{len(failing)} claim(s) of the answer not supported by the run:\n{lines}")
 
 
 # --- the contract ----------------------------------------------------------------------
@@ -219,8 +217,7 @@ def claim_contract(contract: object) -> tuple[DeclaredClaim, ...]:
             )
         if not isinstance(fact, Mapping):
             raise _refused(
-                f"{answer_field!r} must map to {_SHAPE}, the fact it claims; got "
-                f"{_type_name(fact)}.",
+                f"{answer_field!r} must map to {_SHAPE}, the fact it claims; got {_type_name(fact)}.",
                 (answer_field,),
                 WRONG_TYPE,
             )
@@ -252,9 +249,7 @@ def _half(answer_field: str, key: str, fact: Mapping[Any, Any]) -> str:
 # --- the rows a run settled -------------------------------------------------------------
 
 
-def claim_rows(
-    envelope: object, *, tool: str, call_id: str, iteration: int | None
-) -> list[ClaimRow]:
+def claim_rows(envelope: object, *, tool: str, call_id: str, iteration: int | None) -> list[ClaimRow]:
     """The readings ``envelope`` settles, in declaration order (see the module docstring).
 
     ``envelope`` is a recognized envelope in its wire form, as ``described_result``
@@ -275,9 +270,7 @@ def claim_rows(
             continue
         for field, value in fact.items():
             if field != "entity":
-                rows.append(
-                    ClaimRow(fact["entity"], field, value, tool, call_id, iteration, measured_at)
-                )
+                rows.append(ClaimRow(fact["entity"], field, value, tool, call_id, iteration, measured_at))
     series = plain.get("series")
     for point in series if isinstance(series, list) else ():
         if not isinstance(point, dict):
@@ -291,9 +284,7 @@ def claim_rows(
 
 # --- which call a served result answers (set by the framework adapters) -----------------
 
-_call: ContextVar[tuple[str | None, int | None] | None] = ContextVar(
-    "semantics_lint_tool_call", default=None
-)
+_call: ContextVar[tuple[str | None, int | None] | None] = ContextVar("semantics_lint_tool_call", default=None)
 
 
 _contracts = 0
@@ -508,7 +499,13 @@ def _judged(
             "contradiction — filed as an advisory, counted apart."
         )
         return Disposition.CHECKED_PASS, ClaimFinding(
-            claim.answer_field, claim.entity, claim.field, claimed, settled, True, message,
+            claim.answer_field,
+            claim.entity,
+            claim.field,
+            claimed,
+            settled,
+            True,
+            message,
             (asserted,),
         )
     if _numerically_equal(claimed, settled):
@@ -526,7 +523,13 @@ def _judged(
         "here rewrites the answer; it makes the disagreement attributable."
     )
     return Disposition.CHECKED_FAIL, ClaimFinding(
-        claim.answer_field, claim.entity, claim.field, claimed, settled, False, message,
+        claim.answer_field,
+        claim.entity,
+        claim.field,
+        claimed,
+        settled,
+        False,
+        message,
         witnesses,
     )
 

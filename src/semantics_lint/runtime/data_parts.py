@@ -18,13 +18,7 @@ from semantics_lint.runtime.faults import (
     _is_plain_object,
     _text_kind,
 )
-from semantics_lint.runtime.refusal import (
-    EMPTY,
-    MISSING,
-    WRONG_TYPE,
-    FieldPath,
-    text_fault,
-)
+from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, FieldPath, text_fault
 from semantics_lint.vocabulary import is_non_empty_string, js_trim
 
 
@@ -95,8 +89,7 @@ def _data_list_faults(
         _fault(
             faults,
             field,
-            f"`{field}` is empty: if nothing matched, return "
-            "absent(what=..., checked=...) instead.",
+            f"`{field}` is empty: if nothing matched, return absent(what=..., checked=...) instead.",
             EMPTY,
             (field,),
         )
@@ -186,11 +179,7 @@ def _edges_faults(faults: list[Fault], edges: object, spell: Spelling) -> None:
         where: FieldPath
         if _is_plain_object(link):
             bad = next(
-                (
-                    k
-                    for k in ("from", "to", "kind")
-                    if not is_non_empty_string(link.get(k, _MISSING))
-                ),
+                (k for k in ("from", "to", "kind") if not is_non_empty_string(link.get(k, _MISSING))),
                 None,
             )
             if bad is None:

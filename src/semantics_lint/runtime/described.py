@@ -66,11 +66,7 @@ from semantics_lint.vocabulary import (
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from semantics_lint.runtime.types import (
-        DescribedResultDeclaration,
-        DescribedResultFields,
-        ToolSemantics,
-    )
+    from semantics_lint.runtime.types import DescribedResultDeclaration, DescribedResultFields, ToolSemantics
 
 __all__ = ["DESCRIBED_PARTS", "describedResult", "described_part", "described_result"]
 
@@ -180,10 +176,7 @@ def _to_wire(value: object) -> object:
     """
     if not isinstance(value, Mapping):
         return value
-    return {
-        to_wire(str(key)): list(item) if isinstance(item, tuple) else item
-        for key, item in value.items()
-    }
+    return {to_wire(str(key)): list(item) if isinstance(item, tuple) else item for key, item in value.items()}
 
 
 def _copy_clarify(clarify: object) -> object:

@@ -58,9 +58,7 @@ from semantics_lint.runtime.parts import (
     provenance_faults,
     provenance_issues,
 )
-from semantics_lint.runtime.parts import (
-    _js_string as _js_string,  # served text prints values with it too
-)
+from semantics_lint.runtime.parts import _js_string as _js_string  # served text prints values with it too
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
     DERIVED_KEY,
@@ -157,14 +155,11 @@ def faults_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[Fault]:
     _data_faults(faults, value, spell)
     _provenance_and_grain_faults(faults, value, spell)
     _declared_faults(faults, value, spell)
-    if all(value.get(key, _MISSING) is _MISSING for key in DATA_FIELDS) and (
-        value.get("clarify") is None
-    ):
+    if all(value.get(key, _MISSING) is _MISSING for key in DATA_FIELDS) and (value.get("clarify") is None):
         _fault(
             faults,
             SEMANTICS_MARKER,
-            "this result declares nothing: it needs data (series, facts or edges) or a "
-            "question (clarify).",
+            "this result declares nothing: it needs data (series, facts or edges) or a question (clarify).",
             SAYS_NOTHING,
             (),
         )
@@ -291,9 +286,7 @@ def _not_covered_faults(
             DERIVED_KEY,
             ("not_covered",),
         )
-    elif not isinstance(not_covered, list) or not all(
-        is_non_empty_string(line) for line in not_covered
-    ):
+    elif not isinstance(not_covered, list) or not all(is_non_empty_string(line) for line in not_covered):
         _fault(
             faults,
             "not_covered",

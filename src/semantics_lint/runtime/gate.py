@@ -210,8 +210,7 @@ def _judge_tool(
                         "severity": "error",
                         "field": issue["field"],
                         "resultIndex": result_index,
-                        "message": f"tool {name!r}, {_ordinal(result_index)}: "
-                        f"{issue['message']}",
+                        "message": f"tool {name!r}, {_ordinal(result_index)}: {issue['message']}",
                     }
                 )
             # A broken envelope is not judged for class rules: its faults are
@@ -271,14 +270,10 @@ def _judge(limit: int | None) -> Callable[[str, bool, object, Iterator[object]],
     return judge
 
 
-def _check_entries(
-    entries: object, limit: int | None, on_tool: Callable[[_ToolVerdict], None]
-) -> int:
+def _check_entries(entries: object, limit: int | None, on_tool: Callable[[_ToolVerdict], None]) -> int:
     """The reference's checker loop over parsed entries; returns the number of tools."""
     if not _is_array(entries):
-        raise SemanticsCatalogError(
-            "check_semantics takes a list of {name, resultClass?, results} entries"
-        )
+        raise SemanticsCatalogError("check_semantics takes a list of {name, resultClass?, results} entries")
     assert isinstance(entries, (list, tuple))
     judge = _judge(limit)
     for entry_index, entry in enumerate(entries):

@@ -107,9 +107,7 @@ def _encodable(text: str) -> str:
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def _judge_named(
-    catalog: str, io: SemanticsCliIO, all_findings: bool
-) -> CatalogReport | str:
+def _judge_named(catalog: str, io: SemanticsCliIO, all_findings: bool) -> CatalogReport | str:
     """The report on one catalog, or the one-line reason it cannot be judged."""
     try:
         text = io.read_stdin() if catalog == "-" else io.read_file(catalog)
@@ -231,6 +229,4 @@ def run_check_semantics_cli(argv: Sequence[str], io: SemanticsCliIO | None = Non
     if not paths:
         io.stderr(f"{PROG}: missing the CATALOG argument\n\n{USAGE}")
         return EXIT_INPUT_ERROR
-    return run_check_semantics(
-        paths, strict=strict, as_json=as_json, all_findings=all_findings, io=io
-    )
+    return run_check_semantics(paths, strict=strict, as_json=as_json, all_findings=all_findings, io=io)

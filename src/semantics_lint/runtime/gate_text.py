@@ -35,11 +35,7 @@ def _shown(value: object) -> str:
 
 def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
     mark = "error" if finding["severity"] == "error" else "warning"
-    result = (
-        f"result {finding['resultIndex'] + 1}"
-        if "resultIndex" in finding
-        else "the tool as a whole"
-    )
+    result = f"result {finding['resultIndex'] + 1}" if "resultIndex" in finding else "the tool as a whole"
     if finding.get("test"):
         result += f" (from {_shown(finding['test'])})"
     return (
@@ -51,10 +47,7 @@ def _finding_line(finding: Mapping[str, Any], prefix: str) -> str:
 def _omitted_line(omitted: Mapping[str, Any], prefix: str) -> str:
     what = _plural(omitted["count"], f"more {omitted['severity']}")
     whose = f"tool {_shown(omitted['tool'])}" if omitted["tool"] is not None else "other tools"
-    return (
-        f"  ... {prefix}{what} [{omitted['code']}] for {whose}, not shown "
-        "(--all-findings shows every one)"
-    )
+    return f"  ... {prefix}{what} [{omitted['code']}] for {whose}, not shown (--all-findings shows every one)"
 
 
 def format_semantics_report(report: Mapping[str, Any]) -> str:
@@ -78,8 +71,7 @@ def report_lines(report: Mapping[str, Any]) -> Iterator[str]:
     catalogs: Sequence[Mapping[str, Any]] = report.get("catalogs", [])
     several = len(catalogs) > 1
     counts = (
-        f"{_plural(report['checkedTools'], 'tool')}, "
-        f"{_plural(report['checkedResults'], 'sample result')}"
+        f"{_plural(report['checkedTools'], 'tool')}, {_plural(report['checkedResults'], 'sample result')}"
     )
     lines = [
         f"check-semantics: {_plural(len(catalogs), 'catalog')}, {counts}"

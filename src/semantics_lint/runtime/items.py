@@ -29,12 +29,7 @@ from semantics_lint.runtime.refusal import (
     Refusal,
     text_fault,
 )
-from semantics_lint.vocabulary import (
-    SEMANTICS_MARKER,
-    is_non_empty_string,
-    js_trim,
-    to_declaration,
-)
+from semantics_lint.vocabulary import SEMANTICS_MARKER, is_non_empty_string, js_trim, to_declaration
 
 __all__ = [
     "NOT_PASSED",

@@ -157,12 +157,7 @@ def _type_name(value: object) -> str:
 
 
 def _is_array_index(key: str) -> bool:
-    return (
-        key.isascii()
-        and key.isdigit()
-        and (key == "0" or key[0] != "0")
-        and int(key) <= _ARRAY_INDEX_MAX
-    )
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) <= _ARRAY_INDEX_MAX
 
 
 def _key_text(key: object) -> str:
@@ -183,8 +178,7 @@ def _key_text(key: object) -> str:
 def _check_int(value: int) -> None:
     if value.bit_length() > MAX_INT_BITS:
         raise NotJSON(
-            f"is an int of {value.bit_length()} bits; JSON numbers here stay under "
-            f"2**{MAX_INT_BITS}"
+            f"is an int of {value.bit_length()} bits; JSON numbers here stay under 2**{MAX_INT_BITS}"
         )
 
 
@@ -303,8 +297,7 @@ class _Walk:
         if isinstance(value, (dict, list, tuple)):
             return self._container(value, depth)
         raise NotJSON(
-            f"is {_type_name(value)}; JSON data is a str, int, float, bool, None, list, "
-            "tuple, dict or a date"
+            f"is {_type_name(value)}; JSON data is a str, int, float, bool, None, list, tuple, dict or a date"
         )
 
 
@@ -422,9 +415,7 @@ def remade(
     return walk(copy)
 
 
-def _walker(
-    leaf: Callable[[Any], Any] | None, key: Callable[[str], str] | None
-) -> Callable[[Any], Any]:
+def _walker(leaf: Callable[[Any], Any] | None, key: Callable[[str], str] | None) -> Callable[[Any], Any]:
     def walk(value: Any) -> Any:
         kind = type(value)
         if kind is dict:
@@ -525,7 +516,9 @@ def _odd_text(value: Any) -> str | None:
         items = [_odd_text(item) for item in value]
         if all(text is None for text in items):
             return None
-        items = [_scalar_text(item) if text is None else text for item, text in zip(value, items, strict=True)]
+        items = [
+            _scalar_text(item) if text is None else text for item, text in zip(value, items, strict=True)
+        ]
         pieces = []
         start = 0
         for index, text in enumerate(items):

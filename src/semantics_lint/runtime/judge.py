@@ -100,9 +100,7 @@ _PARTS: Final[Mapping[str, Mapping[str, Callable[[object], object]]]] = {
     "absent": _ABSENT_PARTS,
     "coverage": _COVERAGE_PARTS,
 }
-DOOR_PARTS: Final[Mapping[str, tuple[str, ...]]] = {
-    door: tuple(parts) for door, parts in _PARTS.items()
-}
+DOOR_PARTS: Final[Mapping[str, tuple[str, ...]]] = {door: tuple(parts) for door, parts in _PARTS.items()}
 """The parts :func:`part_refusal` judges, per door: every field of the declaration, and
 for ``coverage`` also ``"content"``, the result it wraps (its first positional argument)."""
 

@@ -135,9 +135,7 @@ _ABSENT_SHAPE: Final = "absent(what=..., checked=[...], notChecked=?, cannotCove
 
 # One signature, its keywords typed by the parts, so that a type checker names the
 # key at fault (types.AbsenceFields). The runtime judges every rule.
-def absent(
-    decl: AbsenceDeclaration | None = None, /, **fields: Unpack[AbsenceFields]
-) -> ToolAbsence:
+def absent(decl: AbsenceDeclaration | None = None, /, **fields: Unpack[AbsenceFields]) -> ToolAbsence:
     """Say "I looked, and there is nothing": the rendered absence a tool returns.
 
     ``what`` (non-empty) names what was looked for; ``checked`` (non-empty) the
@@ -152,9 +150,7 @@ def absent(
     what = absent_what(_get(declaration, "what"))
     checked = absent_checked(_get(declaration, "checked"), what)
     not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
-    cannot_cover = normalize_coverage_list(
-        fn, "cannotCover", _get(declaration, "cannotCover"), True
-    )
+    cannot_cover = normalize_coverage_list(fn, "cannotCover", _get(declaration, "cannotCover"), True)
     raw_try = declaration.get("tryInstead")
     try_instead = js_trim(raw_try) if isinstance(raw_try, str) else ""
 
@@ -264,18 +260,12 @@ def instant_of(value: object) -> tuple[int, int] | None:
         offset_minutes = (offset_hours * 60 + offset_mins) * (-1 if match.group(9) == "-" else 1)
     fraction = int(match.group(7).ljust(9, "0")) if match.group(7) is not None else 0
     seconds = (
-        _days_from_civil(year, month, day) * 86400
-        + hour * 3600
-        + minute * 60
-        + second
-        - offset_minutes * 60
+        _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60
     )
     return seconds, fraction
 
 
-def _unknown_key_problem(
-    value: Mapping[Any, Any], known: tuple[str, ...], at: FieldPath
-) -> Refusal | None:
+def _unknown_key_problem(value: Mapping[Any, Any], known: tuple[str, ...], at: FieldPath) -> Refusal | None:
     for key in value:
         if key not in known:
             return unknown_key_refusal(at, key, known)
@@ -314,8 +304,10 @@ def _instant_problem(span: Mapping[Any, Any], key: str, at: FieldPath) -> Refusa
     else:
         kind = BAD_VALUE if isinstance(value, str) else WRONG_TYPE
     where = field_text((*at, key))
-    got = f"got {shown(value)}" if value is None or isinstance(value, str) else (
-        f"{type_named(value)} ({shown(value)})"
+    got = (
+        f"got {shown(value)}"
+        if value is None or isinstance(value, str)
+        else (f"{type_named(value)} ({shown(value)})")
     )
     return Refusal(
         f"refused: `{where}` must be an ISO 8601 instant with a zone, e.g. "
@@ -330,8 +322,7 @@ def _span_problem(value: object, at: FieldPath) -> Refusal | None:
     where = field_text(at)
     if not isinstance(value, Mapping):
         return Refusal(
-            f"refused: `{where}` must be {{'from': ..., 'to': ...}}, two instants; "
-            f"got {shown(value)}.",
+            f"refused: `{where}` must be {{'from': ..., 'to': ...}}, two instants; got {shown(value)}.",
             path=at,
             kind=WRONG_TYPE,
         )
@@ -344,8 +335,7 @@ def _span_problem(value: object, at: FieldPath) -> Refusal | None:
     start, end = _wire_span(value, at).values()
     if (instant_of(start) or (0, 0)) > (instant_of(end) or (0, 0)):
         return Refusal(
-            f"refused: `{where}.from` ({start}) is after `{where}.to` ({end}); a span runs "
-            "forward.",
+            f"refused: `{where}.from` ({start}) is after `{where}.to` ({end}); a span runs forward.",
             path=at,
             kind=BAD_VALUE,
         )
@@ -449,9 +439,7 @@ def _in_progress_item(raw: object, path: FieldPath) -> dict[str, Any]:
     at = field_text(path)
     if isinstance(raw, str):
         if js_trim(raw) == "":
-            raise Refusal(
-                f"refused: `{at}` is blank; say what is still running.", path=path, kind=EMPTY
-            )
+            raise Refusal(f"refused: `{at}` is blank; say what is still running.", path=path, kind=EMPTY)
         return {"what": js_trim(raw)}
     if not isinstance(raw, Mapping):
         raise Refusal(
@@ -484,8 +472,7 @@ def _in_progress_item(raw: object, path: FieldPath) -> dict[str, Any]:
     if why is not None:
         if not is_non_empty_string(why):
             raise Refusal(
-                f"refused: `{at}` ({shown(what)}) has a `why` that says nothing; give one "
-                "or leave it out.",
+                f"refused: `{at}` ({shown(what)}) has a `why` that says nothing; give one or leave it out.",
                 path=(*path, "why"),
                 kind=text_fault(why),
             )
@@ -524,9 +511,7 @@ def mint_in_progress(raw: object) -> list[dict[str, Any]]:
 # coverage()
 # ---------------------------------------------------------------------------
 
-_COVERAGE_SHAPE: Final = (
-    "coverage(result, checked=?, notChecked=?, cannotCover=?, period=?, inProgress=?)"
-)
+_COVERAGE_SHAPE: Final = "coverage(result, checked=?, notChecked=?, cannotCover=?, period=?, inProgress=?)"
 
 
 # One signature, its keywords typed by the parts, so that a type checker names the
@@ -552,9 +537,7 @@ def coverage(
     refuse_unknown_keys((), declaration, LEDGER_FIELDS)
     checked = normalize_coverage_list(fn, "checked", _get(declaration, "checked"), False)
     not_checked = normalize_coverage_list(fn, "notChecked", _get(declaration, "notChecked"), False)
-    cannot_cover = normalize_coverage_list(
-        fn, "cannotCover", _get(declaration, "cannotCover"), True
-    )
+    cannot_cover = normalize_coverage_list(fn, "cannotCover", _get(declaration, "cannotCover"), True)
     period = mint_period(_get(declaration, "period"))
     in_progress = mint_in_progress(_get(declaration, "inProgress"))
     if in_progress and not checked:

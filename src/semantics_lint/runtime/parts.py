@@ -12,6 +12,7 @@ What the rules share (the :class:`Fault` record, the spellings, the issue codes,
 number rule) is :mod:`semantics_lint.runtime.faults`, the rules of the lists of data
 :mod:`semantics_lint.runtime.data_parts`; both are importable from here as before.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -20,72 +21,28 @@ from typing import Any, Final
 
 # What the part rules share, and the rules of the lists of data, are importable from
 # here as they were before they had modules of their own (``X as X``: a re-export).
-from semantics_lint.runtime.data_parts import (  # noqa: I001
-    _check_item_list as _check_item_list,
-)
-from semantics_lint.runtime.data_parts import (
-    _edges_faults as _edges_faults,
-)
-from semantics_lint.runtime.data_parts import (
-    _facts_faults as _facts_faults,
-)
-from semantics_lint.runtime.data_parts import (
-    _series_faults as _series_faults,
-)
-from semantics_lint.runtime.faults import (
-    _MISSING as _MISSING,
-)
-from semantics_lint.runtime.faults import (
-    COUNTER_UNSTATED as COUNTER_UNSTATED,
-)
-from semantics_lint.runtime.faults import (
-    DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE,
-)
-from semantics_lint.runtime.faults import (
-    DECLARATION_SPELLING as DECLARATION_SPELLING,
-)
-from semantics_lint.runtime.faults import (
-    MALFORMED as MALFORMED,
-)
-from semantics_lint.runtime.faults import (
-    SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN,
-)
-from semantics_lint.runtime.faults import (
-    WIRE_SPELLING as WIRE_SPELLING,
-)
-from semantics_lint.runtime.faults import (
-    Fault as Fault,
-)
-from semantics_lint.runtime.faults import (
-    SemanticIssue as SemanticIssue,
-)
-from semantics_lint.runtime.faults import (
-    Spelling as Spelling,
-)
-from semantics_lint.runtime.faults import (
-    _fault as _fault,
-)
-from semantics_lint.runtime.faults import (
-    _is_number as _is_number,
-)
-from semantics_lint.runtime.faults import (
-    _is_plain_object as _is_plain_object,
-)
-from semantics_lint.runtime.faults import (
-    _js_string as _js_string,
-)
-from semantics_lint.runtime.faults import (
-    _text_kind as _text_kind,
-)
-from semantics_lint.runtime.faults import (
-    is_finite_number as is_finite_number,
-)
-from semantics_lint.runtime.faults import (
-    js_number as js_number,
-)
-from semantics_lint.runtime.faults import (
-    js_number_text as js_number_text,
-)
+from semantics_lint.runtime.data_parts import _check_item_list as _check_item_list  # noqa: I001
+from semantics_lint.runtime.data_parts import _edges_faults as _edges_faults
+from semantics_lint.runtime.data_parts import _facts_faults as _facts_faults
+from semantics_lint.runtime.data_parts import _series_faults as _series_faults
+from semantics_lint.runtime.faults import _MISSING as _MISSING
+from semantics_lint.runtime.faults import COUNTER_UNSTATED as COUNTER_UNSTATED
+from semantics_lint.runtime.faults import DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE
+from semantics_lint.runtime.faults import DECLARATION_SPELLING as DECLARATION_SPELLING
+from semantics_lint.runtime.faults import MALFORMED as MALFORMED
+from semantics_lint.runtime.faults import SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN
+from semantics_lint.runtime.faults import WIRE_SPELLING as WIRE_SPELLING
+from semantics_lint.runtime.faults import Fault as Fault
+from semantics_lint.runtime.faults import SemanticIssue as SemanticIssue
+from semantics_lint.runtime.faults import Spelling as Spelling
+from semantics_lint.runtime.faults import _fault as _fault
+from semantics_lint.runtime.faults import _is_number as _is_number
+from semantics_lint.runtime.faults import _is_plain_object as _is_plain_object
+from semantics_lint.runtime.faults import _js_string as _js_string
+from semantics_lint.runtime.faults import _text_kind as _text_kind
+from semantics_lint.runtime.faults import is_finite_number as is_finite_number
+from semantics_lint.runtime.faults import js_number as js_number
+from semantics_lint.runtime.faults import js_number_text as js_number_text
 from semantics_lint.runtime.refusal import (
     BAD_VALUE,
     EMPTY,
@@ -135,6 +92,7 @@ _GRAIN_STRING_KEYS: Final = ("interval", "aggregation", "collapsed")
 # The optional string hints of a render part, in the order they are judged.
 _RENDER_STRING_KEYS: Final = ("sort", "filter_note", "chart_hint")
 
+
 def _grain_faults(faults: list[Fault], grain: object, spell: Spelling) -> None:
     """The grain rule over one present ``grain``; ``faults`` holds those found before it."""
     is_counter = f"grain.{spell('is_counter')}"
@@ -142,8 +100,7 @@ def _grain_faults(faults: list[Fault], grain: object, spell: Spelling) -> None:
         _fault(
             faults,
             "grain",
-            f"`grain` must be a dict ({{interval?, aggregation?, "
-            f"{spell('is_counter')}?, collapsed?}}).",
+            f"`grain` must be a dict ({{interval?, aggregation?, {spell('is_counter')}?, collapsed?}}).",
             WRONG_TYPE,
             ("grain",),
         )
@@ -289,9 +246,7 @@ def _provenance_part_faults(faults: list[Fault], provenance: object, spell: Spel
     faults.extend(provenance_faults(provenance, spell))
 
 
-def _coverage_faults(
-    faults: list[Fault], coverage: object, spell: Spelling
-) -> dict[str, Any] | None:
+def _coverage_faults(faults: list[Fault], coverage: object, spell: Spelling) -> dict[str, Any] | None:
     """The coverage rule over one present ``coverage``; its well-formed lists, or None."""
     if not _is_plain_object(coverage):
         _fault(
@@ -375,8 +330,7 @@ def _clarify_faults(faults: list[Fault], clarify: object, spell: Spelling) -> No
         _fault(
             faults,
             "clarify.candidates",
-            "`clarify.candidates` must be a list (empty is fine: an open question "
-            "is still a question).",
+            "`clarify.candidates` must be a list (empty is fine: an open question is still a question).",
             MISSING if "candidates" not in clarify else WRONG_TYPE,
             ("clarify", "candidates"),
         )
@@ -444,19 +398,17 @@ def _render_faults(faults: list[Fault], render: object, spell: Spelling) -> None
             )
 
 
-_PART_RULES: Final[Mapping[str, Callable[[list[Fault], object, Spelling], object]]] = (
-    MappingProxyType(
-        {
-            "series": _series_faults,
-            "facts": _facts_faults,
-            "edges": _edges_faults,
-            "grain": _grain_faults,
-            "provenance": _provenance_part_faults,
-            "coverage": _coverage_part_faults,
-            "clarify": _clarify_faults,
-            "render": _render_faults,
-        }
-    )
+_PART_RULES: Final[Mapping[str, Callable[[list[Fault], object, Spelling], object]]] = MappingProxyType(
+    {
+        "series": _series_faults,
+        "facts": _facts_faults,
+        "edges": _edges_faults,
+        "grain": _grain_faults,
+        "provenance": _provenance_part_faults,
+        "coverage": _coverage_part_faults,
+        "clarify": _clarify_faults,
+        "render": _render_faults,
+    }
 )
 """The rule of each part of an envelope that is judged on the part alone."""
 

@@ -153,9 +153,7 @@ class RunRecord:
         ``RuntimeError`` for a run declared without claims.
         """
         if self.claims is None:
-            raise RuntimeError(
-                "check_claims() needs a contract: declare it with run_record(claims={...})"
-            )
+            raise RuntimeError("check_claims() needs a contract: declare it with run_record(claims={...})")
         with self._lock:
             results = list(self.results)
         check, settled = check_run(self.claims, results, answer)
@@ -192,7 +190,8 @@ def _declared(tool: str, message: ToolMessage) -> list[dict[str, Any]]:
             # A hand-built ledger may hold anything where a list belongs: kept as found.
             entry[key] = (
                 [item if type(item) is dict and item.keys() <= _ITEM_KEYS else _item(item) for item in items]
-                if isinstance(items, list) else items
+                if isinstance(items, list)
+                else items
             )
         if "lookedFor" in facts:
             entry["lookedFor"] = facts["lookedFor"]
@@ -341,9 +340,7 @@ def _add(tool: str, message: ToolMessage, span: tuple[str, str] | None) -> None:
 _MAX_PER_SECTION: Final = 12
 _SECTIONS: Final = tuple(zip(COVERAGE_FIELDS, ("Checked", "Not checked", "Cannot cover"), strict=True))
 """Each coverage list and the heading it has in the block."""
-_LINE_BREAKS: Final = dict.fromkeys(
-    [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029], " "
-)
+_LINE_BREAKS: Final = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029], " ")
 """Characters that would start a new line, or hide one, in a block of lines."""
 
 

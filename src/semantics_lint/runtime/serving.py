@@ -49,14 +49,7 @@ from semantics_lint.runtime.envelope import (
     semantic_issues,
     semantics_for_model,
 )
-from semantics_lint.runtime.json_text import (
-    NotJSON,
-    Plain,
-    object_text,
-    plain_json,
-    wire_text,
-    write_plain,
-)
+from semantics_lint.runtime.json_text import NotJSON, Plain, object_text, plain_json, wire_text, write_plain
 from semantics_lint.runtime.tools import is_refusal
 from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, SEMANTICS_MARKER
 

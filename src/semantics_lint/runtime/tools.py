@@ -59,9 +59,7 @@ __all__ = [
     "observe_tools",
 ]
 
-_SHAPE: Final = (
-    "define_tool(name=..., execute=..., description=?, resultClass=?, inputSchema=?)"
-)
+_SHAPE: Final = "define_tool(name=..., execute=..., description=?, resultClass=?, inputSchema=?)"
 
 
 class ToolObserver(Protocol):
@@ -247,9 +245,7 @@ def _is_async(execute: object) -> bool:
 
 # One signature, its keywords typed by types.ToolDefinitionFields, so that a type
 # checker names the key at fault (result_class=) and a resultClass outside the classes.
-def define_tool(
-    decl: ToolDefinition | None = None, /, **fields: Unpack[ToolDefinitionFields]
-) -> Tool:
+def define_tool(decl: ToolDefinition | None = None, /, **fields: Unpack[ToolDefinitionFields]) -> Tool:
     """Define a tool, or refuse the definition; see the module docstring for the rules.
 
     ``name`` (a non-empty string) and ``execute`` (a callable) are required;
@@ -291,9 +287,7 @@ def define_tool(
             path=("execute",),
             kind=WRONG_TYPE,
         )
-    result_class = (
-        _result_class(name, declaration["resultClass"]) if "resultClass" in declaration else None
-    )
+    result_class = _result_class(name, declaration["resultClass"]) if "resultClass" in declaration else None
     kind = AsyncTool if _is_async(execute) else Tool
     tool = kind(
         name,

@@ -86,6 +86,7 @@ OUTPUT_VALUE: Final = "output.value"
 OUTPUT_MIME_TYPE: Final = "output.mime_type"
 JSON_MIME_TYPE: Final = "application/json"
 
+
 class _Tracing:
     """The one place this module keeps state: which OpenTelemetry, which provider.
 
@@ -349,7 +350,9 @@ def trace_claims(check: ClaimCheck, settled: list[tuple[str, str] | None]) -> No
     links = []
     for found in dict.fromkeys(s for s in settled if s is not None):
         context = api.SpanContext(
-            int(found[0], 16), int(found[1], 16), is_remote=False,
+            int(found[0], 16),
+            int(found[1], 16),
+            is_remote=False,
             trace_flags=api.TraceFlags(api.TraceFlags.SAMPLED),
         )
         links.append(api.Link(context))
@@ -357,9 +360,7 @@ def trace_claims(check: ClaimCheck, settled: list[tuple[str, str] | None]) -> No
     try:
         if not span.is_recording():
             return
-        span.set_attributes(
-            {CLAIM_PREFIX + key.replace("-", "_"): n for key, n in check.counts().items()}
-        )
+        span.set_attributes({CLAIM_PREFIX + key.replace("-", "_"): n for key, n in check.counts().items()})
         for finding, where in zip(check.findings, settled, strict=True):
             # Attribute values are sent as UTF-8: a lone surrogate in a contract's or
             # an answer's text is written as its escape (the one surrogate policy).

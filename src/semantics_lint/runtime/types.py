@@ -382,7 +382,6 @@ class ToolDefinition(TypedDict):
     """The function that runs the tool; the tool returns its value unchanged."""
 
 
-
 class ToolDefinitionFields(TypedDict, total=False):
     """What ``define_tool()`` takes as keyword arguments: the keys of
     :class:`ToolDefinition`, each optional to the type checker; a missing ``name`` or

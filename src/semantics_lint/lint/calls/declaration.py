@@ -42,12 +42,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.context import CallSite, FileContext
 from semantics_lint.lint.core.model import Position
-from semantics_lint.lint.core.syntax import (
-    is_dict_form,
-    iter_dict_items,
-    last_wins,
-    literal_value,
-)
+from semantics_lint.lint.core.syntax import is_dict_form, iter_dict_items, last_wins, literal_value
 
 if TYPE_CHECKING:
     from semantics_lint.lint.resolve import Resolved
@@ -77,7 +72,10 @@ _ITEM_KINDS["coverage"]["inProgress"] = "in_progress_item"
 # Parts whose keys are never derived fields: a key there is a field or unknown.
 _NO_DERIVED = frozenset({"coverage_item", "period_span", "in_progress_item", "define_tool"})
 # The keys of every part: a ``define_tool(...)`` definition is read as one part too.
-_PART_FIELDS: dict[str, tuple[str, ...]] = {**vocabulary.PART_FIELDS, "define_tool": vocabulary.TOOL_FIELDS}
+_PART_FIELDS: dict[str, tuple[str, ...]] = {
+    **vocabulary.PART_FIELDS,
+    "define_tool": vocabulary.TOOL_FIELDS,
+}
 
 
 def fields_of_part(kind: str) -> tuple[str, ...]:
@@ -96,7 +94,9 @@ PARTS_OF_CALL: dict[str, frozenset[str]] = {
     kind: _parts_of(kind) for kind in ("described_result", "absent", "coverage", "define_tool")
 }
 """The kinds of part each kind of call may hold, its top level included."""
-NAMEABLE_PARTS: frozenset[str] = frozenset(kind for nested in NESTED_PARTS.values() for kind in nested.values())
+NAMEABLE_PARTS: frozenset[str] = frozenset(
+    kind for nested in NESTED_PARTS.values() for kind in nested.values()
+)
 """The kinds of part a call may give as a name bound to a dict (``provenance=prov``)."""
 # A key token the fix may respell: one plain string literal on one line.
 _SIMPLE_STRING = re.compile(r"""^(?P<prefix>[rRuU]?)(?P<quote>['"])(?P<body>[^'"\\\r\n]*)(?P=quote)$""")

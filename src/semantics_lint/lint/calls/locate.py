@@ -29,13 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.core.index import (
-    IMPORT,
-    IMPORT_FROM,
-    Binding,
-    FileIndex,
-    Scope,
-)
+from semantics_lint.lint.core.index import IMPORT, IMPORT_FROM, Binding, FileIndex, Scope
 from semantics_lint.lint.core.syntax import dotted_name
 
 __all__ = ["ADAPTER", "LocatedCall", "is_api_module", "locate_adapter_calls", "locate_calls"]
@@ -69,7 +63,9 @@ def is_api_module(module: str, api_modules: Sequence[str]) -> bool:
     return any(module == api or module.startswith(api + ".") for api in api_modules)
 
 
-def locate_calls(index: FileIndex, call_names: Sequence[str], api_modules: Sequence[str]) -> list[LocatedCall]:
+def locate_calls(
+    index: FileIndex, call_names: Sequence[str], api_modules: Sequence[str]
+) -> list[LocatedCall]:
     """Every call of ours in the indexed module, in source order.
 
     ``call_names`` are recognized as ``described_result`` by name alone;
@@ -302,4 +298,3 @@ def _module_path(bindings: list[Binding]) -> str | None:
 def _function_of(scope: Scope) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
     function = scope.function
     return function.node if function is not None else None  # type: ignore[return-value]
-

@@ -134,7 +134,9 @@ def _defined_tool(context: FileContext, site: CallSite) -> Tool:
     )
 
 
-def _adapter_tool(context: FileContext, located: LocatedCall, decorated: dict[int, FunctionNode]) -> Tool | None:
+def _adapter_tool(
+    context: FileContext, located: LocatedCall, decorated: dict[int, FunctionNode]
+) -> Tool | None:
     """The tool an adapter call serves, when it names a result class: the function
     given first (``served(run, result_class=...)``), or the one the call decorates
     (``@served(result_class=...)``). None without ``result_class`` (a ``**spread``
@@ -148,7 +150,9 @@ def _adapter_tool(context: FileContext, located: LocatedCall, decorated: dict[in
     execute: FunctionNode | None
     if call.args:
         first = call.args[0]
-        execute = None if isinstance(first, ast.Starred) else _execute_function(context, located.function, first)
+        execute = (
+            None if isinstance(first, ast.Starred) else _execute_function(context, located.function, first)
+        )
     else:
         execute = decorated.get(id(call))
     name = execute.name if isinstance(execute, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
@@ -176,7 +180,9 @@ def _decorated(context: FileContext) -> dict[int, FunctionNode]:
     return decorated
 
 
-def _execute_function(context: FileContext, function: FunctionNode | None, node: ast.expr) -> FunctionNode | None:
+def _execute_function(
+    context: FileContext, function: FunctionNode | None, node: ast.expr
+) -> FunctionNode | None:
     """The function ``execute=`` provably is: an inline lambda, or a name bound once in
     the module, by a ``def`` written in the module's body or in the body of the
     function that makes the call."""
@@ -192,12 +198,16 @@ def _execute_function(context: FileContext, function: FunctionNode | None, node:
         return None
     if id(binding) in _body_ids(context, context.tree):
         return binding
-    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(binding) in _body_ids(context, function):
+    if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(binding) in _body_ids(
+        context, function
+    ):
         return binding
     return None
 
 
-def _body_ids(context: FileContext, holder: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+def _body_ids(
+    context: FileContext, holder: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
+) -> frozenset[int]:
     """The ids of the statements written directly in the body of the module or of a
     ``def``, made once per body and kept for the file."""
     key = (_body_ids, id(holder))

@@ -20,21 +20,10 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Final
 
-from semantics_lint.lint.core.syntax import (
-    UNKNOWN,
-    is_dict_form,
-    iter_dict_items,
-    last_wins,
-    literal_of,
-)
+from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
 from semantics_lint.lint.resolve import FOLLOWED, may_follow
 from semantics_lint.runtime.json_text import NotJSON, json_copy
-from semantics_lint.runtime.judge import (
-    DOOR_PARTS,
-    definition_refusal,
-    part_refusal,
-    refusal_of,
-)
+from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
 from semantics_lint.runtime.mints import instant_of
 from semantics_lint.runtime.refusal import (
     ARGUMENTS,
@@ -249,7 +238,9 @@ def _definition_fields(call: ast.Call) -> list[tuple[str, ast.expr]] | None:
     return fields
 
 
-def _definition_refusals(call: ast.Call, followed: Mapping[int, object]) -> list[tuple[Refusal, ast.AST | None]]:
+def _definition_refusals(
+    call: ast.Call, followed: Mapping[int, object]
+) -> list[tuple[Refusal, ast.AST | None]]:
     """What the runtime's ``define_tool`` refuses in ``call``: a dict and keywords both,
     or, judged on the fields as written with the literal values the source gives
     (written, or followed from a name), its first refusal when it concerns a key, the
@@ -278,7 +269,14 @@ def _definition_refusals(call: ast.Call, followed: Mapping[int, object]) -> list
 # Displays that are never None: given as the positional declaration beside keywords,
 # the mint refuses the call whatever they hold (it checks "not both" first).
 _NOT_NONE: Final = (
-    ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp, ast.JoinedStr
+    ast.Dict,
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.DictComp,
+    ast.ListComp,
+    ast.SetComp,
+    ast.JoinedStr,
 )
 
 
@@ -376,9 +374,15 @@ def _node_of(kind: str, call: ast.Call, refusal: Refusal) -> ast.AST | None:
             if value is None:
                 break
             node, key_node = value, key
-        elif isinstance(node, (ast.List, ast.Tuple)) and isinstance(segment, int) and not isinstance(segment, bool):
+        elif (
+            isinstance(node, (ast.List, ast.Tuple))
+            and isinstance(segment, int)
+            and not isinstance(segment, bool)
+        ):
             elements = node.elts
-            if any(isinstance(element, ast.Starred) for element in elements) or not 0 <= segment < len(elements):
+            if any(isinstance(element, ast.Starred) for element in elements) or not 0 <= segment < len(
+                elements
+            ):
                 break
             node, key_node = elements[segment], None
         else:

@@ -58,7 +58,9 @@ def parent_of(root: ast.AST, node: ast.expr) -> ast.AST | None:
     return path[-2] if path is not None and len(path) > 1 else None
 
 
-def _child_holding(node: ast.AST, target: ast.expr, begins: tuple[int, int], ends: tuple[int, int]) -> ast.AST | None:
+def _child_holding(
+    node: ast.AST, target: ast.expr, begins: tuple[int, int], ends: tuple[int, int]
+) -> ast.AST | None:
     for field in node._fields:
         value = getattr(node, field, None)
         if isinstance(value, list):

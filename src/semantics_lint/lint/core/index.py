@@ -102,8 +102,25 @@ __all__ = [
 # Fields that never hold a node worth visiting (identifiers, numbers, contexts and
 # operators). Not "name": the Name a 3.12 type alias binds is there.
 _LEAF_FIELDS = frozenset(
-    {"ctx", "op", "ops", "id", "attr", "arg", "asname", "module", "level", "kind",
-     "conversion", "is_async", "simple", "tag", "type_comment", "kwd_attrs", "type_ignores"}
+    {
+        "ctx",
+        "op",
+        "ops",
+        "id",
+        "attr",
+        "arg",
+        "asname",
+        "module",
+        "level",
+        "kind",
+        "conversion",
+        "is_async",
+        "simple",
+        "tag",
+        "type_comment",
+        "kwd_attrs",
+        "type_ignores",
+    }
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -175,7 +192,13 @@ def _mark_read(index: FileIndex, call: ast.Call) -> None:
 
 
 def _parameters(index: FileIndex, scope: Scope, arguments: ast.arguments) -> None:
-    for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
+    for arg in (
+        *arguments.posonlyargs,
+        *arguments.args,
+        arguments.vararg,
+        *arguments.kwonlyargs,
+        arguments.kwarg,
+    ):
         if arg is not None:
             _bind(index, scope, arg.arg, Binding(PARAMETER, arg))
 
@@ -193,7 +216,13 @@ def _walk(index: FileIndex, declaration_names: frozenset[str]) -> None:
     fields_of = _CHILD_FIELDS.get
     scope_of_name = index.scope_of_name
     uses, calls, stored = walk.uses, walk.calls, walk.stored
-    Name, Constant, Load, Attribute, Call = ast.Name, ast.Constant, ast.Load, ast.Attribute, ast.Call
+    Name, Constant, Load, Attribute, Call = (
+        ast.Name,
+        ast.Constant,
+        ast.Load,
+        ast.Attribute,
+        ast.Call,
+    )
     while stack:
         node = pop()
         kind = type(node)
@@ -414,7 +443,13 @@ class _Walk:
             push(expr)
         if node.returns is not None:
             push(node.returns)
-        for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg):
+        for arg in (
+            *arguments.posonlyargs,
+            *arguments.args,
+            arguments.vararg,
+            *arguments.kwonlyargs,
+            arguments.kwarg,
+        ):
             if arg is not None and arg.annotation is not None:
                 push(arg.annotation)
         for default in (*arguments.defaults, *arguments.kw_defaults):
@@ -446,7 +481,9 @@ class _Walk:
         self.stack.extend(reversed(node.body))
         return inner
 
-    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: Scope) -> Scope:
+    def comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, scope: Scope
+    ) -> Scope:
         """The first iterable runs in the enclosing scope; the rest in the comprehension's
         own."""
         push = self.push
@@ -493,12 +530,19 @@ class _Walk:
                 found.append(Binding(binding_kind, node))
         return scope
 
-    def captured(self, node: ast.ExceptHandler | ast.MatchAs | ast.MatchStar | ast.MatchMapping, scope: Scope) -> Scope:
+    def captured(
+        self, node: ast.ExceptHandler | ast.MatchAs | ast.MatchStar | ast.MatchMapping, scope: Scope
+    ) -> Scope:
         """An except handler, a match capture: bind, then their children as usual."""
         kind = type(node)
         bound = node.rest if kind is ast.MatchMapping else node.name  # type: ignore[union-attr]
         if bound:
-            _bind(self.index, scope, bound, Binding(EXCEPT if kind is ast.ExceptHandler else MATCH, node))
+            _bind(
+                self.index,
+                scope,
+                bound,
+                Binding(EXCEPT if kind is ast.ExceptHandler else MATCH, node),
+            )
         for field in _child_fields(kind):
             value = getattr(node, field, None)
             if type(value) is list:

@@ -40,6 +40,7 @@ MATCH = "match"  # ``case x``, ``case [*x]``, ``case {**x}``
 GLOBAL = "global"
 NONLOCAL = "nonlocal"
 
+
 class Scope:
     """A scope of names: the module, a function, a lambda, a class body or a
     comprehension. ``bindings`` maps each name bound here to how, in walk order."""
@@ -92,14 +93,22 @@ class Binding:
 
     __slots__ = ("kind", "node", "statement", "value")
 
-    def __init__(self, kind: str, node: ast.AST, statement: ast.AST | None = None, value: ast.expr | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        node: ast.AST,
+        statement: ast.AST | None = None,
+        value: ast.expr | None = None,
+    ) -> None:
         self.kind = kind
         self.node = node
         self.statement = statement
         self.value = value
 
     def __repr__(self) -> str:
-        return f"Binding({self.kind}, line {getattr(self.node, 'lineno', getattr(self.statement, 'lineno', 0))})"
+        return (
+            f"Binding({self.kind}, line {getattr(self.node, 'lineno', getattr(self.statement, 'lineno', 0))})"
+        )
 
     @property
     def is_import(self) -> bool:

@@ -9,7 +9,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 
-__all__ = ["UNKNOWN", "dotted_name", "is_dict_form", "iter_dict_items", "last_wins", "literal_of", "literal_value"]
+__all__ = [
+    "UNKNOWN",
+    "dotted_name",
+    "is_dict_form",
+    "iter_dict_items",
+    "last_wins",
+    "literal_of",
+    "literal_value",
+]
 
 
 def dotted_name(node: ast.AST) -> str | None:
@@ -37,7 +45,6 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
-
 def literal_value(node: ast.expr) -> object:
     """The Python value of a literal expression (``dict(a=1)`` included), else UNKNOWN."""
     if isinstance(node, ast.Call):
@@ -56,8 +63,6 @@ def literal_value(node: ast.expr) -> object:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return UNKNOWN
-
-
 
 
 def literal_of(node: ast.expr) -> object:
@@ -150,7 +155,7 @@ def iter_dict_items(node: ast.expr) -> Iterator[tuple[object, ast.AST, ast.expr]
                 yield None
             else:
                 literal = literal_of(key)
-                yield (literal, key, value) if literal is not UNKNOWN and _hashable(literal) else None
+                yield ((literal, key, value) if literal is not UNKNOWN and _hashable(literal) else None)
     elif isinstance(node, ast.Call):
         for _ in node.args:
             yield None

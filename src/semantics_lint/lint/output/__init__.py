@@ -171,17 +171,12 @@ def summary(findings: Sequence[Finding], *, unsafe: bool, fixed: int = 0) -> str
 
     lines: list[str] = []
     if fixed:
-        lines.append(
-            f"Found {plural(remaining + fixed, 'error')} ({fixed} fixed, {remaining} remaining)."
-        )
+        lines.append(f"Found {plural(remaining + fixed, 'error')} ({fixed} fixed, {remaining} remaining).")
     else:
         lines.append(f"Found {plural(remaining, 'error')}.")
     fixable = sum(1 for f in findings if is_fixable(f, unsafe))
     hidden = sum(1 for f in findings if f.fix is not None and not is_fixable(f, unsafe))
-    hint = (
-        f"{plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the "
-        "`--unsafe-fixes` option"
-    )
+    hint = f"{plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the `--unsafe-fixes` option"
     if fixable:
         option = "`--fix --unsafe-fixes`" if unsafe else "`--fix`"
         line = f"[*] {fixable} fixable with the {option} option"

@@ -94,9 +94,7 @@ def format_grouped(findings: Sequence[Finding], *, unsafe: bool = False, color: 
         width = max(len(f"{f.start.line}:{f.start.column + 1}") for f in group)
         for f in group:
             where = f"{f.start.line}:{f.start.column + 1}"
-            out.append(
-                f"  {where:<{width}} {palette.code(f)} {_mark(f, unsafe, palette)}{f.message}\n"
-            )
+            out.append(f"  {where:<{width}} {palette.code(f)} {_mark(f, unsafe, palette)}{f.message}\n")
         out.append("\n")
     return "".join(out)
 
@@ -219,13 +217,15 @@ def _changed_lines(edits: Sequence[Edit], lines: list[str], palette: Palette) ->
 
     after = text
     for edit in sorted(edits, key=lambda e: (e.start.line, e.start.column), reverse=True):
-        start, end = offset(edit.start.line, edit.start.column), offset(edit.end.line, edit.end.column)
+        start, end = (
+            offset(edit.start.line, edit.start.column),
+            offset(edit.end.line, edit.end.column),
+        )
         if not 0 <= start <= end <= len(text):
             return []
         after = after[:start] + edit.content + after[end:]
     out = [f"    {palette.paint('- ' + printable(line, tabs=True), RED)}\n" for line in before]
     out.extend(
-        f"    {palette.paint('+ ' + printable(line, tabs=True), CYAN)}\n"
-        for line in after.split("\n")
+        f"    {palette.paint('+ ' + printable(line, tabs=True), CYAN)}\n" for line in after.split("\n")
     )
     return out

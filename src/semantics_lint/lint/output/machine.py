@@ -40,8 +40,7 @@ def format_json(findings: Iterable[Finding]) -> str:
 
 def format_json_lines(findings: Iterable[Finding]) -> str:
     return "".join(
-        json.dumps(finding_json(f), ensure_ascii=False, separators=(",", ":")) + "\n"
-        for f in findings
+        json.dumps(finding_json(f), ensure_ascii=False, separators=(",", ":")) + "\n" for f in findings
     )
 
 

@@ -21,9 +21,7 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
 
 
-def statistics(
-    findings: Iterable[Finding], unsafe: bool
-) -> list[tuple[str, str, int, int, int]]:
+def statistics(findings: Iterable[Finding], unsafe: bool) -> list[tuple[str, str, int, int, int]]:
     """``(code, name, count, fixable, hidden)`` per code, most frequent first, then by code.
 
     ``fixable``: how many the flags given would fix; ``hidden``: how many more only
@@ -36,9 +34,7 @@ def statistics(
     fixable = Counter(f.code for f in findings if is_fixable(f, unsafe))
     hidden = Counter(f.code for f in findings if f.fix is not None and not is_fixable(f, unsafe))
     ordered = sorted(counts, key=lambda code: (-counts[code], code))
-    return [
-        (code, rule_info(code).name, counts[code], fixable[code], hidden[code]) for code in ordered
-    ]
+    return [(code, rule_info(code).name, counts[code], fixable[code], hidden[code]) for code in ordered]
 
 
 def format_statistics(findings: Iterable[Finding], output_format: str, unsafe: bool) -> str:

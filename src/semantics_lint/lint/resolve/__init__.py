@@ -240,7 +240,9 @@ class Resolver:
         spelled = dotted_name(node) or reading.excerpt(node)
         return Resolved(value.value, value.origin, spelled, value.reading, value.aliases, value.code)
 
-    def _settle(self, reading: ModuleReading, node: ast.expr, walk: _Walk, origin: str | None) -> _Value | None:
+    def _settle(
+        self, reading: ModuleReading, node: ast.expr, walk: _Walk, origin: str | None
+    ) -> _Value | None:
         """What the expression ``node`` of ``reading`` provably holds: a name followed
         (None when unknown), a subscript with a literal key into a literal container, a
         folded f-string, a walrus's value; any other expression (a subscript or an
@@ -275,7 +277,9 @@ class Resolver:
                 return _Value(ast.copy_location(ast.Constant(text), node), origin, reading, code=repr(text))
         return _Value(node, here, reading)  # a value written out (an f-string that may hold anything)
 
-    def _subscript(self, reading: ModuleReading, node: ast.Subscript, walk: _Walk, here: str) -> _Value | None:
+    def _subscript(
+        self, reading: ModuleReading, node: ast.Subscript, walk: _Walk, here: str
+    ) -> _Value | None:
         """``SNAPSHOT["taken_at"]``, ``STAMPS[0]``: the element, when the container and
         the key are literals the source proves."""
         if not isinstance(node.ctx, ast.Load):
@@ -321,7 +325,9 @@ class Resolver:
         if not index.stable(name, home):
             return None
         if binding.kind in (IMPORT, IMPORT_FROM):
-            if position is not None and _same_scope(scope, home) and _start(binding.statement) >= position:  # type: ignore[arg-type]
+            if (
+                position is not None and _same_scope(scope, home) and _start(binding.statement) >= position  # type: ignore[arg-type]
+            ):
                 return None
             value = self._follow_import(reading, binding, dotted, walk)
             if value is not None and not _unchanged(index, dotted, home, value.value, through):
@@ -382,15 +388,21 @@ class Resolver:
         statement = found[0].statement
         assert statement is not None
         value = self._settle(reading, found[0].value, walk, reading.origin(statement.lineno))  # type: ignore[attr-defined]
-        if value is None or (shapes.mutable(value.value) and not shapes.attribute_unchanged(index, attribute, value.value)):
+        if value is None or (
+            shapes.mutable(value.value) and not shapes.attribute_unchanged(index, attribute, value.value)
+        ):
             return None
         return value
 
-    def _follow_import(self, reading: ModuleReading, binding: Binding, dotted: str, walk: _Walk) -> _Value | None:
+    def _follow_import(
+        self, reading: ModuleReading, binding: Binding, dotted: str, walk: _Walk
+    ) -> _Value | None:
         if reading.path is None:
             return None
         question = _question(reading.path, binding, dotted)
-        if question is None or (not question.level and question.module.partition(".")[0] in sys.stdlib_module_names):
+        if question is None or (
+            not question.level and question.module.partition(".")[0] in sys.stdlib_module_names
+        ):
             # The standard library holds no constant of the project (``os.sep``).
             return None
         if question in self._asked:
@@ -545,7 +557,9 @@ def _first_name(node: ast.expr) -> ast.expr | None:
             return None
 
 
-def _unchanged(index: FileIndex, spelled: str, home: Scope, bound: ast.expr, through: ast.expr | None) -> bool:
+def _unchanged(
+    index: FileIndex, spelled: str, home: Scope, bound: ast.expr, through: ast.expr | None
+) -> bool:
     """Whether a value bound to ``spelled`` in ``home`` provably keeps what it was bound
     to: it cannot change in place, or every use that reads the binding is an argument of
     a declaration call, the alias being followed (``through``), or a read of an element

@@ -73,7 +73,11 @@ class ProjectModule(nodes.Module):  # type: ignore[misc]
         self.project_find = find
 
     def import_module(
-        self, modname: str, relative_only: bool = False, level: int | None = None, use_cache: bool = True
+        self,
+        modname: str,
+        relative_only: bool = False,
+        level: int | None = None,
+        use_cache: bool = True,
     ) -> nodes.Module:
         if relative_only and level is None:
             level = 0
@@ -161,7 +165,11 @@ def _parse(text: str, name: str, path: str) -> ast.Module:
             return ast.parse(text + "\n", type_comments=False)
     except (TypeError, ValueError, SyntaxError, MemoryError) as error:
         raise AstroidSyntaxError(
-            "Parsing Python code failed:\n{error}", source=text, modname=name, path=path, error=error
+            "Parsing Python code failed:\n{error}",
+            source=text,
+            modname=name,
+            path=path,
+            error=error,
         ) from error
 
 

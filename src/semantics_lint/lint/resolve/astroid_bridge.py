@@ -73,6 +73,7 @@ MAX_HOPS = 8
 MAX_INFERRED = 16
 """Inferred values read for one name; more than one distinct value is unknown anyway."""
 
+
 @dataclass(frozen=True, slots=True)
 class ImportRequest:
     """An imported name, as the importing file wrote it.
@@ -210,9 +211,7 @@ class _Session:
             return cached
         located = project_modules.locate(self.root, name, self.located)
         if located is None:
-            raise AstroidImportError(
-                "{modname} is not a source module of the project", modname=name
-            )
+            raise AstroidImportError("{modname} is not a source module of the project", modname=name)
         if located.path is None:
             assert located.folder is not None
             module = astroid_boundary.namespace_module(name, located.folder, self.module)
@@ -316,7 +315,9 @@ def find_binding(request: ImportRequest, bridge: Bridge) -> ModuleBinding | None
     return answer
 
 
-def _answer(session: _Session, target: str, names: tuple[str, ...]) -> tuple[bool, ModuleBinding | None, frozenset[str]]:
+def _answer(
+    session: _Session, target: str, names: tuple[str, ...]
+) -> tuple[bool, ModuleBinding | None, frozenset[str]]:
     """The answer, and the files of every module looked up to work it out."""
     session.touched = set()
     try:
@@ -451,8 +452,7 @@ def _has_star_import(module: nodes.Module) -> bool:
     from astroid import nodes as anodes
 
     return any(
-        isinstance(statement, anodes.ImportFrom)
-        and any(name == "*" for name, _ in statement.names)
+        isinstance(statement, anodes.ImportFrom) and any(name == "*" for name, _ in statement.names)
         for statement in module.body
     )
 

@@ -27,7 +27,12 @@ class ModuleReading:
     __slots__ = ("display", "index", "path", "source", "tree")
 
     def __init__(
-        self, source: Source, tree: ast.Module, index: FileIndex, path: str | None, display: str | None
+        self,
+        source: Source,
+        tree: ast.Module,
+        index: FileIndex,
+        path: str | None,
+        display: str | None,
     ) -> None:
         self.source = source
         self.tree = tree

@@ -42,7 +42,13 @@ from semantics_lint.lint.core.index import ANNOTATED, ASSIGN, IMPORT_FROM, Bindi
 from semantics_lint.lint.resolve import astroid_bridge, project_modules
 from semantics_lint.lint.resolve.module_reading import ModuleReading, read_module
 
-__all__ = ["MAX_CACHED_MODULES", "ProjectCache", "imported_binding", "max_questions", "module_reading"]
+__all__ = [
+    "MAX_CACHED_MODULES",
+    "ProjectCache",
+    "imported_binding",
+    "max_questions",
+    "module_reading",
+]
 
 MAX_CACHED_MODULES = 256
 """Project modules a :class:`ProjectCache` keeps read at once."""
@@ -70,7 +76,9 @@ class ProjectCache:
     def __init__(self) -> None:
         self.located: project_modules.Located = {}
         self.readings: dict[tuple[str, frozenset[str]], tuple[tuple[int, int], ModuleReading | None]] = {}
-        self.answers: dict[tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBinding | None, _Signed]] = {}
+        self.answers: dict[
+            tuple[str, str, tuple[str, ...]], tuple[astroid_bridge.ModuleBinding | None, _Signed]
+        ] = {}
         self.bridge = astroid_bridge.Bridge(self.located)
         self.questions = 0
 
@@ -90,7 +98,10 @@ class ProjectCache:
 
 
 def module_reading(
-    path: str, declaration_names: frozenset[str], cache: ProjectCache, snapshot: project_modules.Snapshot
+    path: str,
+    declaration_names: frozenset[str],
+    cache: ProjectCache,
+    snapshot: project_modules.Snapshot,
 ) -> ModuleReading | None:
     """The reading of a project module, from disk once per version of the file (as
     ``snapshot``, the lint's view of the files, sees it) in the run (``cache``)."""
@@ -127,8 +138,6 @@ def imported_binding(
     if direct is not None:
         return direct
     return astroid_bridge.find_binding(question, cache.bridge)
-
-
 
 
 def _direct_binding(
@@ -170,7 +179,10 @@ class _Reader:
     __slots__ = ("cache", "declaration_names", "read", "snapshot")
 
     def __init__(
-        self, declaration_names: frozenset[str], cache: ProjectCache, snapshot: project_modules.Snapshot
+        self,
+        declaration_names: frozenset[str],
+        cache: ProjectCache,
+        snapshot: project_modules.Snapshot,
     ) -> None:
         self.declaration_names = declaration_names
         self.cache = cache
@@ -230,7 +242,9 @@ def _constant_binding(
     value = binding.value
     if isinstance(value, ast.Name) and aliases:
         # ``PROVENANCE_SOURCE = SOURCE``: inference gives SOURCE's one value.
-        plain, complete = _plain_alias(root, target, located.folder is not None, index, value.id, binding, reader)
+        plain, complete = _plain_alias(
+            root, target, located.folder is not None, index, value.id, binding, reader
+        )
         if not plain:
             return None, complete
     elif not _plain_display(value):

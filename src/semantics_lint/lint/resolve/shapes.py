@@ -62,7 +62,11 @@ def mutable(node: ast.expr) -> bool:
         return mutable(node.body) or mutable(node.orelse)
     if isinstance(node, ast.BoolOp):
         return any(mutable(value) for value in node.values)
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("dict", "list", "set")
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("dict", "list", "set")
+    )
 
 
 _SIMPLE = (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)
@@ -199,7 +203,9 @@ def attribute_stored(index: FileIndex, attribute: str, overridden_in: Scope | No
     if "setattr" in index.calls or "delattr" in index.calls:
         return True
     for spelled, uses in index.uses.items():
-        if spelled.endswith("." + attribute) and any(not isinstance(getattr(use, "ctx", None), ast.Load) for use in uses):
+        if spelled.endswith("." + attribute) and any(
+            not isinstance(getattr(use, "ctx", None), ast.Load) for use in uses
+        ):
             return True
     if overridden_in is not None:
         for scope in index.scopes.values():

@@ -61,14 +61,7 @@ from semantics_lint.lint.calls.declaration import (
     fields_of_part,
 )
 from semantics_lint.lint.calls.verdicts import ARGUMENTS, REFUSAL_KINDS, Refusal
-from semantics_lint.lint.core.model import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    Position,
-    Severity,
-)
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Fix, Position, Severity
 
 if TYPE_CHECKING:
     from semantics_lint.lint.calls.context import CallSite, FileContext
@@ -78,7 +71,9 @@ FixKind = Literal["none", "safe", "unsafe"]
 DATA_KEYS: frozenset[FieldStatus] = frozenset({"field", "snake"})
 """The statuses of a key spelled as a field of its part (camelCase or its wire spelling)."""
 
-DATA_FIELD_KEYS: frozenset[tuple[str, str]] = frozenset(("described_result", name) for name in vocabulary.DATA_FIELDS)
+DATA_FIELD_KEYS: frozenset[tuple[str, str]] = frozenset(
+    ("described_result", name) for name in vocabulary.DATA_FIELDS
+)
 """The data fields of a described result (``facts``, ``series``, ``edges``), as
 ``Selector.keys`` names them."""
 
@@ -378,7 +373,9 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls._own_hooks = frozenset(hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook))
+        cls._own_hooks = frozenset(
+            hook for hook in _ALL_HOOKS if getattr(cls, hook) is not getattr(Rule, hook)
+        )
         on_declaration, on_part, on_field, on_row = (hook in cls._own_hooks for hook in _HOOKS)
         cls._call_hooks = (on_declaration, on_part, on_field, on_row)
         by_kind: dict[str, set[str]] = {}
@@ -502,7 +499,9 @@ def _check_selector(cls: type[Rule]) -> None:
         raise TypeError(f"{where}: judges must be a Selector(...), not {judges!r}")
     unknown_calls = judges.calls - CALL_KINDS
     if unknown_calls:
-        raise TypeError(f"{where}: judges.calls holds {sorted(unknown_calls)}, no call kind; use {sorted(CALL_KINDS)}")
+        raise TypeError(
+            f"{where}: judges.calls holds {sorted(unknown_calls)}, no call kind; use {sorted(CALL_KINDS)}"
+        )
     reachable = frozenset(kind for call in judges.calls for kind in PARTS_OF_CALL[call])
     for kind in sorted(judges.parts or ()):
         if kind not in reachable:
@@ -513,7 +512,9 @@ def _check_selector(cls: type[Rule]) -> None:
     parts = reachable if judges.parts is None else judges.parts
     for kind, name in sorted(judges.keys or ()):
         if kind not in parts:
-            raise TypeError(f"{where}: judges.keys names a key of {kind!r}, which is not in judges.parts; add it there")
+            raise TypeError(
+                f"{where}: judges.keys names a key of {kind!r}, which is not in judges.parts; add it there"
+            )
         if name not in fields_of_part(kind):
             raise TypeError(
                 f"{where}: judges.keys names {name!r}, which is no field of {kind!r}; "
@@ -521,7 +522,9 @@ def _check_selector(cls: type[Rule]) -> None:
             )
     unknown_statuses = (judges.statuses or frozenset()) - FIELD_STATUSES
     if unknown_statuses:
-        raise TypeError(f"{where}: judges.statuses holds {sorted(unknown_statuses)}; use {sorted(FIELD_STATUSES)}")
+        raise TypeError(
+            f"{where}: judges.statuses holds {sorted(unknown_statuses)}; use {sorted(FIELD_STATUSES)}"
+        )
     for kind in sorted(judges.named):
         if kind not in parts or kind not in NAMEABLE_PARTS:
             raise TypeError(
@@ -530,11 +533,17 @@ def _check_selector(cls: type[Rule]) -> None:
             )
     _, on_part, on_field, _ = cls._call_hooks
     if (judges.keys is not None or judges.statuses is not None or judges.spelling) and not on_field:
-        raise TypeError(f"{where}: judges.keys/statuses/spelling select keys, but the rule has no visit_field")
+        raise TypeError(
+            f"{where}: judges.keys/statuses/spelling select keys, but the rule has no visit_field"
+        )
     if (judges.parts is not None or judges.named) and not (on_part or on_field):
-        raise TypeError(f"{where}: judges.parts/named select parts, but the rule has no visit_part or visit_field")
+        raise TypeError(
+            f"{where}: judges.parts/named select parts, but the rule has no visit_part or visit_field"
+        )
     if any(cls._call_hooks) and not judges.calls:
-        raise TypeError(f"{where}: the rule has call hooks but judges.calls is empty; name the call kinds it judges")
+        raise TypeError(
+            f"{where}: the rule has call hooks but judges.calls is empty; name the call kinds it judges"
+        )
     for claim in judges.refusals:
         _check_claim(where, claim)
 
@@ -543,7 +552,9 @@ def _check_claim(where: str, claim: Claim) -> None:
     if not isinstance(claim, Claim):
         raise TypeError(f"{where}: judges.refusals holds {claim!r}; write Claim(...)")
     if not claim.calls or claim.calls - CALL_KINDS:
-        raise TypeError(f"{where}: a claimed refusal names calls {sorted(claim.calls)}; use {sorted(CALL_KINDS)}")
+        raise TypeError(
+            f"{where}: a claimed refusal names calls {sorted(claim.calls)}; use {sorted(CALL_KINDS)}"
+        )
     if not claim.faults or claim.faults - REFUSAL_KINDS:
         raise TypeError(
             f"{where}: a claimed refusal names kinds {sorted(claim.faults)}; the runtime's kinds are {sorted(REFUSAL_KINDS)}"
@@ -555,13 +566,17 @@ def _check_claim(where: str, claim: Claim) -> None:
         keys = frozenset({step}) if isinstance(step, str) else step
         stray = sorted(key for key in keys - {ANY, INDEX} if key not in known)
         if stray:
-            raise TypeError(f"{where}: a claimed refusal's path names {stray}, no key of any part; name keys as the mint spells them")
+            raise TypeError(
+                f"{where}: a claimed refusal's path names {stray}, no key of any part; name keys as the mint spells them"
+            )
 
 
 @cache
 def _known_keys() -> frozenset[str]:
     """Every key of every part of every call, worked out once."""
-    return frozenset(name for call in CALL_KINDS for kind in PARTS_OF_CALL[call] for name in fields_of_part(kind))
+    return frozenset(
+        name for call in CALL_KINDS for kind in PARTS_OF_CALL[call] for name in fields_of_part(kind)
+    )
 
 
 def _claim_refusals(cls: type[Rule]) -> None:

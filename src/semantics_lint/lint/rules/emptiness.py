@@ -196,7 +196,11 @@ class _Way:
         for binding in home.bindings.get(name, ()):
             # ``if not (rows := ...):`` tests the name where the walrus binds it.
             bound = binding.node
-            if binding.kind == WALRUS and _owner(scope_of.get(id(bound), home)) is owner and start(bound) < at_use:
+            if (
+                binding.kind == WALRUS
+                and _owner(scope_of.get(id(bound), home)) is owner
+                and start(bound) < at_use
+            ):
                 before.append(start(bound))
         before.sort()
         self.before = before
@@ -206,7 +210,9 @@ class _Way:
     def branch(self, node: ast.If | ast.IfExp, child: ast.AST) -> Said:
         """The branch of ``node`` that holds ``child``: what its test proves (spoiled
         when the name may change in the branch; silent when the test proves nothing)."""
-        taken_when_true = child is node.body if isinstance(node, ast.IfExp) else any(child is s for s in node.body)
+        taken_when_true = (
+            child is node.body if isinstance(node, ast.IfExp) else any(child is s for s in node.body)
+        )
         proved = self._proved(node.test, taken_when_true)
         if proved is None:
             return _SILENT
@@ -214,7 +220,10 @@ class _Way:
             return _SPOILED
         test = node.test
         truth = "true" if taken_when_true else "false"
-        return Said(Verdict.PROVED, f"in this branch (line {test.lineno} tests `{shown(test)}`, {truth} here)")
+        return Said(
+            Verdict.PROVED,
+            f"in this branch (line {test.lineno} tests `{shown(test)}`, {truth} here)",
+        )
 
     def guarded(self, node: ast.AST, child: ast.AST) -> Said:
         """A guard before ``child`` in its statement list: the last statement before it
@@ -259,7 +268,10 @@ class _Way:
         if self._disturbed(start(subject), end(case.body[-1]), tuple(earlier), subject):
             return _SPOILED
         line = case.pattern.lineno
-        return Said(Verdict.PROVED, f"in this case (line {line} matches `{self.name}` only when it is an empty sequence)")
+        return Said(
+            Verdict.PROVED,
+            f"in this case (line {line} matches `{self.name}` only when it is an empty sequence)",
+        )
 
     def shared(self) -> bool:
         """Whether the list may be reached through another name, so that a change
@@ -287,7 +299,10 @@ class _Way:
         return proved if proved is not None and self.index.resolves_to(proved, self.home) else None
 
     def _disturbed(
-        self, begins: tuple[int, int], ends: tuple[int, int], skipped: tuple[tuple[tuple[int, int], tuple[int, int]], ...],
+        self,
+        begins: tuple[int, int],
+        ends: tuple[int, int],
+        skipped: tuple[tuple[tuple[int, int], tuple[int, int]], ...],
         proved: ast.Name,
     ) -> bool:
         """Whether the name may change from ``begins`` to ``ends`` (the stretches
@@ -331,7 +346,9 @@ def _only_looked_at(index: FileIndex, read: ast.expr) -> bool:
         return parent.value is node and isinstance(parent.ctx, ast.Load)
     if isinstance(parent, ast.Call):
         func = parent.func
-        return isinstance(func, ast.Name) and func.id == "len" and len(parent.args) == 1 and not parent.keywords
+        return (
+            isinstance(func, ast.Name) and func.id == "len" and len(parent.args) == 1 and not parent.keywords
+        )
     return isinstance(parent, (ast.Compare, ast.FormattedValue, ast.Match)) and node is read
 
 
@@ -368,7 +385,12 @@ def _exits(block: list[ast.stmt]) -> bool:
     for statement in block:
         if isinstance(statement, (ast.Return, ast.Raise)):
             return True
-        if isinstance(statement, ast.If) and statement.orelse and _exits(statement.body) and _exits(statement.orelse):
+        if (
+            isinstance(statement, ast.If)
+            and statement.orelse
+            and _exits(statement.body)
+            and _exits(statement.orelse)
+        ):
             return True
     return False
 
@@ -481,7 +503,9 @@ def _falsy_under(index: FileIndex, test: ast.expr, name: str, holds: bool) -> as
     return None
 
 
-def _compared(index: FileIndex, left: ast.expr, op: ast.cmpop, right: ast.expr, name: str, holds: bool) -> ast.Name | None:
+def _compared(
+    index: FileIndex, left: ast.expr, op: ast.cmpop, right: ast.expr, name: str, holds: bool
+) -> ast.Name | None:
     """``len(rows) == 0``, ``rows == []`` and their mirrors: the read proved empty."""
     for measured_side, other, flipped in ((left, right, False), (right, left, True)):
         measured = _measured(index, measured_side, name)

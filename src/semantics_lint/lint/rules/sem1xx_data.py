@@ -11,11 +11,7 @@ import ast
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import Declaration, Field
-from semantics_lint.lint.calls.verdicts import (
-    EMPTY,
-    SAYS_NOTHING,
-    closest_field,
-)
+from semantics_lint.lint.calls.verdicts import EMPTY, SAYS_NOTHING, closest_field
 from semantics_lint.lint.rules.base import (
     DATA_FIELD_KEYS,
     DATA_KEYS,
@@ -29,6 +25,7 @@ from semantics_lint.lint.rules.base import (
 from semantics_lint.lint.rules.emptiness import empty_data
 
 # Which nested part holds a field that was written one level too high.
+
 
 class EmptyDeclaration(Rule):
     """
@@ -50,9 +47,7 @@ class EmptyDeclaration(Rule):
     name = "empty-described-result"
     judges = Selector(
         calls=frozenset({"described_result"}),
-        refusals=(
-            Claim(frozenset({"described_result"}), frozenset({SAYS_NOTHING})),
-        ),
+        refusals=(Claim(frozenset({"described_result"}), frozenset({SAYS_NOTHING})),),
     )
 
     VALID = (
@@ -184,7 +179,11 @@ class EmptyDataLiteral(Rule):
         keys=DATA_FIELD_KEYS,
         statuses=DATA_KEYS,
         refusals=(
-            Claim(frozenset({"described_result"}), frozenset({EMPTY}), (frozenset(vocabulary.DATA_FIELDS),)),
+            Claim(
+                frozenset({"described_result"}),
+                frozenset({EMPTY}),
+                (frozenset(vocabulary.DATA_FIELDS),),
+            ),
         ),
     )
 

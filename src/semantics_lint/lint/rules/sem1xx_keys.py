@@ -10,21 +10,8 @@ from __future__ import annotations
 
 from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import NAMEABLE_PARTS, Field
-from semantics_lint.lint.calls.verdicts import (
-    DERIVED_KEY,
-    SNAKE_CASE_KEY,
-    UNKNOWN_KEY,
-    closest_field,
-)
-from semantics_lint.lint.rules.base import (
-    CALL_KINDS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.calls.verdicts import DERIVED_KEY, SNAKE_CASE_KEY, UNKNOWN_KEY, closest_field
+from semantics_lint.lint.rules.base import CALL_KINDS, Check, Claim, Invalid, Rule, Selector, Valid
 
 # Which nested part holds a field that was written one level too high.
 
@@ -88,9 +75,7 @@ class UnknownDeclarationKey(KeyRule):
     fix = "unsafe"
     judges = KeyRule.judges._replace(
         statuses=frozenset({"unknown"}),
-        refusals=(
-            Claim(CALL_KINDS, frozenset({UNKNOWN_KEY}), deeper=True),
-        ),
+        refusals=(Claim(CALL_KINDS, frozenset({UNKNOWN_KEY}), deeper=True),),
     )
 
     VALID = (
@@ -297,9 +282,7 @@ class SnakeCaseDeclarationKey(KeyRule):
     fix = "safe"
     judges = KeyRule.judges._replace(
         statuses=frozenset({"snake"}),
-        refusals=(
-            Claim(CALL_KINDS, frozenset({SNAKE_CASE_KEY}), deeper=True),
-        ),
+        refusals=(Claim(CALL_KINDS, frozenset({SNAKE_CASE_KEY}), deeper=True),),
     )
 
     VALID = (
@@ -540,9 +523,7 @@ class DerivedFieldDeclared(KeyRule):
     name = "derived-field-declared"
     judges = KeyRule.judges._replace(
         statuses=frozenset({"derived"}),
-        refusals=(
-            Claim(CALL_KINDS, frozenset({DERIVED_KEY}), deeper=True),
-        ),
+        refusals=(Claim(CALL_KINDS, frozenset({DERIVED_KEY}), deeper=True),),
     )
 
     VALID = (

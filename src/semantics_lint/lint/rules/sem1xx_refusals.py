@@ -8,25 +8,18 @@ reports the rest.
 from __future__ import annotations
 
 from semantics_lint.lint.calls.declaration import Declaration
-from semantics_lint.lint.calls.verdicts import (
-    followable,
-    refusals,
-)
+from semantics_lint.lint.calls.verdicts import followable, refusals
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.rules.base import (
-    CALL_KINDS,
-    Check,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-    specific_code,
-)
+from semantics_lint.lint.rules.base import CALL_KINDS, Check, Invalid, Rule, Selector, Valid, specific_code
 
 # Which nested part holds a field that was written one level too high.
 
-_RAISED_BY_MINT = "the runtime mint raises this at the call site when the tool runs, and the tool answers nothing"
-_RAISED = {"define_tool": "define_tool() raises this where the tool is defined, so the module defining it does not load"}
+_RAISED_BY_MINT = (
+    "the runtime mint raises this at the call site when the tool runs, and the tool answers nothing"
+)
+_RAISED = {
+    "define_tool": "define_tool() raises this where the tool is defined, so the module defining it does not load"
+}
 
 
 class RuntimeRefusesDeclaration(Rule):
@@ -226,6 +219,4 @@ class RuntimeRefusesDeclaration(Rule):
             )
 
 
-REFUSAL_RULES: tuple[type[Rule], ...] = (
-    RuntimeRefusesDeclaration,
-)
+REFUSAL_RULES: tuple[type[Rule], ...] = (RuntimeRefusesDeclaration,)

@@ -93,7 +93,12 @@ class UnhonourableRow(Rule):
         keys=DATA_FIELD_KEYS,
         statuses=DATA_KEYS,
         refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS, (frozenset(vocabulary.DATA_FIELDS), ANY), deeper=True),
+            Claim(
+                frozenset({"described_result"}),
+                VALUE_FAULTS,
+                (frozenset(vocabulary.DATA_FIELDS), ANY),
+                deeper=True,
+            ),
         ),
     )
 
@@ -276,7 +281,10 @@ def _json_problem(row: Row) -> tuple[str, ast.expr | None] | None:
     node = row.node
     items: list[tuple[object, ast.expr]]
     if isinstance(node, ast.Dict):
-        items = [(UNKNOWN if key is None else _row_value(key), value) for key, value in zip(node.keys, node.values, strict=True)]
+        items = [
+            (UNKNOWN if key is None else _row_value(key), value)
+            for key, value in zip(node.keys, node.values, strict=True)
+        ]
     elif isinstance(node, ast.Call):
         items = [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
     else:

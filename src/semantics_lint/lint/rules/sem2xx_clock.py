@@ -15,22 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.resolve import FOLLOWED
-from semantics_lint.lint.rules.base import (
-    DATA_KEYS,
-    Check,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
-from semantics_lint.lint.rules.values import (
-    follow,
-    imports_of,
-    literal_kind,
-    qualified_name,
-    shown,
-    text_of,
-)
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Invalid, Rule, Selector, Valid
+from semantics_lint.lint.rules.values import follow, imports_of, literal_kind, qualified_name, shown, text_of
 
 if TYPE_CHECKING:
     from semantics_lint.lint.calls.context import CallSite
@@ -57,7 +43,10 @@ _DATE_PATTERNS: Final = (
     # 05/01/2024, 1.5.2024
     re.compile(rf"(?<![\d./])(\d{{1,2}})([/.])(\d{{1,2}})\2({_YEAR})(?!\d|[./]\d)"),
     # 1 May 2024, 1st of May 2024, Wed, 01 May 2024 10:00:00 GMT
-    re.compile(rf"(?<![\w])\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
+    re.compile(
+        rf"(?<![\w])\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+{_YEAR}(?!\d)",
+        re.IGNORECASE,
+    ),
     # May 1, 2024
     re.compile(rf"(?<![\w]){_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+{_YEAR}(?!\d)", re.IGNORECASE),
 )
@@ -211,7 +200,10 @@ def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource |
             return inner(node.args[1])
         return TimeSource("clock", shown(node))
     if qualified in _DATE_CONSTRUCTORS:
-        components = [*node.args, *(kw.value for kw in node.keywords if kw.arg not in ("tzinfo", "fold"))]
+        components = [
+            *node.args,
+            *(kw.value for kw in node.keywords if kw.arg not in ("tzinfo", "fold")),
+        ]
         if components and all(literal_kind(arg) == "number" for arg in components):
             return TimeSource("date", shown(node))
         return None
@@ -224,7 +216,12 @@ def _time_of(call: CallSite, node: ast.expr, *, same_file: bool) -> TimeSource |
         return None
     if isinstance(func, ast.Attribute) and func.attr in _TIME_KEEPING_METHODS:
         return inner(func.value)
-    if isinstance(func, ast.Name) and func.id in _CONVERTERS and len(node.args) == 1 and func.id not in imports_of(context):
+    if (
+        isinstance(func, ast.Name)
+        and func.id in _CONVERTERS
+        and len(node.args) == 1
+        and func.id not in imports_of(context)
+    ):
         return inner(node.args[0])
     return None
 

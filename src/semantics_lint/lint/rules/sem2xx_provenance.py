@@ -14,20 +14,8 @@ import ast
 import math
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.calls.verdicts import (
-    MISSING,
-    VALUE_FAULTS,
-    WRONG_TYPE,
-)
-from semantics_lint.lint.rules.base import (
-    DATA_KEYS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.calls.verdicts import MISSING, VALUE_FAULTS, WRONG_TYPE
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     Value,
     follow,
@@ -73,9 +61,7 @@ class DataWithoutProvenance(Rule):
     name = "data-without-provenance"
     judges = Selector(
         calls=frozenset({"described_result"}),
-        refusals=(
-            Claim(frozenset({"described_result"}), frozenset({MISSING}), ("provenance",)),
-        ),
+        refusals=(Claim(frozenset({"described_result"}), frozenset({MISSING}), ("provenance",)),),
     )
 
     VALID = (
@@ -214,11 +200,21 @@ class IncompleteProvenance(Rule):
     judges = Selector(
         calls=frozenset({"described_result"}),
         parts=frozenset({"described_result", "provenance"}),
-        keys=frozenset({("described_result", "provenance"), ("provenance", "measuredAt"), ("provenance", "source")}),
+        keys=frozenset(
+            {
+                ("described_result", "provenance"),
+                ("provenance", "measuredAt"),
+                ("provenance", "source"),
+            }
+        ),
         statuses=DATA_KEYS,
         named=_PROVENANCE,
         refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", frozenset({"measuredAt", "source"}))),
+            Claim(
+                frozenset({"described_result"}),
+                VALUE_FAULTS,
+                ("provenance", frozenset({"measuredAt", "source"})),
+            ),
             Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("provenance",)),
         ),
     )
@@ -334,7 +330,10 @@ class IncompleteProvenance(Rule):
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
             report_wrong_kind(
-                check, field, "provenance", ("dict",),
+                check,
+                field,
+                "provenance",
+                ("dict",),
                 help="give a dict {'measuredAt': ..., 'source': ...}, or leave it out when "
                 "the result carries no series or facts",
             )
@@ -373,7 +372,16 @@ class IncompleteProvenance(Rule):
 
 
 _NOT_FINITE_CONSTANTS: Final = frozenset(
-    {"math.inf", "math.nan", "numpy.inf", "numpy.nan", "numpy.NaN", "numpy.Inf", "cmath.inf", "cmath.nan"}
+    {
+        "math.inf",
+        "math.nan",
+        "numpy.inf",
+        "numpy.nan",
+        "numpy.NaN",
+        "numpy.Inf",
+        "cmath.inf",
+        "cmath.nan",
+    }
 )
 
 
@@ -472,9 +480,7 @@ class InvalidAgeSeconds(Rule):
         keys=frozenset({("provenance", "ageSeconds")}),
         statuses=DATA_KEYS,
         named=_PROVENANCE,
-        refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", "ageSeconds")),
-        ),
+        refusals=(Claim(frozenset({"described_result"}), VALUE_FAULTS, ("provenance", "ageSeconds")),),
     )
 
     VALID = (

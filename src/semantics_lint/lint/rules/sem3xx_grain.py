@@ -11,21 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.calls.verdicts import (
-    COUNTER_UNSTATED,
-    MISSING,
-    VALUE_FAULTS,
-)
-from semantics_lint.lint.rules.base import (
-    ANY,
-    DATA_KEYS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.calls.verdicts import COUNTER_UNSTATED, MISSING, VALUE_FAULTS
+from semantics_lint.lint.rules.base import ANY, DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     follow,
     followed_literal,
@@ -38,7 +25,6 @@ from semantics_lint.lint.rules.values import (
 )
 
 if TYPE_CHECKING:
-
     from semantics_lint.lint.calls.declaration import Declaration, Field, Part
 
 _GRAIN_TEXT_FIELDS: Final = ("interval", "aggregation", "collapsed")
@@ -66,9 +52,7 @@ class SeriesWithoutGrain(Rule):
     name = "series-without-grain"
     judges = Selector(
         calls=frozenset({"described_result"}),
-        refusals=(
-            Claim(frozenset({"described_result"}), frozenset({MISSING}), ("grain",)),
-        ),
+        refusals=(Claim(frozenset({"described_result"}), frozenset({MISSING}), ("grain",)),),
     )
 
     VALID = (
@@ -165,7 +149,12 @@ class CounterAggregationUnstated(Rule):
         parts=_GRAIN,
         named=_GRAIN,
         refusals=(
-            Claim(frozenset({"described_result"}), frozenset({COUNTER_UNSTATED}), ("grain",), deeper=True),
+            Claim(
+                frozenset({"described_result"}),
+                frozenset({COUNTER_UNSTATED}),
+                ("grain",),
+                deeper=True,
+            ),
         ),
     )
 
@@ -316,12 +305,23 @@ class GrainSaysNothing(Rule):
     judges = Selector(
         calls=frozenset({"described_result"}),
         parts=frozenset({"described_result", "grain"}),
-        keys=frozenset({("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)}),
+        keys=frozenset(
+            {("described_result", "grain"), *(("grain", name) for name in vocabulary.GRAIN_FIELDS)}
+        ),
         statuses=DATA_KEYS,
         named=_GRAIN,
         refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS - {MISSING, COUNTER_UNSTATED}, ("grain",)),
-            Claim(frozenset({"described_result"}), VALUE_FAULTS - {COUNTER_UNSTATED}, ("grain", ANY), deeper=True),
+            Claim(
+                frozenset({"described_result"}),
+                VALUE_FAULTS - {MISSING, COUNTER_UNSTATED},
+                ("grain",),
+            ),
+            Claim(
+                frozenset({"described_result"}),
+                VALUE_FAULTS - {COUNTER_UNSTATED},
+                ("grain", ANY),
+                deeper=True,
+            ),
         ),
     )
 
@@ -421,10 +421,12 @@ class GrainSaysNothing(Rule):
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
             report_wrong_kind(
-                check, field, "grain", ("dict",),
+                check,
+                field,
+                "grain",
+                ("dict",),
                 suffix=", which says nothing",
-                help="give a dict of interval, aggregation, isCounter, collapsed, or leave "
-                "grain out",
+                help="give a dict of interval, aggregation, isCounter, collapsed, or leave grain out",
             )
             return
         found = followed_literal(check.call, field.value_ast)
@@ -456,4 +458,8 @@ class GrainSaysNothing(Rule):
             )
 
 
-GRAIN_RULES: tuple[type[Rule], ...] = (SeriesWithoutGrain, CounterAggregationUnstated, GrainSaysNothing)
+GRAIN_RULES: tuple[type[Rule], ...] = (
+    SeriesWithoutGrain,
+    CounterAggregationUnstated,
+    GrainSaysNothing,
+)

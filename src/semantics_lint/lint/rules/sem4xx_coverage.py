@@ -20,16 +20,7 @@ from semantics_lint.lint.calls.verdicts import (
     WRONG_TYPE,
     wraps_described_result,
 )
-from semantics_lint.lint.rules.base import (
-    CALL_KINDS,
-    DATA_KEYS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.rules.base import CALL_KINDS, DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     data_field,
     follow,
@@ -84,7 +75,12 @@ class CoverageNamesNoGround(Rule):
         named=_COVERAGE_PART,
         refusals=(
             Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("coverage",)),
-            Claim(frozenset({"described_result", "absent"}), frozenset({SAYS_NOTHING}), (_LIST_HEADS,), deeper=True),
+            Claim(
+                frozenset({"described_result", "absent"}),
+                frozenset({SAYS_NOTHING}),
+                (_LIST_HEADS,),
+                deeper=True,
+            ),
             Claim(frozenset({"coverage"}), frozenset({SAYS_NOTHING}), deeper=True),
             Claim(frozenset({"coverage"}), frozenset({ARGUMENTS}), bare=True),
         ),
@@ -232,9 +228,7 @@ class DescribedResultInCoverage(Rule):
     name = "described-result-in-coverage"
     judges = Selector(
         calls=frozenset({"coverage"}),
-        refusals=(
-            Claim(CALL_KINDS, frozenset({WRAPPED}), deeper=True),
-        ),
+        refusals=(Claim(CALL_KINDS, frozenset({WRAPPED}), deeper=True),),
     )
 
     VALID = (

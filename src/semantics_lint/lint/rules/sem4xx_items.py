@@ -19,11 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.calls.verdicts import (
-    EMPTY,
-    MISSING,
-    WRONG_TYPE,
-)
+from semantics_lint.lint.calls.verdicts import EMPTY, MISSING, WRONG_TYPE
 from semantics_lint.lint.rules.base import (
     ANY,
     DATA_KEYS,
@@ -137,7 +133,8 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
         # says so); absent() and coverage() drop an item's other keys, so there it hides
         # nothing.
         doubt = hidden or (
-            call.kind == "described_result" and any(key not in vocabulary.COVERAGE_ITEM_FIELDS for key in keys)
+            call.kind == "described_result"
+            and any(key not in vocabulary.COVERAGE_ITEM_FIELDS for key in keys)
         )
         what = keys.get("what")
         if what is None:
@@ -155,8 +152,7 @@ def item_problems(call: CallSite, field: Field) -> Iterator[ItemProblem]:
                 "SEM405",
                 what[1] if inside else report_at,
                 f"`{at}.what` {nothing_said(what_value.node)}",
-                "say which source, window or population the item is about"
-                f"{bound or what_value.bound}",
+                f"say which source, window or population the item is about{bound or what_value.bound}",
             )
             continue
         why = keys.get("why")
@@ -353,8 +349,16 @@ class ItemNamesNoGround(Rule):
             Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS - {"cannotCover"}, ANY, "why")),
             Claim(DECLARATION_CALLS, frozenset({EMPTY, WRONG_TYPE}), ("cannotCover", ANY, "why")),
             Claim(DECLARATION_CALLS, _ITEM_FAULTS, (_LIST_HEADS - {"coverage"}, ANY, ANY, "why")),
-            Claim(DECLARATION_CALLS, _ITEM_FAULTS, ("coverage", _LIST_HEADS - {"cannotCover"}, ANY, "why")),
-            Claim(DECLARATION_CALLS, frozenset({EMPTY, WRONG_TYPE}), ("coverage", "cannotCover", ANY, "why")),
+            Claim(
+                DECLARATION_CALLS,
+                _ITEM_FAULTS,
+                ("coverage", _LIST_HEADS - {"cannotCover"}, ANY, "why"),
+            ),
+            Claim(
+                DECLARATION_CALLS,
+                frozenset({EMPTY, WRONG_TYPE}),
+                ("coverage", "cannotCover", ANY, "why"),
+            ),
         ),
     )
 

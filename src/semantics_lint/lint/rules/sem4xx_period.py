@@ -8,22 +8,8 @@ import ast
 from typing import TYPE_CHECKING, Final
 
 from semantics_lint import vocabulary
-from semantics_lint.lint.calls.verdicts import (
-    BAD_VALUE,
-    EMPTY,
-    MISSING,
-    WRONG_TYPE,
-    instant,
-)
-from semantics_lint.lint.rules.base import (
-    ANY,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.calls.verdicts import BAD_VALUE, EMPTY, MISSING, WRONG_TYPE, instant
+from semantics_lint.lint.rules.base import ANY, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     Value,
     data_field,
@@ -85,7 +71,12 @@ class BadPeriodOrInProgress(Rule):
         parts=_PERIOD,
         named=_PERIOD,
         refusals=(
-            Claim(frozenset({"coverage"}), frozenset({BAD_VALUE, WRONG_TYPE, MISSING}), ("period", ANY), deeper=True),
+            Claim(
+                frozenset({"coverage"}),
+                frozenset({BAD_VALUE, WRONG_TYPE, MISSING}),
+                ("period", ANY),
+                deeper=True,
+            ),
             Claim(frozenset({"coverage"}), frozenset({MISSING, EMPTY}), ("checked",)),
         ),
     )
@@ -229,8 +220,7 @@ class BadPeriodOrInProgress(Rule):
                 check.report(
                     field.value_ast,
                     f"{where} is a string",
-                    help="it must be a span {'from': ..., 'to': ...} or the literal 'unknown'"
-                    + value.bound,
+                    help="it must be a span {'from': ..., 'to': ...} or the literal 'unknown'" + value.bound,
                 )
             return
         keyed = string_keys(value.node)
@@ -285,8 +275,7 @@ class BadPeriodOrInProgress(Rule):
         check.report(
             progress,
             f"`{progress.path}` has no `checked` beside it",
-            help="an item still running is ground the call read, so name what the read "
-            "covered in `checked`",
+            help="an item still running is ground the call read, so name what the read covered in `checked`",
         )
 
 

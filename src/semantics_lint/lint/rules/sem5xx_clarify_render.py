@@ -9,21 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from semantics_lint.lint.calls.verdicts import (
-    EMPTY,
-    MISSING,
-    VALUE_FAULTS,
-    WRONG_TYPE,
-)
-from semantics_lint.lint.rules.base import (
-    DATA_KEYS,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.calls.verdicts import EMPTY, MISSING, VALUE_FAULTS, WRONG_TYPE
+from semantics_lint.lint.rules.base import DATA_KEYS, Check, Claim, Invalid, Rule, Selector, Valid
 from semantics_lint.lint.rules.values import (
     follow,
     followed_literal,
@@ -69,7 +56,11 @@ class ClarifyWithoutQuestion(Rule):
         named=frozenset({"clarify"}),
         refusals=(
             Claim(frozenset({"described_result"}), VALUE_FAULTS, ("clarify", "candidates")),
-            Claim(frozenset({"described_result"}), frozenset({MISSING, EMPTY, WRONG_TYPE}), ("clarify", "question")),
+            Claim(
+                frozenset({"described_result"}),
+                frozenset({MISSING, EMPTY, WRONG_TYPE}),
+                ("clarify", "question"),
+            ),
             Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("clarify",)),
         ),
     )
@@ -147,9 +138,11 @@ class ClarifyWithoutQuestion(Rule):
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
             report_wrong_kind(
-                check, field, field.path, ("dict", "none"),
-                help="give {'question': ..., 'candidates': [...]}, or None when nothing is "
-                "ambiguous",
+                check,
+                field,
+                field.path,
+                ("dict", "none"),
+                help="give {'question': ..., 'candidates': [...]}, or None when nothing is ambiguous",
             )
             return
         found = followed_literal(check.call, field.value_ast)
@@ -224,7 +217,12 @@ class RenderWithoutDefault(Rule):
         statuses=DATA_KEYS,
         named=frozenset({"render"}),
         refusals=(
-            Claim(frozenset({"described_result"}), VALUE_FAULTS, ("render", frozenset({"default", "columns"})), deeper=True),
+            Claim(
+                frozenset({"described_result"}),
+                VALUE_FAULTS,
+                ("render", frozenset({"default", "columns"})),
+                deeper=True,
+            ),
             Claim(frozenset({"described_result"}), frozenset({WRONG_TYPE}), ("render",)),
         ),
     )
@@ -339,7 +337,10 @@ class RenderWithoutDefault(Rule):
     def visit_field(self, check: Check, field: Field) -> None:
         if field.part.kind == "described_result":
             report_wrong_kind(
-                check, field, field.path, ("dict",),
+                check,
+                field,
+                field.path,
+                ("dict",),
                 help="give {'default': 'table', 'columns': [...]}, or leave render out",
             )
             return

@@ -15,17 +15,13 @@ from semantics_lint import vocabulary
 from semantics_lint.lint.calls.declaration import declaration_of
 from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.core.syntax import UNKNOWN, literal_of
-from semantics_lint.lint.rules.base import (
-    Check,
-    Invalid,
-    Rule,
-    Valid,
-)
+from semantics_lint.lint.rules.base import Check, Invalid, Rule, Valid
 from semantics_lint.lint.rules.emptiness import empty_data
 
 if TYPE_CHECKING:
     from semantics_lint.lint.calls.context import CallSite, FunctionNode
     from semantics_lint.lint.resolve import Resolved
+
 
 class DataFromVariableWithoutAbsent(Rule):
     """
@@ -136,7 +132,9 @@ class DataFromVariableWithoutAbsent(Rule):
 
     def visit_module(self, check: Check) -> None:
         context = check.file
-        absent_starts = sorted((site.node.lineno, site.node.col_offset) for site in context.calls if site.kind == "absent")
+        absent_starts = sorted(
+            (site.node.lineno, site.node.col_offset) for site in context.calls if site.kind == "absent"
+        )
         has_absent: dict[int, bool] = {}
         for site in context.calls:
             function = site.function
@@ -182,7 +180,10 @@ def _starts_within(starts: list[tuple[int, int]], function: FunctionNode) -> boo
     decorators = getattr(function, "decorator_list", None)
     first = decorators[0] if decorators else function
     at = bisect_left(starts, (first.lineno, first.col_offset))
-    return at < len(starts) and starts[at] <= (function.end_lineno or 0, function.end_col_offset or 0)
+    return at < len(starts) and starts[at] <= (
+        function.end_lineno or 0,
+        function.end_col_offset or 0,
+    )
 
 
 def _parameters(function: FunctionNode) -> set[str]:
@@ -196,8 +197,10 @@ def _is_literal_list(resolved: Resolved) -> bool:
     node = resolved.value
     if isinstance(node, (ast.List, ast.Tuple)):
         return not any(isinstance(element, ast.Starred) for element in node.elts)
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-        node.func.id in ("list", "tuple") and not node.args and not node.keywords
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and (node.func.id in ("list", "tuple") and not node.args and not node.keywords)
     )
 
 

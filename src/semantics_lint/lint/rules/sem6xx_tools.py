@@ -34,15 +34,7 @@ from semantics_lint.lint.calls.tools import Tool, file_tools
 from semantics_lint.lint.calls.verdicts import VALUE_FAULTS
 from semantics_lint.lint.core.model import Severity
 from semantics_lint.lint.core.syntax import UNKNOWN
-from semantics_lint.lint.rules.base import (
-    DEFINE_TOOL,
-    Check,
-    Claim,
-    Invalid,
-    Rule,
-    Selector,
-    Valid,
-)
+from semantics_lint.lint.rules.base import DEFINE_TOOL, Check, Claim, Invalid, Rule, Selector, Valid
 
 if TYPE_CHECKING:
     pass
@@ -75,9 +67,7 @@ class UnknownResultClass(Rule):
     code = "SEM601"
     name = "unknown-result-class"
     judges = Selector(
-        refusals=(
-            Claim(frozenset({DEFINE_TOOL}), VALUE_FAULTS, ("resultClass",), deeper=True),
-        ),
+        refusals=(Claim(frozenset({DEFINE_TOOL}), VALUE_FAULTS, ("resultClass",), deeper=True),),
     )
 
     VALID = (

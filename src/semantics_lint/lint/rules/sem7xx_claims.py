@@ -65,9 +65,12 @@ def _is_ours(index: FileIndex, func: ast.expr, scope: Scope) -> bool:
         alias, statement = binding.node, binding.statement
         if binding.kind == IMPORT and isinstance(alias, ast.alias):
             modules.add(alias.name if alias.asname else head)
-        elif binding.kind == IMPORT_FROM and isinstance(alias, ast.alias) and isinstance(
-            statement, ast.ImportFrom
-        ) and not statement.level:
+        elif (
+            binding.kind == IMPORT_FROM
+            and isinstance(alias, ast.alias)
+            and isinstance(statement, ast.ImportFrom)
+            and not statement.level
+        ):
             modules.add(f"{statement.module}.{alias.name}")
         else:
             return False

@@ -410,7 +410,8 @@ def missing_in_doubt(part: Part, name: str) -> bool:
         if item.status == "derived":
             return True
         if item.status == "unknown" and (
-            vocabulary.to_declaration(item.spelled) in inside or closest_field(item.spelled, part.allowed) == name
+            vocabulary.to_declaration(item.spelled) in inside
+            or closest_field(item.spelled, part.allowed) == name
         ):
             return True
     return False

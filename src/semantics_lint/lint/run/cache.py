@@ -45,14 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semantics_lint.lint.core.model import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    Position,
-    Severity,
-)
+from semantics_lint.lint.core.model import Applicability, Edit, Finding, Fix, Position, Severity
 from semantics_lint.lint.run.config import CACHE_DIR_ENV, default_cache_dir
 
 __all__ = [
@@ -112,9 +105,7 @@ def build_fingerprint(package: Path | None = None) -> str:
     except OSError:
         libcst_status = None
     if libcst_status is not None:
-        digest.update(
-            f"|libcst {origin}:{libcst_status.st_size}:{libcst_status.st_mtime_ns}".encode()
-        )
+        digest.update(f"|libcst {origin}:{libcst_status.st_size}:{libcst_status.st_mtime_ns}".encode())
     return digest.hexdigest()[:20]
 
 
@@ -139,9 +130,7 @@ class ResultCache:
     :data:`CACHE_FOLDER` (``folder``).
     """
 
-    def __init__(
-        self, directory: Path, fingerprint: str | None = None, key: bytes | None = None
-    ) -> None:
+    def __init__(self, directory: Path, fingerprint: str | None = None, key: bytes | None = None) -> None:
         """``key`` signs the entries; None: the user's key (``user_key.load``)."""
         self.directory = directory
         self.folder = directory / CACHE_FOLDER
@@ -250,7 +239,10 @@ class ResultCache:
             return
         name = os.path.abspath(path)
         rows = [_row(finding) for finding in findings]
-        self._changed[name] = {"mac": self._mac(name, display, source, settings, rows), "findings": rows}
+        self._changed[name] = {
+            "mac": self._mac(name, display, source, settings, rows),
+            "findings": rows,
+        }
 
     def save(self) -> None:
         """Write what this run learned, merged with the file as it is now; never raises."""

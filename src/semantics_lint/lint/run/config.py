@@ -186,9 +186,7 @@ def _read_document(path: Path, raw: bytes | None = None) -> tuple[bytes, dict[st
         try:
             raw = _read_bytes(path)
         except OSError as error:
-            raise ConfigError(
-                f"{path}: cannot read the configuration: {error.strerror or error}"
-            ) from None
+            raise ConfigError(f"{path}: cannot read the configuration: {error.strerror or error}") from None
     tomllib = _toml()
     try:
         return raw, tomllib.loads(raw.decode("utf-8"))

@@ -158,6 +158,7 @@ def is_undecodable(text: str) -> bool:
 # Globs
 # ---------------------------------------------------------------------------
 
+
 def exclude_globs(config: Config) -> GlobSet:
     """``config``'s ``exclude`` (or the default list) and ``extend-exclude``, compiled."""
     exclude = DEFAULT_EXCLUDE if config.exclude is None else config.exclude
@@ -387,9 +388,7 @@ def _walk(
             if _links_to_a_folder(entry):
                 continue
             if is_undecodable(child):
-                problems.append(
-                    PathProblem(display, "name is not valid UTF-8; shown with \\x escapes")
-                )
+                problems.append(PathProblem(display, "name is not valid UTF-8; shown with \\x escapes"))
             raw = _display_name(argument, child, escape=False)
             found.setdefault(path, SourceFile(Path(path), display, raw if raw != display else None))
         # Popped last-in first-out: pushed in reverse name order, walked in name order.

@@ -96,8 +96,7 @@ def _offset(text: str, starts: Sequence[int], line: int, column: int, what: str)
     # a line) but not into the middle of a line break or beyond it.
     if not 0 <= column <= end - start:
         raise FixError(
-            f"{what} is at line {line}, column {column}, past the end of that line "
-            f"({end - start} characters)"
+            f"{what} is at line {line}, column {column}, past the end of that line ({end - start} characters)"
         )
     return start + column
 
@@ -271,9 +270,7 @@ def _duplicate_keys(text: str) -> int | None:
         names: list[object] = []
         if isinstance(node, ast.Dict):
             names = [
-                key.value
-                for key in node.keys
-                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+                key.value for key in node.keys if isinstance(key, ast.Constant) and isinstance(key.value, str)
             ]
         elif isinstance(node, ast.Call):
             names = [keyword.arg for keyword in node.keywords if keyword.arg is not None]
@@ -421,17 +418,14 @@ def fix_decoded(
             break
         if not checker(new_text):
             raise FixError(
-                f"{filename}: applying the fixes would produce code that does not parse; "
-                "nothing was written"
+                f"{filename}: applying the fixes would produce code that does not parse; nothing was written"
             )
         text = new_text
         applied += count
         current = _encode(decoded, text, filename)
         findings = lint(text, filename, settings)
         if any(finding.code == "SEM001" for finding in findings):
-            raise FixError(
-                f"{filename}: the fixed code no longer parses for the linter; nothing was written"
-            )
+            raise FixError(f"{filename}: the fixed code no longer parses for the linter; nothing was written")
     else:
         # The bound is spent; converged only if one more pass would change nothing.
         if _one_pass(text, findings, unsafe)[0] != text:

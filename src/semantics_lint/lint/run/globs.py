@@ -93,9 +93,7 @@ class GlobSet:
         inside = relative is not None
         if relative is None:
             relative = (outside if outside is not None else path).replace(os.sep, "/")
-            relative = "/".join(
-                part for part in relative.split("/") if part not in ("", ".", "..")
-            )
+            relative = "/".join(part for part in relative.split("/") if part not in ("", ".", ".."))
         if self._names and not self._names.isdisjoint(relative.split("/")):
             return True
         candidate = relative + "/" if is_dir else relative
@@ -139,9 +137,7 @@ class GlobSet:
         if top:
             relative = _relative(top, self.root)
             if relative:
-                anchored = tuple(
-                    p for p in anchored if not _gitignore_spec([p]).match_file(relative + "/")
-                )
+                anchored = tuple(p for p in anchored if not _gitignore_spec([p]).match_file(relative + "/"))
             whole = top.replace(os.sep, "/").lstrip("/") + "/"
             absolute = tuple(p for p in absolute if not _gitignore_spec([p]).match_file(whole))
         specs = (

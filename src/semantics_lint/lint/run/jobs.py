@@ -43,8 +43,18 @@ class FileOutcome:
     """
 
     __slots__ = (
-        "display", "findings", "applied", "fixed_source", "original", "fix_error",
-        "internal_error", "linted", "self_contained", "other_files", "read_error", "diff",
+        "display",
+        "findings",
+        "applied",
+        "fixed_source",
+        "original",
+        "fix_error",
+        "internal_error",
+        "linted",
+        "self_contained",
+        "other_files",
+        "read_error",
+        "diff",
     )
 
     def __init__(
@@ -101,19 +111,17 @@ def _filtered_linter(
     from semantics_lint.lint import engine
     from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.core.source import readable_text
-    from semantics_lint.lint.run.suppress import (
-        UNUSED_NOQA_CODE,
-        apply_noqa,
-        filter_noqa,
-    )
+    from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa, filter_noqa
 
     unused = UNUSED_NOQA_CODE in codes
 
     def lint(text: str | Finding, filename: str, settings: LintSettings | None) -> Linted:
-        raw, other_files = engine.lint_decoded(text, filename, settings or engine.LintSettings(), project=project)
+        raw, other_files = engine.lint_decoded(
+            text, filename, settings or engine.LintSettings(), project=project
+        )
         findings = [f for f in raw if f.code in codes]
         if unused or findings:
-            # Bytes that cannot be decoded are read for ``# noqa`` as near as can be.
+            # Bytes that cannot be decoded are read for noqa comments as near as can be.
             shown = readable_text(source) if isinstance(text, Finding) else text
             if unused and _may_list_our_codes(shown):
                 findings = apply_noqa(shown, findings, codes, filename)
@@ -135,7 +143,7 @@ def _may_list_our_codes(source: bytes | str) -> bool:
 def unused_noqa_only(source: bytes, display: str, codes: frozenset[str]) -> list[Finding]:
     """SEM002 for a file with no finding of its own (one the prefilter ruled out)."""
     if not _may_list_our_codes(source):
-        return []  # the usual case: ``# noqa`` handling (and tokenize) is not imported
+        return []  # the usual case: noqa handling (and tokenize) is not imported
     from semantics_lint.lint.core.source import text_of
     from semantics_lint.lint.run.suppress import UNUSED_NOQA_CODE, apply_noqa
 
@@ -213,7 +221,7 @@ def _run_job(job: Job, project: ProjectCache | None) -> FileOutcome:
     from semantics_lint.lint.core.model import Finding
     from semantics_lint.lint.core.source import Decoded, decode
 
-    # The one decode of the file: the engine, ``# noqa`` and the fixes all read this text.
+    # The one decode of the file: the engine, noqa comments and the fixes all read this text.
     decoded = decode(source)
     linted = _filtered_linter(frozenset(codes), project, source)
     text = decoded if isinstance(decoded, Finding) else decoded.text

@@ -86,9 +86,7 @@ def collect(
         elif not _write_fix(result, source, outcome, scope):
             # What remains is what the unchanged file held, not the fixed text.
             unchanged = outcome.original if outcome.original is not None else job.source
-            findings = run_job(
-                Job(job.display, unchanged, job.settings, "lint", False, job.path)
-            ).findings
+            findings = run_job(Job(job.display, unchanged, job.settings, "lint", False, job.path)).findings
             result.findings.extend(findings)
             return
         result.fixed += outcome.applied
@@ -97,9 +95,7 @@ def collect(
     result.findings.extend(findings)
 
 
-def _write_fix(
-    result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None
-) -> bool:
+def _write_fix(result: RunResult, source: SourceFile, outcome: FileOutcome, scope: FixScope | None) -> bool:
     """Write one file's fix (see ``write.py``); False, with a message, when it was not."""
     from semantics_lint.lint.run import write
 
@@ -122,9 +118,7 @@ def _write_fix(
         )
         return False
     for leftover in written.removed:
-        result.messages.append(
-            f"note: removed {leftover}, a temporary file an interrupted --fix left behind"
-        )
+        result.messages.append(f"note: removed {leftover}, a temporary file an interrupted --fix left behind")
     return True
 
 
@@ -138,6 +132,4 @@ def collect_unread(result: RunResult, outcome: FileOutcome) -> None:
     """
     if outcome.read_error is not None and not outcome.findings:
         result.file_errors += 1
-        result.messages.append(
-            f"error: {outcome.display}: cannot read the file: {outcome.read_error}"
-        )
+        result.messages.append(f"error: {outcome.display}: cannot read the file: {outcome.read_error}")

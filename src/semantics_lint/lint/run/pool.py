@@ -56,9 +56,7 @@ def pool_size(jobs: int, work: int) -> int:
     return jobs
 
 
-def run_jobs(
-    jobs: Sequence[Job], workers: int, progress: Progress | None = None
-) -> list[FileOutcome]:
+def run_jobs(jobs: Sequence[Job], workers: int, progress: Progress | None = None) -> list[FileOutcome]:
     """Run ``jobs`` (in-process when ``workers`` is 0); outcomes in the order of ``jobs``.
 
     ``progress`` is told as files finish (in-process: each file; in a pool: each chunk).
@@ -110,7 +108,9 @@ def run_jobs(
     # A worker died (killed, out of memory, a crash in a C extension): every file in
     # flight lost its answer. Re-run those one at a time in a single worker, so the
     # file that kills its worker is known and every other file still gets linted.
-    for index, outcome in zip(sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)]), strict=True):
+    for index, outcome in zip(
+        sorted(suspects), _run_one_by_one([jobs[i] for i in sorted(suspects)]), strict=True
+    ):
         outcomes[index] = outcome
     if progress is not None and suspects:
         progress(len(suspects))

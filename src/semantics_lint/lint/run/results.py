@@ -49,9 +49,21 @@ class RunResult:
     """
 
     __slots__ = (
-        "findings", "files", "linted", "fixed", "diffs", "messages", "changed_files",
-        "internal_error", "used_pool", "fixed_stdin", "cached", "fixed_files", "excluded",
-        "file_errors", "other_files",
+        "findings",
+        "files",
+        "linted",
+        "fixed",
+        "diffs",
+        "messages",
+        "changed_files",
+        "internal_error",
+        "used_pool",
+        "fixed_stdin",
+        "cached",
+        "fixed_files",
+        "excluded",
+        "file_errors",
+        "other_files",
     )
 
     def __init__(self, *, files: int, linted: int = 0, excluded: bool = False) -> None:

@@ -31,17 +31,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from semantics_lint.lint.run.config import Config, ConfigResolver, resolver_for
-from semantics_lint.lint.run.discovery import (
-    PathProblem,
-    SourceFile,
-    discover,
-)
-from semantics_lint.lint.run.jobs import (
-    FileOutcome,
-    Job,
-    Mode,
-    load,
-)
+from semantics_lint.lint.run.discovery import PathProblem, SourceFile, discover
+from semantics_lint.lint.run.jobs import FileOutcome, Job, Mode, load
 from semantics_lint.lint.run.outcomes import (
     add_path_problems,
     collect,
@@ -50,24 +41,9 @@ from semantics_lint.lint.run.outcomes import (
     mode_of,
     order,
 )
-from semantics_lint.lint.run.pool import (
-    MIN_FILES_FOR_POOL,
-    Progress,
-    default_jobs,
-    pool_size,
-    run_jobs,
-)
-from semantics_lint.lint.run.results import (
-    DEFAULT_OPTIONS,
-    InMemory,
-    RunOptions,
-    RunResult,
-)
-from semantics_lint.lint.run.selection import (
-    check_options,
-    codes_for_file,
-    settings_for,
-)
+from semantics_lint.lint.run.pool import MIN_FILES_FOR_POOL, Progress, default_jobs, pool_size, run_jobs
+from semantics_lint.lint.run.results import DEFAULT_OPTIONS, InMemory, RunOptions, RunResult
+from semantics_lint.lint.run.selection import check_options, codes_for_file, settings_for
 from semantics_lint.lint.run.texts import STDIN_DISPLAY, run_stdin, run_text
 from semantics_lint.reading import MAX_SOURCE_BYTES
 
@@ -98,7 +74,6 @@ __all__ = [
     "run_text",
     "settings_for",
 ]
-
 
 
 # ---------------------------------------------------------------------------
@@ -189,11 +164,7 @@ def run_sources(
     # workers read and prefilter the rest themselves, so the parent neither reads
     # nor sends their bytes. When no pool can start, every file is read here, and so
     # is every file when the cache, which knows a file by its bytes, is on.
-    read_until = (
-        max(2, MIN_FILES_FOR_POOL)
-        if not caching and pool_size(jobs_wanted, len(sources))
-        else None
-    )
+    read_until = max(2, MIN_FILES_FOR_POOL) if not caching and pool_size(jobs_wanted, len(sources)) else None
     for index, source in enumerate(sources):
         config = resolver.for_file(source.path)
         codes = codes_for_file(config, options, source.path)
@@ -283,5 +254,3 @@ def _open_cache(options: RunOptions, mode: Mode) -> ResultCache | None:
     from semantics_lint.lint.run.cache import ResultCache
 
     return ResultCache(options.cache_dir)
-
-

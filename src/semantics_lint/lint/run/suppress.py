@@ -55,9 +55,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     # The grammar of flake8's NOQA_INLINE_REGEXP: the marker (any casing), then
     # optionally ":" with at most one whitespace, then codes separated by commas
     # and/or whitespace.
-    inline = re.compile(
-        r"# noqa(?::[\s]?(?P<codes>(?:[A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE
-    )
+    inline = re.compile(r"# noqa(?::[\s]?(?P<codes>(?:[A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
     separator = re.compile(r"[,\s]+")
     # Python's own line breaks. Not ``str.splitlines``: that also breaks on form feed,
     # U+2028 and friends, which the tokenizer (and so every reported line) does not count.
@@ -311,9 +309,7 @@ def unused_noqa(
     return out
 
 
-def lint_with_noqa(
-    source: bytes, filename: str, settings: LintSettings | None = None
-) -> list[Finding]:
+def lint_with_noqa(source: bytes, filename: str, settings: LintSettings | None = None) -> list[Finding]:
     """The findings ``semantics-lint check`` reports for one file's bytes: the engine's,
     then ``# noqa`` and SEM002 (the runner's steps, for tests and examples)."""
     from semantics_lint.lint import engine

@@ -30,9 +30,7 @@ __all__ = [
 STDIN_DISPLAY = "-"
 
 
-def run_text(
-    source: InMemory, options: RunOptions, *, settings: LintSettings | None = None
-) -> RunResult:
+def run_text(source: InMemory, options: RunOptions, *, settings: LintSettings | None = None) -> RunResult:
     """Lint (or fix) a file held in memory: what :func:`run` does for a file on disk.
 
     The configuration is the one governing ``source.path``; with ``force_exclude``, a
@@ -58,21 +56,13 @@ def run_text(
     from semantics_lint.lint.run.config import resolver_for
     from semantics_lint.lint.run.discovery import excluded_by_config
     from semantics_lint.lint.run.outcomes import add_path_problems, config_problems
-    from semantics_lint.lint.run.selection import (
-        check_options,
-        codes_for_file,
-        settings_for,
-    )
+    from semantics_lint.lint.run.selection import check_options, codes_for_file, settings_for
 
     check_options(options)
     resolver = resolver_for(options.config_file)
     path = Path(os.path.abspath(source.path or "stdin.py"))
     config = resolver.for_file(path)
-    if (
-        options.force_exclude
-        and source.path is not None
-        and excluded_by_config(path, config, whole=True)
-    ):
+    if options.force_exclude and source.path is not None and excluded_by_config(path, config, whole=True):
         result = RunResult(files=0, excluded=True)
     else:
         result = RunResult(files=1)

@@ -141,9 +141,7 @@ class FixScope:
 
 
 def _within(path: str, trees: Sequence[str]) -> bool:
-    return any(
-        path == tree or path.startswith(tree.rstrip(os.sep) + os.sep) for tree in trees
-    )
+    return any(path == tree or path.startswith(tree.rstrip(os.sep) + os.sep) for tree in trees)
 
 
 def write_atomic(
@@ -320,9 +318,7 @@ def _open_existing(folder: _Folder, name: str) -> int | None:
         return None
     except OSError as error:
         if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link
-            raise NotWritten(
-                "it was replaced by a symbolic link after it was read", error=True
-            ) from None
+            raise NotWritten("it was replaced by a symbolic link after it was read", error=True) from None
         raise
 
 
@@ -365,9 +361,7 @@ def _temp_name(name: str, data: bytes, key: bytes | None) -> str:
     return f".{base}.{salt}{_digest(key, salt, data)}{TEMP_SUFFIX}"
 
 
-def _write_temp(
-    folder: _Folder, name: str, data: bytes, original: int | None, key: bytes | None
-) -> str:
+def _write_temp(folder: _Folder, name: str, data: bytes, original: int | None, key: bytes | None) -> str:
     """Write ``data`` to a temporary file beside ``name``, dressed as the original; its name."""
     temp = _temp_name(name, data, key)
     unnamed = folder.open_unnamed()
@@ -436,8 +430,7 @@ def _copy_xattrs(original: int, fd: int) -> None:
             os.setxattr(fd, attribute, value)
         except OSError as error:
             raise NotWritten(
-                f"its extended attribute {attribute} cannot be kept "
-                f"({error.strerror or error})",
+                f"its extended attribute {attribute} cannot be kept ({error.strerror or error})",
                 error=True,
             ) from None
 
