@@ -100,10 +100,34 @@ def _methods(tools: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _series_from_comprehensions(tools: int) -> str:
+    """Functions whose series is a comprehension over a list each binds (is the iterable
+    empty?), and whose rows are read through an attribute and tested (is that list
+    changed elsewhere?): the same names in every function."""
+    lines = ["from semantics_lint.runtime import absent, described_result", ""]
+    for n in range(tools):
+        lines += [
+            "",
+            f"def tool_{n}(export, cache, vm):",
+            "    runs = [r for r in export.runs if r.vm == vm]",
+            "    rows = cache.rows",
+            "    if not rows:",
+            "        return absent(what='rows', checked=['export'])",
+            "    return described_result(",
+            "        facts=rows,",
+            "        series=[{'t': r.day, 'entity': vm, 'metric': 'ok', 'value': r.ok} for r in runs],",
+            "        grain={'interval': 'daily', 'aggregation': 'count', 'isCounter': False},",
+            "        provenance={'measured_at': export.at, 'source': 's'},",
+            "    )",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     "tool collection": _tools_text,
     "tools inside one function": _in_one_function,
     "methods of one class": _methods,
+    "series from comprehensions": _series_from_comprehensions,
 }
 
 

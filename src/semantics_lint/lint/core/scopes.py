@@ -262,8 +262,8 @@ class FileIndex:
         return frozenset(homes)
 
     def reads(self, name: str, home: Scope) -> list[ast.expr]:
-        """The uses of the plain name ``name`` (loads, deletions, the first name of a
-        dotted one) that read its binding in ``home``, in walk order. Grouped by scope
+        """The uses of ``name``, a plain or a dotted name (loads, deletions, the first
+        name of a dotted one), that read its binding in ``home``, in walk order. Grouped by scope
         once per name and file, so each question costs the uses it answers with."""
         grouped = self._reads.get(name)
         if grouped is None:

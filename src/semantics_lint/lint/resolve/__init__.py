@@ -569,8 +569,8 @@ def _unchanged(
     if not shapes.mutable(bound) or index.only_read_by_declarations(spelled, home):
         return True
     api = index.api_read
-    for use in index.uses.get(spelled, ()):
-        if id(use) in api or use is through or not index.resolves_to(use, home):
+    for use in index.reads(spelled, home):  # grouped by scope once: no walk of every use
+        if id(use) in api or use is through:
             continue
         if not shapes.reads_element(index, use, bound):
             return False

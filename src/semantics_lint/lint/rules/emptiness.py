@@ -422,9 +422,8 @@ def _read_elsewhere(index: FileIndex, root: str, value: ast.expr, owner: Scope) 
     (``provenance={"measuredAt": export.at}``)."""
     api = index.api_read
     inside = (start(value), end(value))
-    for read in index.uses.get(root, ()):
-        scope = index.scope_of_name.get(id(read))
-        if scope is None or _owner(scope) is not owner or inside[0] <= start(read) < inside[1]:
+    for read in _uses_in(index, root, owner):
+        if inside[0] <= start(read) < inside[1]:
             continue
         path = path_to(owner.node, read) or [read]
         at = len(path) - 1
@@ -457,24 +456,29 @@ def _owner(scope: Scope) -> Scope:
 _READS = "reads by scope"
 
 
-def _read_again(index: FileIndex, name: str, owner: Scope) -> bool:
-    """Whether ``name`` is read more than once in ``owner``'s code (comprehensions
-    included): the use, and a test needs a read of its own. The reads of a name are
-    counted by scope once per file."""
-    by_name: dict[str, dict[int, int]] | None = index.memo(_READS)  # type: ignore[assignment]
+def _uses_in(index: FileIndex, name: str, owner: Scope) -> list[ast.expr]:
+    """The uses of ``name`` written in ``owner``'s code (comprehensions included), in walk
+    order. Grouped by scope once per name and file, so each question costs the uses it
+    answers with, not every use of the name in the file."""
+    by_name: dict[str, dict[int, list[ast.expr]]] | None = index.memo(_READS)  # type: ignore[assignment]
     if by_name is None:
         by_name = {}
         index.remember(_READS, by_name)
-    counts = by_name.get(name)
-    if counts is None:
-        counts = by_name[name] = {}
+    groups = by_name.get(name)
+    if groups is None:
+        groups = by_name[name] = {}
         scope_of = index.scope_of_name
         for read in index.uses.get(name, ()):
             scope = scope_of.get(id(read))
             if scope is not None:
-                key = id(_owner(scope))
-                counts[key] = counts.get(key, 0) + 1
-    return counts.get(id(owner), 0) > 1
+                groups.setdefault(id(_owner(scope)), []).append(read)
+    return groups.get(id(owner), [])
+
+
+def _read_again(index: FileIndex, name: str, owner: Scope) -> bool:
+    """Whether ``name`` is read more than once in ``owner``'s code (comprehensions
+    included): the use, and a test needs a read of its own."""
+    return len(_uses_in(index, name, owner)) > 1
 
 
 def _falsy_under(index: FileIndex, test: ast.expr, name: str, holds: bool) -> ast.Name | None:
