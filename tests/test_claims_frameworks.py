@@ -22,10 +22,13 @@ try:
     from pydantic_ai import RunContext
 except ImportError:  # pragma: no cover - the extra is not installed
     RunContext = None  # type: ignore[assignment,misc]
-try:
+try:  # the SDK 2.x server's context; 1.x calls the server FastMCP
     from mcp.server.mcpserver import Context
-except ImportError:  # pragma: no cover - the extra is not installed, or SDK 1.x
-    Context = None  # type: ignore[assignment,misc]
+except ImportError:  # pragma: no cover - SDK 1.x, or no SDK
+    try:
+        from mcp.server.fastmcp import Context
+    except ImportError:
+        Context = None  # type: ignore[assignment,misc]
 
 CONTRACT = {
     "protected_jobs": {"entity": "fleet", "field": "jobs_local"},
@@ -239,8 +242,10 @@ def test_langchain_reads_the_graph_step() -> None:
 
 def test_mcp_request_id_from_the_context() -> None:
     pytest.importorskip("mcp")
-    from mcp import Client
-    from mcp.server.mcpserver import MCPServer
+    try:
+        from mcp.server.mcpserver import MCPServer as Server
+    except ImportError:  # SDK 1.x
+        from mcp.server.fastmcp import FastMCP as Server
 
     from semantics_lint.frameworks.mcp import served
 
@@ -252,13 +257,21 @@ def test_mcp_request_id_from_the_context() -> None:
         return fleet_protection()
 
     fleet_protection_in.__name__ = "fleet_protection"
-    server = MCPServer("backups")
+    server = Server("backups")
     server.tool()(served(fleet_protection_in))
 
     async def main() -> Any:
         with run_record(claims=CONTRACT) as run:
-            async with Client(server) as client:
-                await client.call_tool("fleet_protection", {})
+            try:
+                from mcp import Client
+            except ImportError:  # SDK 1.x: its in-memory session
+                from mcp.shared.memory import create_connected_server_and_client_session
+
+                async with create_connected_server_and_client_session(server._mcp_server) as session:
+                    await session.call_tool("fleet_protection", {})
+            else:
+                async with Client(server) as client:
+                    await client.call_tool("fleet_protection", {})
             return run.check_claims(ANSWER)
 
     check = asyncio.run(main())
