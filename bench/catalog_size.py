@@ -34,7 +34,7 @@ SAMPLE = {
 }
 WHOLE = """
 import sys
-from semantics_lint.runtime.gate import (
+from semantics_lint.runtime.gate.check import (
     check_semantics, format_semantics_report, load_semantics_catalog,
 )
 with open(sys.argv[1], encoding="utf-8") as handle:

@@ -70,7 +70,8 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcess
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from semantics_lint.frameworks._common import call_prepared, prepare
-from semantics_lint.runtime import described_result, record, run_record, tool_message, tracing
+from semantics_lint.runtime import described_result, run_record, tool_message
+from semantics_lint.runtime.serving import record, tracing
 
 OUT = Path(__file__).resolve().parent / "out"
 PROVENANCE: Any = {"measuredAt": "2026-05-01T06:00:00Z", "source": "backup export"}

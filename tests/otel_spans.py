@@ -13,7 +13,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
 
-from semantics_lint.runtime import tracing  # noqa: E402
+from semantics_lint.runtime.serving import tracing  # noqa: E402
 
 
 class Spans(NamedTuple):

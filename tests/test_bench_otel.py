@@ -19,8 +19,9 @@ import pytest
 pytest.importorskip("opentelemetry.sdk", reason="the benchmark needs opentelemetry-sdk")
 
 from semantics_lint.frameworks._common import call_prepared, prepare  # noqa: E402
-from semantics_lint.runtime import record, run_record, tracing  # noqa: E402
-from semantics_lint.runtime.json_text import json_text  # noqa: E402
+from semantics_lint.runtime import run_record  # noqa: E402
+from semantics_lint.runtime.envelope.json_text import json_text  # noqa: E402
+from semantics_lint.runtime.serving import record, tracing  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 

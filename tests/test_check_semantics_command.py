@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from semantics_lint.runtime import coverage
-from semantics_lint.runtime.gate import (
+from semantics_lint.runtime.gate.check import (
     SemanticsCatalogError,
     check_semantics,
     coerce_semantics_catalog,
     format_semantics_report,
 )
-from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
+from semantics_lint.runtime.gate.command import SemanticsCliIO, run_check_semantics_cli
 
 CATALOGS = Path(__file__).resolve().parent.parent / "testdata" / "catalogs"
 GOOD = CATALOGS / "semantics-catalog.json"

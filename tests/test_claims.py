@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from semantics_lint.runtime import described_result
-from semantics_lint.runtime.claims import (
+from semantics_lint.runtime.claims.check import (
     ClaimRow,
     Disposition,
     claim_contract,
@@ -17,7 +17,7 @@ from semantics_lint.runtime.claims import (
     js_string_to_number,
     unsupported_claims,
 )
-from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal
+from semantics_lint.runtime.envelope.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal
 
 PASS, FAIL = Disposition.CHECKED_PASS, Disposition.CHECKED_FAIL
 NA, UNREACHABLE = Disposition.NOT_APPLICABLE, Disposition.UNREACHABLE

@@ -16,10 +16,10 @@ import pytest
 from semantics_lint.lint.core.settings import LintSettings
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.runtime import described_result, run_record
-from semantics_lint.runtime.claims import ClaimRow, Disposition, claim_contract, unsupported_claims
-from semantics_lint.runtime.json_text import NotJSON
-from semantics_lint.runtime.record import serve
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.claims.check import ClaimRow, Disposition, claim_contract, unsupported_claims
+from semantics_lint.runtime.envelope.json_text import NotJSON
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.serving.record import serve
 
 PASS, FAIL = Disposition.CHECKED_PASS, Disposition.CHECKED_FAIL
 JOBS = {"jobs": {"entity": "fleet", "field": "jobs"}}

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from claims_cases import cases
 
-from semantics_lint.runtime.claims import ClaimRow, _sorted, claim_rows, unsupported_claims
-from semantics_lint.runtime.json_text import json_text
+from semantics_lint.runtime.claims.check import ClaimRow, _sorted, claim_rows, unsupported_claims
+from semantics_lint.runtime.envelope.json_text import json_text
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "claims_reference.json").read_text("utf-8"))
 CASES = cases(REFERENCE["count"], REFERENCE["seed"])

@@ -13,8 +13,8 @@ import pytest
 from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
 
 from semantics_lint.runtime import Disposition, Refusal, SemanticsWarning, described_result, run_record
-from semantics_lint.runtime.claims import tool_call
-from semantics_lint.runtime.record import serve
+from semantics_lint.runtime.claims.check import tool_call
+from semantics_lint.runtime.serving.record import serve
 
 CONTRACT = {"protected_jobs": {"entity": "fleet", "field": "jobs_local"}}
 PROVENANCE = {"measuredAt": "2026-03-01T06:00:00Z", "source": "backup-catalog"}

@@ -16,7 +16,7 @@ from conformance_data import cases, strict_equal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.envelope import (
+from semantics_lint.runtime.envelope.rules import (
     compose_not_covered,
     explain_semantics,
     is_counter_looking_aggregation,

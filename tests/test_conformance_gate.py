@@ -18,14 +18,14 @@ from click.testing import CliRunner
 from conformance_data import cases, strict_equal
 
 from semantics_lint.cli.check_semantics import check_semantics_command
-from semantics_lint.runtime.gate import (
+from semantics_lint.runtime.gate.check import (
     ADDED_REPORT_KEYS,
     REFERENCE_REPORT_KEYS,
     SemanticsCatalogError,
     check_semantics,
     coerce_semantics_catalog,
 )
-from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
+from semantics_lint.runtime.gate.command import SemanticsCliIO, run_check_semantics_cli
 
 
 def _without_messages(report: dict[str, Any]) -> dict[str, Any]:

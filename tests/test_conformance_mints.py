@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conformance_data import cases, strict_equal
 
-from semantics_lint.runtime.items import NOT_PASSED, normalize_coverage_list
-from semantics_lint.runtime.mints import absent, coverage
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.mints.absent_coverage import absent, coverage
+from semantics_lint.runtime.mints.items import NOT_PASSED, normalize_coverage_list
 
 
 def _outcome(call: Any) -> dict[str, Any]:

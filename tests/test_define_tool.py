@@ -11,7 +11,7 @@ import pytest
 
 from semantics_lint import runtime
 from semantics_lint.runtime import AsyncTool, Refusal, Tool, define_tool, defineTool
-from semantics_lint.runtime.tools import observe_tools
+from semantics_lint.runtime.mints.tools import observe_tools
 
 
 def _run(x: int = 1) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import textwrap
 from pathlib import Path
 
 from semantics_lint.lint.engine import lint_file, lint_source
-from semantics_lint.runtime.judge import definition_refusal
-from semantics_lint.runtime.tools import Tool, observe_tools
+from semantics_lint.runtime.mints.judge import definition_refusal
+from semantics_lint.runtime.mints.tools import Tool, observe_tools
 
 HEADER = "from semantics_lint.runtime import absent, define_tool, described_result\n"
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.described import described_result
-from semantics_lint.runtime.envelope import read_semantics, semantic_issues
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.envelope.rules import read_semantics, semantic_issues
+from semantics_lint.runtime.mints.described import described_result
 from semantics_lint.vocabulary import (
     CAMEL_TO_SNAKE,
     COVERAGE_FIELDS,

@@ -31,8 +31,8 @@ from hypothesis.errors import NoSuchExample
 from semantics_lint.lint.calls.verdicts import _ALL_SPECIFIC, _SPECIFIC_AS_LIST
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules import specific_code
-from semantics_lint.runtime.judge import DOOR_PARTS, part_refusal, refusal_of
-from semantics_lint.runtime.refusal import ARGUMENTS, REFUSAL_KINDS
+from semantics_lint.runtime.envelope.refusal import ARGUMENTS, REFUSAL_KINDS
+from semantics_lint.runtime.mints.judge import DOOR_PARTS, part_refusal, refusal_of
 
 # A generated example may hold a 4,000-digit number or a value nested 150 deep.
 pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from semantics_lint.lint.core.settings import LintSettings
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.runtime.claims import claim_contract
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.claims.check import claim_contract
+from semantics_lint.runtime.envelope.refusal import Refusal
 
 SETTINGS = LintSettings(enabled=frozenset({"SEM701"}))
 

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.runtime.judge import refusal_of
+from semantics_lint.runtime.mints.judge import refusal_of
 from semantics_lint.vocabulary import DATA_FIELDS
 
 PROV = '{"measuredAt": export.at, "source": "x"}'

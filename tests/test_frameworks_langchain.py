@@ -24,7 +24,7 @@ from langchain_core.tools import BaseTool, ToolException
 
 from semantics_lint.frameworks.langchain import tool
 from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
-from semantics_lint.runtime.tools import Tool, observe_tools
+from semantics_lint.runtime.mints.tools import Tool, observe_tools
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

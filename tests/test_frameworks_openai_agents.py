@@ -38,8 +38,8 @@ from backup_tool import backup_status, vm_backup_status_async
 
 from semantics_lint.frameworks.openai_agents import RECORD_KEY, function_tool
 from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
-from semantics_lint.runtime.serving import ToolMessage as ServedMessage
-from semantics_lint.runtime.tools import Tool, observe_tools
+from semantics_lint.runtime.mints.tools import Tool, observe_tools
+from semantics_lint.runtime.serving.message import ToolMessage as ServedMessage
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

@@ -28,8 +28,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from semantics_lint.frameworks.pydantic_ai import served
 from semantics_lint.runtime import compose_answer_with_coverage, define_tool, run_record, tool_message
-from semantics_lint.runtime.tools import Tool as DefinedTool
-from semantics_lint.runtime.tools import observe_tools
+from semantics_lint.runtime.mints.tools import Tool as DefinedTool
+from semantics_lint.runtime.mints.tools import observe_tools
 
 
 def vm_backup_status(vm: str, days: int = 7) -> dict[str, Any]:

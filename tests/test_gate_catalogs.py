@@ -13,8 +13,8 @@ from conformance_data import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.catalog import parse_catalog_text
-from semantics_lint.runtime.gate import (
+from semantics_lint.runtime.gate.catalog import parse_catalog_text
+from semantics_lint.runtime.gate.check import (
     SHOWN_IN_ALL,
     SHOWN_PER_CODE,
     SemanticsCatalogError,
@@ -23,7 +23,7 @@ from semantics_lint.runtime.gate import (
     format_semantics_report,
     judge_catalog,
 )
-from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
+from semantics_lint.runtime.gate.command import SemanticsCliIO, run_check_semantics_cli
 
 FACT = {
     "af_semantics": True,

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.json_text import (
+from semantics_lint.runtime.envelope.json_text import (
     MAX_DEPTH,
     NotJSON,
     json_copy,

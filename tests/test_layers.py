@@ -7,6 +7,11 @@ dependency), under ``TYPE_CHECKING`` (so is a type). The contract (ARCHITECTURE.
 * no import cycle anywhere in the package;
 * folders are layers (``FOLDER_ORDER``): a folder (or a module at the package's top)
   imports only from folders below it, so there is no cycle between folders either;
+* the runtime's subpackages are layers too: the wire envelope (``runtime.envelope``) ->
+  the mints, the gate and the claims check (``runtime.mints``, ``runtime.gate``,
+  ``runtime.claims``; none imports another) -> serving (``runtime.serving``) -> the
+  package's own modules (its ``__init__`` and the documented module paths kept there,
+  ``RUNTIME_TOP``);
 * the linter's core is ordered: vocabulary -> model, reading, settings, syntax, scopes ->
   source, index -> the resolver package -> locate, context -> declaration -> tools -> the runtime door
   (``lint.verdicts``) -> ``rules.base`` -> ``rules.values`` -> ``rules.emptiness`` -> the rule families -> the
@@ -85,6 +90,9 @@ CORE_ORDER: tuple[tuple[str, ...], ...] = (
 FOLDER_ORDER: tuple[tuple[str, ...], ...] = (
     ("semantics_lint", "semantics_lint.vocabulary_codes"),
     ("semantics_lint.vocabulary", "semantics_lint.reading", "semantics_lint.extras"),
+    ("semantics_lint.runtime.envelope",),
+    ("semantics_lint.runtime.mints", "semantics_lint.runtime.gate", "semantics_lint.runtime.claims"),
+    ("semantics_lint.runtime.serving",),
     ("semantics_lint.runtime",),
     ("semantics_lint.frameworks", "semantics_lint.pytest_findings"),
     ("semantics_lint.pytest_plugin",),
@@ -103,6 +111,14 @@ FOLDER_ORDER: tuple[tuple[str, ...], ...] = (
 FOLDER_RANK = {folder: rank for rank, layer in enumerate(FOLDER_ORDER) for folder in layer}
 RANK = {module: rank for rank, layer in enumerate(CORE_ORDER) for module in layer}
 THE_RUNTIME_DOOR = "semantics_lint.lint.calls.verdicts"
+RUNTIME_TOP = {
+    "semantics_lint.runtime",
+    "semantics_lint.runtime.record",
+    "semantics_lint.runtime.tracing",
+    "semantics_lint.runtime.types",
+}
+"""The modules at the runtime's top: the package and the documented module paths, each
+re-exporting the public names of the module that holds them."""
 
 
 @dataclass(frozen=True)
@@ -220,13 +236,52 @@ def test_folders_import_only_from_folders_below() -> None:
             "semantics_lint.lint.calls.tools",
         ),  # same folder: fine
         ("semantics_lint.lint.rules.base", "semantics_lint.lint.calls.tools"),  # downward: fine
+        ("semantics_lint.runtime.envelope.parts", "semantics_lint.runtime.mints.items"),  # upward
+        ("semantics_lint.runtime.mints.tools", "semantics_lint.runtime.serving.message"),  # upward
+        ("semantics_lint.runtime.gate.check", "semantics_lint.runtime.claims.check"),  # a sibling
+        ("semantics_lint.runtime.claims.check", "semantics_lint.runtime.mints.judge"),  # a sibling
+        ("semantics_lint.runtime.serving.record", "semantics_lint.runtime.record"),  # the top
+        ("semantics_lint.runtime.serving.record", "semantics_lint.runtime.claims.check"),  # fine
+        ("semantics_lint.runtime.mints.judge", "semantics_lint.runtime.envelope.rules"),  # fine
+        ("semantics_lint.runtime.types", "semantics_lint.runtime.envelope.types"),  # fine
     ],
 )
 def test_the_folder_check_sees_an_upward_import(importer: str, imported: str) -> None:
     # Whether the check above can fail: one import added to the real ones.
     extra = Import(importer, imported, True, 1)
-    upward = FOLDER_RANK[_folder(imported)] > FOLDER_RANK[_folder(importer)]
+    importer_folder, imported_folder = _folder(importer), _folder(imported)
+    upward = (
+        importer_folder != imported_folder and FOLDER_RANK[imported_folder] >= FOLDER_RANK[importer_folder]
+    )
     assert bool(upward_folder_imports([*OURS, extra])) == upward
+
+
+def test_the_runtime_s_top_holds_its_door_and_the_documented_paths_only() -> None:
+    # Every other runtime module lies in the subpackage of its layer.
+    top = {module for module in MODULES if _folder(module) == "semantics_lint.runtime"}
+    assert top == RUNTIME_TOP
+    layers = {
+        _folder(module)
+        for module in MODULES
+        if module.startswith("semantics_lint.runtime.") and module not in RUNTIME_TOP
+    }
+    assert layers == {folder for folder in FOLDER_RANK if folder.startswith("semantics_lint.runtime.")}
+
+
+def test_the_runtime_s_layers_are_used_in_their_order() -> None:
+    # The order is the real one, not only an allowed one: each layer above the envelope
+    # imports from the envelope, serving from the mints and the claims check.
+    def imports_between(importer: str, imported: str) -> bool:
+        return any(_folder(item.importer) == importer and _folder(item.imported) == imported for item in OURS)
+
+    runtime = "semantics_lint.runtime"
+    for layer in ("mints", "gate", "claims", "serving"):
+        assert imports_between(f"{runtime}.{layer}", f"{runtime}.envelope"), layer
+    assert imports_between(f"{runtime}.serving", f"{runtime}.mints")
+    assert imports_between(f"{runtime}.serving", f"{runtime}.claims")
+    for path in RUNTIME_TOP - {runtime}:
+        # A documented path only re-exports: nothing of the package imports it.
+        assert not [item for item in OURS if item.imported == path], path
 
 
 def test_every_module_is_seen_with_its_lazy_and_typing_imports() -> None:

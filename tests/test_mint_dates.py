@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from semantics_lint.runtime import coverage, described_result, read_semantics
-from semantics_lint.runtime.refusal import BAD_VALUE, WRONG_TYPE, Refusal
+from semantics_lint.runtime.envelope.refusal import BAD_VALUE, WRONG_TYPE, Refusal
 
 UTC = dt.timezone.utc
 AWARE = dt.datetime(2026, 5, 1, 6, 0, tzinfo=UTC)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.mints import absent, coverage, instant_of
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.mints.absent_coverage import absent, coverage, instant_of
 from semantics_lint.vocabulary import ABSENCE_NOTE, COVERAGE_NOTE
 
 QUERIED = {"from": "2026-09-26T09:00:00Z", "to": "2026-09-26T10:00:00Z"}

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from semantics_lint.runtime import Refusal, coverage, described_result, tool_message
-from semantics_lint.runtime.refusal import WRONG_TYPE
+from semantics_lint.runtime.envelope.refusal import WRONG_TYPE
 
 PROVENANCE = {"measuredAt": "2024-05-01T00:00:00Z", "source": "billing export"}
 

@@ -30,10 +30,10 @@ from semantics_lint.runtime import (
     refusal_message,
     run_record,
     tool_message,
-    tracing,
 )
-from semantics_lint.runtime.json_text import json_text
-from semantics_lint.runtime.record import record_served
+from semantics_lint.runtime.envelope.json_text import json_text
+from semantics_lint.runtime.serving import tracing
+from semantics_lint.runtime.serving.record import record_served
 
 ENVIRONMENT = (
     tracing.CAPTURE_CONTENT_ENV,
@@ -388,7 +388,7 @@ def test_importing_the_runtime_and_serving_imports_no_opentelemetry() -> None:
         """
         import sys
         import semantics_lint.runtime
-        import semantics_lint.runtime.serving, semantics_lint.runtime.tracing
+        import semantics_lint.runtime.serving.message, semantics_lint.runtime.serving.tracing
         import semantics_lint.frameworks._common
         print(sorted(m for m in sys.modules if m.split(".")[0] == "opentelemetry"))
         """
@@ -411,8 +411,9 @@ def test_without_opentelemetry_serving_works_and_the_import_is_tried_once() -> N
             return real_import(name, *args, **kwargs)
 
         builtins.__import__ = counting
-        from semantics_lint.runtime import run_record, tool_message, tracing
-        from semantics_lint.runtime.record import record_served
+        from semantics_lint.runtime import run_record, tool_message
+        from semantics_lint.runtime.serving import tracing
+        from semantics_lint.runtime.serving.record import record_served
         with run_record() as run:
             record_served("t", tool_message({"rows": 3}))
             record_served("t", tool_message({"rows": 4}))
@@ -435,7 +436,8 @@ def test_a_refusal_traced_before_any_tracer_was_asked_for_gets_its_error_status(
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-        from semantics_lint.runtime import described_result, refusal_message, tracing
+        from semantics_lint.runtime import described_result, refusal_message
+        from semantics_lint.runtime.serving import tracing
         exporter = InMemorySpanExporter()
         provider = TracerProvider()
         provider.add_span_processor(SimpleSpanProcessor(exporter))
@@ -461,7 +463,7 @@ def test_the_global_provider_is_read_at_each_served_result() -> None:
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
         from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
         from semantics_lint.runtime import run_record, tool_message
-        from semantics_lint.runtime.record import record_served
+        from semantics_lint.runtime.serving.record import record_served
 
         with run_record() as run:
             record_served("before", tool_message({"rows": 1}))

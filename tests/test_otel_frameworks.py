@@ -24,8 +24,9 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import StatusCode
 from otel_spans import Spans, ids, spans  # noqa: F401 (the fixture)
 
-from semantics_lint.runtime import described_result, run_record, tracing
-from semantics_lint.runtime.json_text import json_text
+from semantics_lint.runtime import described_result, run_record
+from semantics_lint.runtime.envelope.json_text import json_text
+from semantics_lint.runtime.serving import tracing
 
 TESTS = Path(__file__).resolve().parent
 

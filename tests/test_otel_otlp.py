@@ -30,7 +30,7 @@ pytest.importorskip("mcp.server.mcpserver", reason="the MCP SDK 2.x server")
 from google.protobuf.json_format import MessageToDict  # noqa: E402
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest  # noqa: E402
 
-from semantics_lint.runtime.json_text import json_text  # noqa: E402
+from semantics_lint.runtime.envelope.json_text import json_text  # noqa: E402
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "frameworks.md"
 TESTS = Path(__file__).resolve().parent

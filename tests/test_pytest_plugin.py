@@ -116,7 +116,7 @@ def test_inert_imports_nothing_of_the_runtime(pytester: pytest.Pytester) -> None
     assert loaded == ["semantics_lint", "semantics_lint.pytest_plugin"]
     result = _run(pytester, "--semantics")
     # Enabled, it watches the tools (and judges what they returned with the gate).
-    assert "semantics_lint.runtime.tools" in json.loads((pytester.path / "modules.json").read_text())
+    assert "semantics_lint.runtime.mints.tools" in json.loads((pytester.path / "modules.json").read_text())
 
 
 # ---------------------------------------------------------------------------

@@ -7,8 +7,8 @@ import json
 from types import SimpleNamespace
 
 from semantics_lint.pytest_plugin import Row, Sample, SemanticsRecorder
-from semantics_lint.runtime.gate import judge_catalog
-from semantics_lint.runtime.json_text import json_text
+from semantics_lint.runtime.envelope.json_text import json_text
+from semantics_lint.runtime.gate.check import judge_catalog
 
 
 def test_the_catalog_is_written_by_the_one_encoder_a_row_a_line() -> None:

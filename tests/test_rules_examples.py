@@ -263,7 +263,7 @@ def test_every_refusal_kind_and_path_goes_to_at_most_one_rule() -> None:
 def test_the_rule_claiming_a_refusal_reports_it(
     kind: str, fault: str, path: tuple[object, ...], code: str | None
 ) -> None:
-    from semantics_lint.runtime.refusal import Refusal
+    from semantics_lint.runtime.envelope.refusal import Refusal
 
     refusal = Refusal("refused: x", path=path, kind=fault)
     assert specific_code(kind, refusal) == code

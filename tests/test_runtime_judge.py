@@ -1,5 +1,5 @@
 """The runtime's verdict as data: where a refusal is and what kind it is, the judge the
-linter calls on literal values (``runtime.judge``), and parts judged alone.
+linter calls on literal values (``runtime.mints.judge``), and parts judged alone.
 
 A part judged alone must give the refusal the whole mint gives for it: checked on the
 reference's own cases (``testdata/conformance``: the two coverage mints, and every
@@ -21,9 +21,8 @@ from hypothesis import strategies as st
 
 from semantics_lint import runtime
 from semantics_lint.runtime import absent, coverage, described_result, semantic_issues
-from semantics_lint.runtime.json_text import MAX_DEPTH, json_text
-from semantics_lint.runtime.judge import DOOR_PARTS, DOORS, part_refusal, refusal_of
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.json_text import MAX_DEPTH, json_text
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     BAD_VALUE,
     COUNTER_UNSTATED,
@@ -38,6 +37,7 @@ from semantics_lint.runtime.refusal import (
     WRONG_TYPE,
     Refusal,
 )
+from semantics_lint.runtime.mints.judge import DOOR_PARTS, DOORS, part_refusal, refusal_of
 from semantics_lint.vocabulary import SEMANTICS_MARKER, to_declaration
 
 PROVENANCE = {"measuredAt": "the export's timestamp", "source": "backup-db"}

@@ -28,7 +28,7 @@ from semantics_lint.runtime import (
     described_result,
     semantic_issues,
 )
-from semantics_lint.runtime.envelope import is_finite_number, js_number, js_number_text
+from semantics_lint.runtime.envelope.rules import is_finite_number, js_number, js_number_text
 
 HUGE = 10**400
 HUGER = 10**5000  # past Python's 4,300-digit limit for int <-> str

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from semantics_lint import runtime
 from semantics_lint.lint.engine import lint_source
-from semantics_lint.runtime.refusal import Refusal
+from semantics_lint.runtime.envelope.refusal import Refusal
 
 PROVED_AT_RUN_TIME = frozenset(
     {

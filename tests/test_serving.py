@@ -30,7 +30,7 @@ from semantics_lint.runtime import (
     semantics_for_model,
     tool_message,
 )
-from semantics_lint.runtime.record import current_run, record_served
+from semantics_lint.runtime.serving.record import current_run, record_served
 
 
 def _compact(value: object) -> str:

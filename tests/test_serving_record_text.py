@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from semantics_lint.runtime import coverage, described_result, tool_message
-from semantics_lint.runtime.envelope import MODEL_COPIES, semantics_for_model
-from semantics_lint.runtime.json_text import json_text
-from semantics_lint.runtime.serving import served_with_record_text
+from semantics_lint.runtime.envelope.json_text import json_text
+from semantics_lint.runtime.envelope.rules import MODEL_COPIES, semantics_for_model
+from semantics_lint.runtime.serving.message import served_with_record_text
 
 _numbers = st.one_of(
     st.integers(-(2**60), 2**60),

@@ -35,8 +35,8 @@ from semantics_lint.runtime import (
     run_record,
     tool_message,
 )
-from semantics_lint.runtime import envelope as envelope_module
-from semantics_lint.runtime.record import current_run, record_served
+from semantics_lint.runtime.envelope import rules as envelope_module
+from semantics_lint.runtime.serving.record import current_run, record_served
 
 
 def backup(vm: str = "vm1", price: object = 1.0) -> dict[str, Any]:

@@ -38,7 +38,8 @@ from typing_extensions import Unpack
 
 import semantics_lint.runtime
 from semantics_lint import vocabulary
-from semantics_lint.runtime import Refusal, types
+from semantics_lint.runtime import Refusal
+from semantics_lint.runtime.envelope import types
 
 EXAMPLES = Path(__file__).parent / "typed"
 FILES = sorted(path for path in EXAMPLES.glob("*.py") if not path.name.startswith("_"))
@@ -465,7 +466,7 @@ def test_the_types_are_exported_and_loaded_only_when_asked_for() -> None:
         "from semantics_lint.runtime import absent\n"
         "absent(what='w', checked=['c'])\n"
         "print('typing_extensions' in sys.modules)\n"
-        "print('semantics_lint.runtime.types' in sys.modules)\n"
+        "print('semantics_lint.runtime.envelope.types' in sys.modules)\n"
         "from semantics_lint.runtime import Provenance\n"
         "print(Provenance.__module__)\n"
     )
@@ -477,4 +478,4 @@ def test_the_types_are_exported_and_loaded_only_when_asked_for() -> None:
         timeout=60,
         env={**os.environ, "PYTHONWARNINGS": "error"},
     )
-    assert result.stdout.split() == ["False", "False", "semantics_lint.runtime.types"]
+    assert result.stdout.split() == ["False", "False", "semantics_lint.runtime.envelope.types"]

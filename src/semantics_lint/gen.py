@@ -103,7 +103,7 @@ def _first_sentence(text: str) -> str:
 
 def render_declaration_keys() -> str:
     """``docs/declaration-keys.md``: each declaration type's keys, required ones in bold."""
-    from semantics_lint.runtime import types
+    from semantics_lint.runtime.envelope import types
 
     rows = []
     for name in DECLARATION_TYPES:

@@ -13,7 +13,7 @@ id of the test that was running, as JSON (what a model reads), and every refusal
 tool's call raises. At the end of the session it builds the catalog ``[{name,
 resultClass?, results, tests}]`` (``tests[i]`` is the test that produced
 ``results[i]``), judges it with the gate's own
-:func:`~semantics_lint.runtime.gate.judge_catalog` (the very function
+:func:`~semantics_lint.runtime.gate.check.judge_catalog` (the very function
 ``semantics-lint check-semantics`` runs, so a catalog written with
 ``--semantics-catalog`` gets the same verdict there, each finding naming its test),
 prints the report in the terminal summary, and makes the session exit 1 when the
@@ -65,8 +65,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import pytest
 
 if TYPE_CHECKING:
-    from semantics_lint.runtime.gate import CatalogReport
-    from semantics_lint.runtime.tools import Tool
+    from semantics_lint.runtime.gate.check import CatalogReport
+    from semantics_lint.runtime.mints.tools import Tool
 
 __all__ = ["SemanticsRecorder"]
 
@@ -153,7 +153,7 @@ def sample_json(value: object) -> str:
     tool's caller is a test, which recording must not fail (a container whose
     iteration raises is recorded as a text saying so).
     """
-    from semantics_lint.runtime.json_text import json_copy, json_text
+    from semantics_lint.runtime.envelope.json_text import json_copy, json_text
 
     try:
         return json_text(value)
@@ -171,7 +171,7 @@ def sample_json(value: object) -> str:
 
 
 def _why_not(error: Exception) -> str:
-    from semantics_lint.runtime.json_text import NotJSON
+    from semantics_lint.runtime.envelope.json_text import NotJSON
 
     if isinstance(error, NotJSON):
         return f"<not JSON data: {error}>"
@@ -252,7 +252,7 @@ class SemanticsRecorder:
 
     def __init__(self, config: pytest.Config, strict: bool, catalog: str | None) -> None:
         from semantics_lint import pytest_findings
-        from semantics_lint.runtime import tools
+        from semantics_lint.runtime.mints import tools
         from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, SEMANTICS_MARKER
 
         self.config = config
@@ -368,8 +368,8 @@ class SemanticsRecorder:
     @staticmethod
     def catalog_text_of(rows: Sequence[Row]) -> str:
         """Catalog JSON text: one row per tool name and class, with the test behind each
-        sample, written by the one encoder (``runtime/json_text.py``), a row a line."""
-        from semantics_lint.runtime.json_text import json_text, object_text
+        sample, written by the one encoder (``runtime/envelope/json_text.py``), a row a line."""
+        from semantics_lint.runtime.envelope.json_text import json_text, object_text
 
         def row_text(row: Row) -> str:
             (name, result_class), samples = row
@@ -460,7 +460,7 @@ class SemanticsRecorder:
 
     def _judge(self, text: str, session: pytest.Session) -> None:
         """The gate's verdict on the catalog ``text``; a failed gate fails a passing session."""
-        from semantics_lint.runtime.gate import judge_catalog
+        from semantics_lint.runtime.gate.check import judge_catalog
 
         report = judge_catalog(text, self.catalog or _SESSION_LABEL)
         self.report = report
@@ -488,7 +488,7 @@ class SemanticsRecorder:
         """The gate's report with the plugin's findings: the plugin's own first line (the
         tools called) and verdict (naming ``--semantics-strict``), the gate's lines for
         the findings between them."""
-        from semantics_lint.runtime.gate import format_semantics_report, gate_report
+        from semantics_lint.runtime.gate.check import format_semantics_report, gate_report
 
         document = gate_report([report], strict=self.strict)
         document["findings"] = [*document["findings"], *self.own]

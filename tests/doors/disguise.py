@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import strategies as st
 
-from semantics_lint.runtime.judge import part_refusal
+from semantics_lint.runtime.mints.judge import part_refusal
 
 if TYPE_CHECKING:
     from doors.gen import Call

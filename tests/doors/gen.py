@@ -455,7 +455,7 @@ def absent_declarations(draw: st.DrawFn) -> dict[str, Node]:
 
 @st.composite
 def spans(draw: st.DrawFn) -> Map:
-    from semantics_lint.runtime.mints import instant_of
+    from semantics_lint.runtime.mints.absent_coverage import instant_of
 
     start, end = sorted(draw(st.lists(st.sampled_from(INSTANTS[:3]), min_size=2, max_size=2)), key=instant_of)
     return _dict(draw, {"from": s(start), "to": s(end)})

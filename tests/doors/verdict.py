@@ -19,7 +19,13 @@ from semantics_lint.lint.core.model import Finding, Severity
 from semantics_lint.lint.engine import lint_source
 from semantics_lint.lint.rules import specific_code
 from semantics_lint.runtime import absent, coverage, described_result
-from semantics_lint.runtime.refusal import ARGUMENTS, DERIVED_KEY, SNAKE_CASE_KEY, UNKNOWN_KEY, Refusal
+from semantics_lint.runtime.envelope.refusal import (
+    ARGUMENTS,
+    DERIVED_KEY,
+    SNAKE_CASE_KEY,
+    UNKNOWN_KEY,
+    Refusal,
+)
 
 BY_DESIGN = frozenset({"SEM203"})
 """E codes the mint never reproduces, by design (docs/agreement.md): it never parses measuredAt."""

@@ -2,7 +2,7 @@
 
 Each adapter takes a plain function or a ``define_tool`` tool (sync or async), keeps
 its name, docstring and parameters, and serves what it returns through the runtime's
-one seam (:mod:`semantics_lint.runtime.serving`): the model reads ``tool_message(value)
+one seam (:mod:`semantics_lint.runtime.serving.message`): the model reads ``tool_message(value)
 .text``, the record keeps the whole value, a refusal raised inside the tool is the
 call's error result. Every call feeds the current ``run_record()`` and the pytest
 plugin. The adapters share :mod:`semantics_lint.frameworks._common`; each module here

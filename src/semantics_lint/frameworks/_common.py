@@ -4,13 +4,13 @@ No third-party import. An adapter is built in three steps:
 
 1. :func:`prepare` takes what the user gave (a plain function, sync or async, or a
    ``define_tool`` tool) and returns a :class:`Prepared`: ONE
-   :class:`~semantics_lint.runtime.tools.Tool` made through ``define_tool`` (so the
+   :class:`~semantics_lint.runtime.mints.tools.Tool` made through ``define_tool`` (so the
    pytest plugin sees the definition and every value it returns), the tool's name and
    description, and the ``inspect.Signature`` the framework builds the tool's input
    schema from: the function's own parameters, or, for a tool that declares its
    ``inputSchema``, the schema's properties (:mod:`semantics_lint.frameworks._schema`).
 2. :func:`call_prepared` (sync) or :func:`call_prepared_async` (async) runs the tool
-   and gives its outcome: a :class:`~semantics_lint.runtime.serving.ToolMessage` (the
+   and gives its outcome: a :class:`~semantics_lint.runtime.serving.message.ToolMessage` (the
    value through ``tool_message``, or a refusal raised inside the tool through
    ``refusal_message``, recorded into the current ``run_record()``), or
    :class:`Unserved` for a value the seam does not write (not JSON data: a pydantic
@@ -33,15 +33,15 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar, cast
 
 from semantics_lint.frameworks._schema import UNSET, Declared, declared
-from semantics_lint.runtime.claims import contracts_open, tool_call
-from semantics_lint.runtime.json_text import wire_data
-from semantics_lint.runtime.record import record_served, serve
-from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
-from semantics_lint.runtime.serving import NotJSON, ToolMessage, refusal_message
-from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool
+from semantics_lint.runtime.claims.check import contracts_open, tool_call
+from semantics_lint.runtime.envelope.json_text import wire_data
+from semantics_lint.runtime.envelope.refusal import BAD_VALUE, Refusal
+from semantics_lint.runtime.mints.tools import AsyncTool, Tool, define_tool
+from semantics_lint.runtime.serving.message import NotJSON, ToolMessage, refusal_message
+from semantics_lint.runtime.serving.record import record_served, serve
 
 if TYPE_CHECKING:
-    from semantics_lint.runtime.types import ToolDefinition
+    from semantics_lint.runtime.envelope.types import ToolDefinition
 
 RECORD_KEY: Final = "semantics-lint/record"
 """Where an adapter puts the record (the whole envelope) beside what the model reads."""
@@ -64,7 +64,7 @@ R = TypeVar("R")
 
 CallIds = Callable[[tuple[Any, ...], dict[str, Any]], "tuple[str | None, int | None] | None"]
 """What an adapter reads of a call's arguments: the framework's tool-call id and
-iteration (``semantics_lint.runtime.claims.tool_call``), or None."""
+iteration (``semantics_lint.runtime.claims.check.tool_call``), or None."""
 
 
 def _answering(

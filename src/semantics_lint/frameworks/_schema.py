@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Final, NamedTuple
 
 from semantics_lint.extras import MissingExtra
-from semantics_lint.runtime.refusal import BAD_VALUE, Refusal
+from semantics_lint.runtime.envelope.refusal import BAD_VALUE, Refusal
 
 __all__ = ["UNSET", "Declared", "declared"]
 

@@ -49,8 +49,8 @@ with framework_import(__name__, "langchain"):
     from langchain_core.tools.base import _handle_tool_error
 
 from semantics_lint.frameworks._common import Outcome, Unserved, prepare, served_function
-from semantics_lint.runtime.claims import contracts_open, tool_call
-from semantics_lint.runtime.tools import Tool
+from semantics_lint.runtime.claims.check import contracts_open, tool_call
+from semantics_lint.runtime.mints.tools import Tool
 
 __all__ = ["tool"]
 

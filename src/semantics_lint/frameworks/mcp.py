@@ -59,8 +59,8 @@ from semantics_lint.frameworks._common import (
     record_entry,
     served_function,
 )
-from semantics_lint.runtime.serving import ToolMessage
-from semantics_lint.runtime.tools import Tool
+from semantics_lint.runtime.mints.tools import Tool
+from semantics_lint.runtime.serving.message import ToolMessage
 
 __all__ = ["RECORD_KEY", "call_tool_result", "served"]
 

@@ -26,7 +26,7 @@ not part of the schema.
   turn number, so the iteration is None), and seen by the pytest plugin;
 * when the SDK's own tracing is on, each served result is also a ``custom_span``
   ``semantics {tool}`` under the SDK's function span, holding the attributes of its
-  OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) and the envelope, so the
+  OpenTelemetry span (:mod:`semantics_lint.runtime.serving.tracing`) and the envelope, so the
   SDK's trace processors see it.
 
 What a call served waits for the SDK's custom data in a weak mapping keyed by the
@@ -54,12 +54,12 @@ with framework_import(__name__, "openai-agents"):
 
 from semantics_lint.frameworks._common import RECORD_KEY, Unserved, prepare, record_entry
 from semantics_lint.frameworks._common import served_function as _served_function
-from semantics_lint.runtime.tracing import OUTPUT_VALUE, span_attributes
+from semantics_lint.runtime.serving.tracing import OUTPUT_VALUE, span_attributes
 
 if TYPE_CHECKING:
     from semantics_lint.frameworks._common import Outcome
-    from semantics_lint.runtime.serving import ToolMessage
-    from semantics_lint.runtime.tools import Tool
+    from semantics_lint.runtime.mints.tools import Tool
+    from semantics_lint.runtime.serving.message import ToolMessage
 
 __all__ = ["RECORD_KEY", "function_tool"]
 

@@ -48,8 +48,8 @@ with framework_import(__name__, "pydantic-ai"):
     from pydantic_ai.capabilities import AbstractCapability
 
 from semantics_lint.frameworks._common import Outcome, Unserved, decorator, prepare, served_function
-from semantics_lint.runtime.claims import contracts_open, tool_call
-from semantics_lint.runtime.tools import Tool
+from semantics_lint.runtime.claims.check import contracts_open, tool_call
+from semantics_lint.runtime.mints.tools import Tool
 
 __all__ = ["served", "tool_call_ids"]
 

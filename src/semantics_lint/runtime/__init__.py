@@ -8,7 +8,7 @@ faithful Python implementation of the reference framework's rules
   ``describedResult``), :func:`absent` and :func:`coverage`; each refuses at the
   call site with a :class:`Refusal` whose message starts ``refused:`` and whose
   ``path`` and ``kind`` say the same as data;
-* :mod:`semantics_lint.runtime.judge`: the mints' verdict on literal values
+* :mod:`semantics_lint.runtime.mints.judge`: the mints' verdict on literal values
   (``refusal_of``, ``part_refusal``), for a program that reads source;
 * the envelope rule set over the snake_case wire form:
   :func:`semantic_issues`, :func:`read_semantics`, :func:`explain_semantics`,
@@ -45,8 +45,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from semantics_lint.runtime.described import described_result, describedResult
-from semantics_lint.runtime.envelope import (
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.envelope.rules import (
     compose_not_covered,
     explain_semantics,
     read_coverage_result,
@@ -54,9 +54,9 @@ from semantics_lint.runtime.envelope import (
     semantic_issues,
     semantics_for_model,
 )
-from semantics_lint.runtime.mints import absent, coverage
-from semantics_lint.runtime.refusal import Refusal
-from semantics_lint.runtime.tools import AsyncTool, Tool, define_tool, defineTool
+from semantics_lint.runtime.mints.absent_coverage import absent, coverage
+from semantics_lint.runtime.mints.described import described_result, describedResult
+from semantics_lint.runtime.mints.tools import AsyncTool, Tool, define_tool, defineTool
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     ABSENCE_NOTE,
@@ -70,7 +70,7 @@ from semantics_lint.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from semantics_lint.runtime.claims import (
+    from semantics_lint.runtime.claims.check import (
         ClaimCheck,
         ClaimFinding,
         ClaimRow,
@@ -78,23 +78,8 @@ if TYPE_CHECKING:
         claim_rows,
         unsupported_claims,
     )
-    from semantics_lint.runtime.gate import (
-        SemanticsCatalogError,
-        check_semantics,
-        coerce_semantics_catalog,
-        format_semantics_report,
-    )
-    from semantics_lint.runtime.gate_io import SemanticsCliIO, run_check_semantics_cli
-    from semantics_lint.runtime.json_text import NotJSON, json_text
-    from semantics_lint.runtime.record import RunRecord, compose_answer_with_coverage, current_run, run_record
-    from semantics_lint.runtime.serving import (
-        Kind,
-        SemanticsWarning,
-        ToolMessage,
-        refusal_message,
-        tool_message,
-    )
-    from semantics_lint.runtime.types import (
+    from semantics_lint.runtime.envelope.json_text import NotJSON, json_text
+    from semantics_lint.runtime.envelope.types import (
         AbsenceDeclaration,
         AbsenceFields,
         CannotCoverItem,
@@ -130,6 +115,26 @@ if TYPE_CHECKING:
         ToolDefinitionFields,
         ToolResultClass,
         ToolSemantics,
+    )
+    from semantics_lint.runtime.gate.check import (
+        SemanticsCatalogError,
+        check_semantics,
+        coerce_semantics_catalog,
+        format_semantics_report,
+    )
+    from semantics_lint.runtime.gate.command import SemanticsCliIO, run_check_semantics_cli
+    from semantics_lint.runtime.serving.message import (
+        Kind,
+        SemanticsWarning,
+        ToolMessage,
+        refusal_message,
+        tool_message,
+    )
+    from semantics_lint.runtime.serving.record import (
+        RunRecord,
+        compose_answer_with_coverage,
+        current_run,
+        run_record,
     )
 
 __all__ = [
@@ -218,29 +223,29 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Kind": "serving",
-    "SemanticsWarning": "serving",
-    "ToolMessage": "serving",
-    "refusal_message": "serving",
-    "tool_message": "serving",
-    "NotJSON": "json_text",
-    "json_text": "json_text",
-    "RunRecord": "record",
-    "compose_answer_with_coverage": "record",
-    "current_run": "record",
-    "run_record": "record",
-    "ClaimCheck": "claims",
-    "ClaimFinding": "claims",
-    "ClaimRow": "claims",
-    "Disposition": "claims",
-    "claim_rows": "claims",
-    "unsupported_claims": "claims",
-    "SemanticsCatalogError": "gate",
-    "check_semantics": "gate",
-    "coerce_semantics_catalog": "gate",
-    "format_semantics_report": "gate",
-    "SemanticsCliIO": "gate_io",
-    "run_check_semantics_cli": "gate_io",
+    "Kind": "serving.message",
+    "SemanticsWarning": "serving.message",
+    "ToolMessage": "serving.message",
+    "refusal_message": "serving.message",
+    "tool_message": "serving.message",
+    "NotJSON": "envelope.json_text",
+    "json_text": "envelope.json_text",
+    "RunRecord": "serving.record",
+    "compose_answer_with_coverage": "serving.record",
+    "current_run": "serving.record",
+    "run_record": "serving.record",
+    "ClaimCheck": "claims.check",
+    "ClaimFinding": "claims.check",
+    "ClaimRow": "claims.check",
+    "Disposition": "claims.check",
+    "claim_rows": "claims.check",
+    "unsupported_claims": "claims.check",
+    "SemanticsCatalogError": "gate.check",
+    "check_semantics": "gate.check",
+    "coerce_semantics_catalog": "gate.check",
+    "format_semantics_report": "gate.check",
+    "SemanticsCliIO": "gate.command",
+    "run_check_semantics_cli": "gate.command",
 }
 """Where each name loaded on first use lives."""
 
@@ -252,7 +257,7 @@ def __getattr__(name: str) -> object:
         module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
         return getattr(module, name)
     if name in __all__:
-        from semantics_lint.runtime import types
+        from semantics_lint.runtime.envelope import types
 
         return getattr(types, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ dependency runs one way, from the static door to the runtime's pure functions, n
 other way (the runtime imports the vocabulary and nothing of the linter). A test holds
 both directions (``tests/test_layers.py``). SEM100 asks here what the mint refuses in a
 declaration's literal values (:func:`refusals`: the mint itself judges them, through
-``runtime.judge``); each rule claims the refusals it reports itself
+``runtime.mints.judge``); each rule claims the refusals it reports itself
 (``rules.base.Claim``), SEM100 the rest, so the two doors agree on every literal
 declaration.
 """
@@ -22,10 +22,8 @@ from typing import Final
 
 from semantics_lint.lint.core.syntax import UNKNOWN, is_dict_form, iter_dict_items, last_wins, literal_of
 from semantics_lint.lint.resolve import FOLLOWED, may_follow
-from semantics_lint.runtime.json_text import NotJSON, json_copy
-from semantics_lint.runtime.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
-from semantics_lint.runtime.mints import instant_of
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.json_text import NotJSON, json_copy
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     BAD_VALUE,
     COUNTER_UNSTATED,
@@ -42,6 +40,8 @@ from semantics_lint.runtime.refusal import (
     Refusal,
     meant_key,
 )
+from semantics_lint.runtime.mints.absent_coverage import instant_of
+from semantics_lint.runtime.mints.judge import DOOR_PARTS, definition_refusal, part_refusal, refusal_of
 from semantics_lint.vocabulary import SEMANTICS_MARKER
 
 __all__ = [
@@ -72,7 +72,7 @@ __all__ = [
 
 def claims_refusal(contract: object) -> Refusal | None:
     """The runtime's refusal of a claim contract (``run_record(claims=...)``), or None."""
-    from semantics_lint.runtime.claims import claim_contract
+    from semantics_lint.runtime.claims.check import claim_contract
 
     try:
         claim_contract(contract)

@@ -28,7 +28,7 @@ class RuntimeRefusesDeclaration(Rule):
     Reports what the runtime mint would refuse in a declaration written with literals,
     when no more specific code says it: the linter hands the literal values it reads
     from the source (never running the code) to the mint's own validators
-    (`semantics_lint.runtime.judge`) and quotes the refusal.
+    (`semantics_lint.runtime.mints.judge`) and quotes the refusal.
 
     A call whose arguments are all literals is judged whole (the mint's first
     refusal). Each top-level field written as a literal is also judged alone, with the

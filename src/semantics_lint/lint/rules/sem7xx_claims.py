@@ -1,7 +1,7 @@
 """SEM7xx: the claim contract of a run's final answer, ``run_record(claims=...)``.
 
 The runtime refuses a contract nobody could have meant where it is declared
-(``refused: claims: ...``, ``runtime.claims.claim_contract``); SEM701 reports the same
+(``refused: claims: ...``, ``runtime.claims.check.claim_contract``); SEM701 reports the same
 refusal, asked of the runtime itself through ``lint.calls.verdicts``, on the literal
 contract written in the source, so the two doors agree. What is not written with
 literals is never guessed: a value read from a name or a call is taken as valid.

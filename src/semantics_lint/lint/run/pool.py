@@ -135,7 +135,7 @@ POOL_IMPORTS: tuple[str, ...] = (
     "semantics_lint.lint.resolve.astroid_bridge",
     "semantics_lint.lint.run.fix",
     # SEM701 asks the runtime's claim_contract, imported where a contract is judged.
-    "semantics_lint.runtime.claims",
+    "semantics_lint.runtime.claims.check",
 )
 """The linter's own modules that linting or fixing a file imports, which the parent
 imports before it starts a pool. LibCST and astroid stay lazy (astroid with

@@ -30,9 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from semantics_lint.runtime.described import DESCRIBED_PARTS, described_part, described_result
-from semantics_lint.runtime.items import normalize_coverage_list
-from semantics_lint.runtime.mints import (
+from semantics_lint.runtime.envelope.refusal import Refusal
+from semantics_lint.runtime.mints.absent_coverage import (
     absent,
     absent_checked,
     absent_what,
@@ -41,8 +40,9 @@ from semantics_lint.runtime.mints import (
     mint_in_progress,
     mint_period,
 )
-from semantics_lint.runtime.refusal import Refusal
-from semantics_lint.runtime.tools import define_tool
+from semantics_lint.runtime.mints.described import DESCRIBED_PARTS, described_part, described_result
+from semantics_lint.runtime.mints.items import normalize_coverage_list
+from semantics_lint.runtime.mints.tools import define_tool
 
 __all__ = ["DOORS", "DOOR_PARTS", "definition_refusal", "part_refusal", "refusal_of"]
 

@@ -3,8 +3,8 @@ and the number rule.
 
 A number is the double JavaScript would hold (:func:`js_number`); :func:`js_number_text`
 and ``_js_string`` print values as a JavaScript template literal would. The rules
-themselves are :mod:`semantics_lint.runtime.parts` (and, for the lists of data,
-:mod:`semantics_lint.runtime.data_parts`).
+themselves are :mod:`semantics_lint.runtime.envelope.parts` (and, for the lists of data,
+:mod:`semantics_lint.runtime.envelope.data_parts`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple, TypedDict
 
-from semantics_lint.runtime.refusal import FieldPath, text_fault
+from semantics_lint.runtime.envelope.refusal import FieldPath, text_fault
 from semantics_lint.vocabulary import to_declaration
 
 
@@ -131,7 +131,7 @@ class Fault(NamedTuple):
 
     ``path`` names the field in the judging spelling, list indexes as ``int``
     (``("coverage", "cannotCover", 0, "why")``); ``kind`` is one of
-    :data:`semantics_lint.runtime.refusal.REFUSAL_KINDS`.
+    :data:`semantics_lint.runtime.envelope.refusal.REFUSAL_KINDS`.
     """
 
     issue: SemanticIssue

@@ -36,7 +36,7 @@ from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar, copy_context
 from typing import Any, Final, ParamSpec, TypeVar
 
-from semantics_lint.runtime.claims import (
+from semantics_lint.runtime.claims.check import (
     ClaimCheck,
     DeclaredClaim,
     check_run,
@@ -44,17 +44,17 @@ from semantics_lint.runtime.claims import (
     contract_open,
     current_call,
 )
-from semantics_lint.runtime.envelope import declared_coverage
-from semantics_lint.runtime.json_text import remade
-from semantics_lint.runtime.parts import _js_string, js_number
-from semantics_lint.runtime.serving import (
+from semantics_lint.runtime.envelope.json_text import remade
+from semantics_lint.runtime.envelope.parts import _js_string, js_number
+from semantics_lint.runtime.envelope.rules import declared_coverage
+from semantics_lint.runtime.serving.message import (
     Kind,
     SemanticsWarning,
     ToolMessage,
     served_with_record_text,
     tool_message,
 )
-from semantics_lint.runtime.tracing import current_tracer, trace_claims, trace_served
+from semantics_lint.runtime.serving.tracing import current_tracer, trace_claims, trace_served
 from semantics_lint.vocabulary import COVERAGE_FIELDS, COVERAGE_ITEM_FIELDS, JS_WHITESPACE
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "current_run",
     "record_served",
     "run_record",
+    "serve",
 ]
 
 P = ParamSpec("P")
@@ -80,7 +81,7 @@ class RunRecord:
 
     * ``results``: one ``{"tool", "kind", "record"}`` dict per served result, in order,
       ``record`` being the served value as it was when served; a result written as an
-      OpenTelemetry span (:mod:`semantics_lint.runtime.tracing`) adds its
+      OpenTelemetry span (:mod:`semantics_lint.runtime.serving.tracing`) adds its
       ``"trace_id"`` and ``"span_id"`` (lowercase hex);
     * ``declared``: one dict per coverage declaration (a described result's
       ``coverage``, a ``coverage()`` ledger, an ``absent()``), in order:
@@ -143,7 +144,7 @@ class RunRecord:
         )
 
     def check_claims(self, answer: object) -> ClaimCheck:
-        """The answer held to what the run settled (``semantics_lint.runtime.claims``).
+        """The answer held to what the run settled (``semantics_lint.runtime.claims.check``).
 
         ``answer`` as the framework gives it: a mapping or list, a pydantic model, a
         dataclass, or JSON text (text that is not a JSON object or array makes every
@@ -310,7 +311,7 @@ def serve(tool: str, value: object) -> ToolMessage:
 
 def record_served(tool: str, message: ToolMessage, record_text: str | None = None) -> None:
     """Add a served result to the run it belongs to (nothing outside a run), and write
-    its OpenTelemetry span when a tracer provider records one (``runtime/tracing.py``).
+    its OpenTelemetry span when a tracer provider records one (``runtime/serving/tracing.py``).
 
     ``record_text``: the JSON text of ``message.record`` when already written (see
     ``serving.served_with_record_text``), else None."""

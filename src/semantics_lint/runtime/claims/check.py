@@ -35,7 +35,7 @@ reference's check (agentfootprint 9.62.0, the unsupported claim), fence for fenc
   declared (``refused: claims: ...``, naming the answer field).
 
 Messages are the reference's, byte for byte, values written by the one encoder
-(:func:`~semantics_lint.runtime.json_text.json_text`, as ``JSON.stringify`` writes).
+(:func:`~semantics_lint.runtime.envelope.json_text.json_text`, as ``JSON.stringify`` writes).
 Deviation, documented: integers past ±2**53 are compared and written exactly (a double
 of such a value equals the int it is, ``1e21 == 10**21``; text answered for such an int
 names it exactly, ``"9007199254740993"``, not a neighbour that rounds to the same double).
@@ -53,10 +53,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, NamedTuple
 
-from semantics_lint.runtime.claims_answer import UNREADABLE, answer_data
-from semantics_lint.runtime.faults import _js_string, js_number
-from semantics_lint.runtime.json_text import json_copy, json_text
-from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal, key_text
+from semantics_lint.runtime.claims.answer import UNREADABLE, answer_data
+from semantics_lint.runtime.envelope.faults import _js_string, js_number
+from semantics_lint.runtime.envelope.json_text import json_copy, json_text
+from semantics_lint.runtime.envelope.refusal import EMPTY, MISSING, WRONG_TYPE, Refusal, key_text
 from semantics_lint.vocabulary import CLAIM_KEYS, js_trim
 
 __all__ = [

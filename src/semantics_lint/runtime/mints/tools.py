@@ -3,7 +3,7 @@
 ``define_tool(name=..., description=..., execute=..., resultClass=..., inputSchema=...)``
 (keywords, or one positional dict of the same keys, as the mints take them) checks
 the definition and returns a :class:`Tool`. It refuses at definition time, with a
-:class:`~semantics_lint.runtime.refusal.Refusal` whose message starts ``refused:``:
+:class:`~semantics_lint.runtime.envelope.refusal.Refusal` whose message starts ``refused:``:
 
 * a missing or blank ``name``, a missing or uncallable ``execute``;
 * a ``resultClass`` that is not one of ``RESULT_CLASSES`` (the reference's
@@ -18,7 +18,7 @@ unchanged; when ``execute`` is a coroutine function the tool is an
 The pytest plugin (``semantics_lint.pytest_plugin``) watches tools through
 :func:`observe_tools`: while an observer is set, every definition and every
 returned value is handed to it, and so is every refusal a call raises (a
-:class:`~semantics_lint.runtime.refusal.Refusal`, or any exception whose message
+:class:`~semantics_lint.runtime.envelope.refusal.Refusal`, or any exception whose message
 starts ``refused:``) when the observer has a ``tool_refused`` method. With no
 observer a call costs one attribute check.
 """
@@ -30,8 +30,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from semantics_lint.runtime.items import shown
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     BAD_VALUE,
     MISSING,
@@ -40,12 +39,13 @@ from semantics_lint.runtime.refusal import (
     refuse_unknown_keys,
     text_fault,
 )
+from semantics_lint.runtime.mints.items import shown
 from semantics_lint.vocabulary import RESULT_CLASSES, TOOL_FIELDS, is_non_empty_string
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from semantics_lint.runtime.types import ToolDefinition, ToolDefinitionFields
+    from semantics_lint.runtime.envelope.types import ToolDefinition, ToolDefinitionFields
 
 __all__ = [
     "AsyncTool",

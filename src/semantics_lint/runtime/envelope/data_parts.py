@@ -1,7 +1,7 @@
 """The rules of the lists of data: ``series`` points, ``facts`` rows, ``edges``.
 
 Each walks one present list in the wire spelling and appends :class:`Fault` records;
-:func:`semantics_lint.runtime.parts.part_faults` and the whole envelope's rule run them.
+:func:`semantics_lint.runtime.envelope.parts.part_faults` and the whole envelope's rule run them.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from semantics_lint.runtime.faults import (
+from semantics_lint.runtime.envelope.faults import (
     _MISSING,
     Fault,
     Spelling,
@@ -18,7 +18,7 @@ from semantics_lint.runtime.faults import (
     _is_plain_object,
     _text_kind,
 )
-from semantics_lint.runtime.refusal import EMPTY, MISSING, WRONG_TYPE, FieldPath, text_fault
+from semantics_lint.runtime.envelope.refusal import EMPTY, MISSING, WRONG_TYPE, FieldPath, text_fault
 from semantics_lint.vocabulary import is_non_empty_string, js_trim
 
 

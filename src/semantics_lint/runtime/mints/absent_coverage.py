@@ -25,16 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
-from semantics_lint.runtime.items import (
-    NOT_PASSED,
-    coverage_content,
-    is_list,
-    normalize_coverage_list,
-    shown,
-    time_text,
-    type_named,
-)
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     BAD_VALUE,
     EMPTY,
@@ -48,6 +39,15 @@ from semantics_lint.runtime.refusal import (
     refuse_unknown_keys,
     text_fault,
     unknown_key_refusal,
+)
+from semantics_lint.runtime.mints.items import (
+    NOT_PASSED,
+    coverage_content,
+    is_list,
+    normalize_coverage_list,
+    shown,
+    time_text,
+    type_named,
 )
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
@@ -69,7 +69,7 @@ from semantics_lint.vocabulary import (
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from semantics_lint.runtime.types import (
+    from semantics_lint.runtime.envelope.types import (
         AbsenceDeclaration,
         AbsenceFields,
         CoverageDeclaration,

@@ -18,8 +18,8 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from semantics_lint.runtime.json_text import NotJSON, json_copy, path_text, shown
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.json_text import NotJSON, json_copy, path_text, shown
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     BAD_VALUE,
     MISSING,
@@ -111,7 +111,7 @@ def json_data(value: object, declared: FieldPath = (), argument: int | None = No
     What JSON cannot carry (a ``Decimal``, a ``set``, ``bytes``, a ``UUID``, an
     ``Enum`` that is not a str or an int, an object, a key that is not text or two
     keys that are one once written, a cycle, nesting or an int past the limits of
-    :mod:`~semantics_lint.runtime.json_text`) would break serving later, far from
+    :mod:`~semantics_lint.runtime.envelope.json_text`) would break serving later, far from
     the call: it is refused here, naming the path (``facts[0].price is a Decimal``).
     ``declared`` is the path of ``value`` in what the mint returns (``argument``:
     the positional argument it was given as); nesting is counted from the top of that

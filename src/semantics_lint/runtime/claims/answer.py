@@ -1,7 +1,7 @@
 """A run's final answer as JSON data, as the framework gives it, for the unsupported-claim
-check (:mod:`semantics_lint.runtime.claims`): JSON text read as ``JSON.parse`` reads
+check (:mod:`semantics_lint.runtime.claims.check`): JSON text read as ``JSON.parse`` reads
 it, a pydantic model, a dataclass, a mapping or a list, each held to the rules of JSON
-data of the one encoder (:func:`~semantics_lint.runtime.json_text.json_copy`)."""
+data of the one encoder (:func:`~semantics_lint.runtime.envelope.json_text.json_copy`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from semantics_lint.runtime.json_text import MAX_DEPTH, MAX_INT_BITS, NotJSON, json_copy
+from semantics_lint.runtime.envelope.json_text import MAX_DEPTH, MAX_INT_BITS, NotJSON, json_copy
 
 __all__ = ["UNREADABLE", "answer_data"]
 
@@ -59,10 +59,10 @@ def answer_data(answer: object) -> Any:
     dataclass (its fields; a dataclass inside, too), a mapping or a list. Anything else
     (a str of prose, None, a number) is unreadable: :data:`UNREADABLE`.
 
-    Raises :class:`~semantics_lint.runtime.json_text.NotJSON` for an answer holding
+    Raises :class:`~semantics_lint.runtime.envelope.json_text.NotJSON` for an answer holding
     something that is not JSON data (a model that its serializer cannot write), or
     nested deeper than
-    :data:`~semantics_lint.runtime.json_text.MAX_DEPTH` lists and dicts (JSON text
+    :data:`~semantics_lint.runtime.envelope.json_text.MAX_DEPTH` lists and dicts (JSON text
     too).
     """
     if isinstance(answer, (str, bytes, bytearray)):

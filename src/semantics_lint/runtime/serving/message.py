@@ -4,20 +4,20 @@ A value a tool returns lives in three places once an agent framework serves it:
 
 * the **tool message**, what the model reads: :func:`tool_message` turns the value
   into a :class:`ToolMessage`. A recognized envelope is served as its projection
-  (:func:`~semantics_lint.runtime.envelope.semantics_for_model`); an absence or a
+  (:func:`~semantics_lint.runtime.envelope.rules.semantics_for_model`); an absence or a
   coverage ledger as written, boundary first; anything else unchanged. A refusal
   raised inside the tool is the call's error result (:func:`refusal_message`), and
   the run goes on;
-* the **run record**, which keeps the whole value (:mod:`semantics_lint.runtime.record`);
+* the **run record**, which keeps the whole value (:mod:`semantics_lint.runtime.serving.record`);
 * the **final answer**, which carries the run's coverage when asked
-  (:func:`~semantics_lint.runtime.record.compose_answer_with_coverage`).
+  (:func:`~semantics_lint.runtime.serving.record.compose_answer_with_coverage`).
 
 Nothing here imports an agent framework; the adapters in ``semantics_lint.frameworks``
 are thin layers over these functions, so what a value means is decided here only.
 
 ``text`` is what the model reads: a ``str`` value as itself (made valid UTF-8: a
 lone surrogate is the text of its escape, ``json_text``'s one policy), anything else the text JavaScript's
-``JSON.stringify`` writes (:mod:`semantics_lint.runtime.json_text`, the one encoder):
+``JSON.stringify`` writes (:mod:`semantics_lint.runtime.envelope.json_text`, the one encoder):
 compact, JavaScript number text, NaN and ±Infinity as ``null``, lone surrogates
 escaped, non-ASCII kept. ``record`` is a plain copy of the value taken when it is
 served, as JavaScript would hold it (dates as ISO text, a whole float such as
@@ -31,7 +31,7 @@ A value that is not JSON data (see ``json_text``) is either
   whose text starts ``refused:`` and names the place (kind ``"refusal"``); the mints
   refuse such values where they are called, so a minted result never gets here;
 * anything else (a pydantic model, a dataclass, a set): :func:`tool_message` raises
-  :class:`~semantics_lint.runtime.json_text.NotJSON` (a ``TypeError``), and an adapter
+  :class:`~semantics_lint.runtime.envelope.json_text.NotJSON` (a ``TypeError``), and an adapter
   hands the value to its framework's own serialization, as if it were not there.
 """
 
@@ -43,14 +43,21 @@ import warnings
 from collections.abc import Collection
 from typing import Any, Final, NamedTuple
 
-from semantics_lint.runtime.envelope import (
+from semantics_lint.runtime.envelope.json_text import (
+    NotJSON,
+    Plain,
+    object_text,
+    plain_json,
+    wire_text,
+    write_plain,
+)
+from semantics_lint.runtime.envelope.rules import (
     MODEL_COPIES,
     read_coverage_result,
     semantic_issues,
     semantics_for_model,
 )
-from semantics_lint.runtime.json_text import NotJSON, Plain, object_text, plain_json, wire_text, write_plain
-from semantics_lint.runtime.tools import is_refusal
+from semantics_lint.runtime.mints.tools import is_refusal
 from semantics_lint.vocabulary import ABSENCE_MARKER, COVERAGE_MARKER, SEMANTICS_MARKER
 
 __all__ = [
@@ -88,7 +95,7 @@ class SemanticsWarning(UserWarning):
 
     A value carries the ``af_semantics`` marker but is not an envelope (served as
     plain data, unchanged; the warning names its first fault), or a result could not
-    be recorded (see :mod:`semantics_lint.runtime.record`).
+    be recorded (see :mod:`semantics_lint.runtime.serving.record`).
     """
 
 
@@ -134,7 +141,7 @@ def served_with_record_text(value: object) -> tuple[ToolMessage, str | None]:
     """:func:`tool_message` of ``value``, and the JSON text of its record when that is
     not the model's text (a recognized envelope, a ledger), else None.
 
-    The record's text is what a trace carries (``runtime/tracing.py``); written here,
+    The record's text is what a trace carries (``runtime/serving/tracing.py``); written here,
     the parts the model reads are written once for both texts.
     """
     return _served(value, True)
@@ -220,7 +227,7 @@ _GROUP: Final = getattr(builtins, "BaseExceptionGroup", None)
 def refusal_message(exc: BaseException) -> ToolMessage | None:
     """The error result the model reads for a refusal raised inside a tool, else None.
 
-    A refusal is a :class:`~semantics_lint.runtime.refusal.Refusal` (the mints'
+    A refusal is a :class:`~semantics_lint.runtime.envelope.refusal.Refusal` (the mints'
     and ``define_tool``'s) or any ``Exception`` whose message starts ``refused:``; its
     message is the text, ``is_error`` is True, kind ``"refusal"``. An
     ``ExceptionGroup`` (``asyncio.TaskGroup``) whose every exception is a refusal is

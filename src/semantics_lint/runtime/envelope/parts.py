@@ -4,13 +4,13 @@ Each rule reads one present part (``series``, ``facts``, ``edges``, ``grain``,
 ``provenance``, ``coverage``, ``clarify``, ``render``) in the wire spelling, appends
 what is wrong with it as :class:`Fault` records, and names the fields in the
 *spelling* the caller chose (:data:`WIRE_SPELLING` or :data:`DECLARATION_SPELLING`).
-:func:`semantics_lint.runtime.envelope.faults_in` runs them in the reference's order
+:func:`semantics_lint.runtime.envelope.rules.faults_in` runs them in the reference's order
 and adds the rules between parts; :func:`part_faults` runs one alone, for the
 ``described_result`` mint and the linter's door.
 
 What the rules share (the :class:`Fault` record, the spellings, the issue codes, the
-number rule) is :mod:`semantics_lint.runtime.faults`, the rules of the lists of data
-:mod:`semantics_lint.runtime.data_parts`; both are importable from here as before.
+number rule) is :mod:`semantics_lint.runtime.envelope.faults`, the rules of the lists of data
+:mod:`semantics_lint.runtime.envelope.data_parts`; both are importable from here as before.
 """
 
 from __future__ import annotations
@@ -21,29 +21,29 @@ from typing import Any, Final
 
 # What the part rules share, and the rules of the lists of data, are importable from
 # here as they were before they had modules of their own (``X as X``: a re-export).
-from semantics_lint.runtime.data_parts import _check_item_list as _check_item_list  # noqa: I001
-from semantics_lint.runtime.data_parts import _edges_faults as _edges_faults
-from semantics_lint.runtime.data_parts import _facts_faults as _facts_faults
-from semantics_lint.runtime.data_parts import _series_faults as _series_faults
-from semantics_lint.runtime.faults import _MISSING as _MISSING
-from semantics_lint.runtime.faults import COUNTER_UNSTATED as COUNTER_UNSTATED
-from semantics_lint.runtime.faults import DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE
-from semantics_lint.runtime.faults import DECLARATION_SPELLING as DECLARATION_SPELLING
-from semantics_lint.runtime.faults import MALFORMED as MALFORMED
-from semantics_lint.runtime.faults import SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN
-from semantics_lint.runtime.faults import WIRE_SPELLING as WIRE_SPELLING
-from semantics_lint.runtime.faults import Fault as Fault
-from semantics_lint.runtime.faults import SemanticIssue as SemanticIssue
-from semantics_lint.runtime.faults import Spelling as Spelling
-from semantics_lint.runtime.faults import _fault as _fault
-from semantics_lint.runtime.faults import _is_number as _is_number
-from semantics_lint.runtime.faults import _is_plain_object as _is_plain_object
-from semantics_lint.runtime.faults import _js_string as _js_string
-from semantics_lint.runtime.faults import _text_kind as _text_kind
-from semantics_lint.runtime.faults import is_finite_number as is_finite_number
-from semantics_lint.runtime.faults import js_number as js_number
-from semantics_lint.runtime.faults import js_number_text as js_number_text
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.data_parts import _check_item_list as _check_item_list  # noqa: I001
+from semantics_lint.runtime.envelope.data_parts import _edges_faults as _edges_faults
+from semantics_lint.runtime.envelope.data_parts import _facts_faults as _facts_faults
+from semantics_lint.runtime.envelope.data_parts import _series_faults as _series_faults
+from semantics_lint.runtime.envelope.faults import _MISSING as _MISSING
+from semantics_lint.runtime.envelope.faults import COUNTER_UNSTATED as COUNTER_UNSTATED
+from semantics_lint.runtime.envelope.faults import DATA_WITHOUT_PROVENANCE as DATA_WITHOUT_PROVENANCE
+from semantics_lint.runtime.envelope.faults import DECLARATION_SPELLING as DECLARATION_SPELLING
+from semantics_lint.runtime.envelope.faults import MALFORMED as MALFORMED
+from semantics_lint.runtime.envelope.faults import SERIES_WITHOUT_GRAIN as SERIES_WITHOUT_GRAIN
+from semantics_lint.runtime.envelope.faults import WIRE_SPELLING as WIRE_SPELLING
+from semantics_lint.runtime.envelope.faults import Fault as Fault
+from semantics_lint.runtime.envelope.faults import SemanticIssue as SemanticIssue
+from semantics_lint.runtime.envelope.faults import Spelling as Spelling
+from semantics_lint.runtime.envelope.faults import _fault as _fault
+from semantics_lint.runtime.envelope.faults import _is_number as _is_number
+from semantics_lint.runtime.envelope.faults import _is_plain_object as _is_plain_object
+from semantics_lint.runtime.envelope.faults import _js_string as _js_string
+from semantics_lint.runtime.envelope.faults import _text_kind as _text_kind
+from semantics_lint.runtime.envelope.faults import is_finite_number as is_finite_number
+from semantics_lint.runtime.envelope.faults import js_number as js_number
+from semantics_lint.runtime.envelope.faults import js_number_text as js_number_text
+from semantics_lint.runtime.envelope.refusal import (
     BAD_VALUE,
     EMPTY,
     MISSING,
@@ -54,7 +54,7 @@ from semantics_lint.runtime.refusal import (
     key_text,
     text_fault,
 )
-from semantics_lint.runtime.refusal import COUNTER_UNSTATED as COUNTER_UNSTATED_KIND
+from semantics_lint.runtime.envelope.refusal import COUNTER_UNSTATED as COUNTER_UNSTATED_KIND
 from semantics_lint.vocabulary import (
     CLARIFY_WIRE_KEYS,
     COVERAGE_WIRE_KEYS,

@@ -6,7 +6,7 @@ This is a faithful Python reading of the reference framework's envelope rules
 ``{"af_semantics": True, "facts": [...], "provenance": {...}, ...}``.
 
 The rule set is written once: the rule of each part alone (and the number rule) in
-:mod:`semantics_lint.runtime.parts`, whose public names are importable from here
+:mod:`semantics_lint.runtime.envelope.parts`, whose public names are importable from here
 too, and the whole envelope (the marker, unknown keys, the rules between parts) in
 :func:`faults_in`. It always reads the value in the wire spelling, but names the
 fields it faults in a *spelling* chosen by the caller: recognition and the
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from semantics_lint.runtime.parts import (
+from semantics_lint.runtime.envelope.parts import (
     _MISSING,
     DATA_WITHOUT_PROVENANCE,
     DECLARATION_SPELLING,
@@ -58,8 +58,10 @@ from semantics_lint.runtime.parts import (
     provenance_faults,
     provenance_issues,
 )
-from semantics_lint.runtime.parts import _js_string as _js_string  # served text prints values with it too
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.parts import (
+    _js_string as _js_string,  # served text prints values with it too
+)
+from semantics_lint.runtime.envelope.refusal import (
     BAD_VALUE,
     DERIVED_KEY,
     MISSING,
@@ -141,7 +143,7 @@ def faults_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[Fault]:
     """The whole rule set over a wire-spelled ``value``, naming fields with ``spell``;
     each issue with its kind and path (see :class:`Fault`).
 
-    Each present part is judged by its own rule (:mod:`semantics_lint.runtime.parts`),
+    Each present part is judged by its own rule (:mod:`semantics_lint.runtime.envelope.parts`),
     in the reference's order, with the rules between parts where the reference
     checks them: data needs provenance, series needs grain, ``not_covered`` is what
     ``coverage`` derives, and something must be declared.

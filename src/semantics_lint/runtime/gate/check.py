@@ -6,7 +6,7 @@ tools return, dumped to JSON (the pytest plugin writes one). The gate never runs
 a tool; it judges the shapes:
 
 * every envelope that carries ``af_semantics: true`` must pass the envelope rule
-  set (:func:`semantics_lint.runtime.envelope.semantic_issues`); each fault is an
+  set (:func:`semantics_lint.runtime.envelope.rules.semantic_issues`); each fault is an
   error naming its field;
 * a ``triage`` or ``inventory`` tool must declare coverage on every sample,
   through any door: a described result with ``coverage``, a ``coverage()`` ledger
@@ -29,8 +29,8 @@ keeps the reference's meaning (no error); the keys added beside them say the
 rest: ``passed`` (the gate's verdict, which under ``--strict`` fails on warnings
 too), ``strict``, ``errors``, ``warnings``, ``omittedFindings`` and
 ``catalogs`` (one summary per catalog file; each finding names its ``catalog``).
-The report as text is :mod:`semantics_lint.runtime.gate_text`, the command's core
-(reading catalogs, the exit code) :mod:`semantics_lint.runtime.gate_io`.
+The report as text is :mod:`semantics_lint.runtime.gate.report_text`, the command's core
+(reading catalogs, the exit code) :mod:`semantics_lint.runtime.gate.command`.
 Behaviour follows agentfootprint 9.62.0 (``src/lib/semantics/check.ts`` and
 ``cli.ts``); the messages are ours.
 """
@@ -43,15 +43,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from semantics_lint.runtime.catalog import (
+from semantics_lint.runtime.envelope.rules import read_coverage_result, semantic_issues
+from semantics_lint.runtime.gate.catalog import (
     Irregular,
     SemanticsCatalogError,
     coerce_semantics_catalog,
     parse_catalog_text,
     stream_catalog,
 )
-from semantics_lint.runtime.envelope import read_coverage_result, semantic_issues
-from semantics_lint.runtime.gate_text import format_semantics_report
+from semantics_lint.runtime.gate.report_text import format_semantics_report
 from semantics_lint.vocabulary import (
     CLASS_NEEDING_RENDER,
     CLASSES_NEEDING_COVERAGE,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from semantics_lint.runtime.gate import (
+from semantics_lint.runtime.gate.check import (
     EXIT_FAILED,
     EXIT_INPUT_ERROR,
     EXIT_OK,
@@ -26,7 +26,7 @@ from semantics_lint.runtime.gate import (
     gate_report,
     judge_catalog,
 )
-from semantics_lint.runtime.gate_text import report_lines
+from semantics_lint.runtime.gate.report_text import report_lines
 from semantics_lint.vocabulary import RESULT_CLASSES
 
 __all__ = ["USAGE", "SemanticsCliIO", "run_check_semantics", "run_check_semantics_cli"]

@@ -11,11 +11,11 @@ declaration must not carry (derived fields, keys a part does not have, a
 snake_case key, with the camelCase one named), normalizes coverage with the
 shared normalizer the other mints use, respells the candidate to the wire, and
 then asks the *same* rule set recognition and the gate use
-(:func:`semantics_lint.runtime.envelope.issues_in`), naming the fields in the
+(:func:`semantics_lint.runtime.envelope.rules.issues_in`), naming the fields in the
 author's camelCase. So a minted envelope is always one ``read_semantics``
 recognizes, and a refusal always quotes the field as it was written.
 
-Every refusal is a :class:`~semantics_lint.runtime.refusal.Refusal` raised at the
+Every refusal is a :class:`~semantics_lint.runtime.envelope.refusal.Refusal` raised at the
 call site, whose message starts ``refused:``; inside a tool it becomes the call's
 error result, which is what the model reads.
 """
@@ -25,28 +25,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from semantics_lint.runtime.envelope import (
-    DECLARATION_SPELLING,
-    Fault,
-    compose_not_covered,
-    faults_in,
-    part_faults,
-)
-from semantics_lint.runtime.items import (
-    NOT_PASSED,
-    is_list,
-    json_data,
-    normalize_coverage_list,
-    time_text,
-    type_named,
-)
-from semantics_lint.runtime.refusal import (
+from semantics_lint.runtime.envelope.refusal import (
     ARGUMENTS,
     DERIVED_KEY,
     SAYS_NOTHING,
     WRONG_TYPE,
     Refusal,
     refuse_unknown_keys,
+)
+from semantics_lint.runtime.envelope.rules import (
+    DECLARATION_SPELLING,
+    Fault,
+    compose_not_covered,
+    faults_in,
+    part_faults,
+)
+from semantics_lint.runtime.mints.items import (
+    NOT_PASSED,
+    is_list,
+    json_data,
+    normalize_coverage_list,
+    time_text,
+    type_named,
 )
 from semantics_lint.vocabulary import (
     CLARIFY_FIELDS,
@@ -66,7 +66,11 @@ from semantics_lint.vocabulary import (
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from semantics_lint.runtime.types import DescribedResultDeclaration, DescribedResultFields, ToolSemantics
+    from semantics_lint.runtime.envelope.types import (
+        DescribedResultDeclaration,
+        DescribedResultFields,
+        ToolSemantics,
+    )
 
 __all__ = ["DESCRIBED_PARTS", "describedResult", "described_part", "described_result"]
 
@@ -213,7 +217,7 @@ def described_result(
     Returns the snake_case envelope with ``af_semantics``, the ``not_covered``
     lines composed from coverage and the static note.
 
-    Raises :class:`~semantics_lint.runtime.refusal.Refusal` (message starting
+    Raises :class:`~semantics_lint.runtime.envelope.refusal.Refusal` (message starting
     ``refused:``, naming the field as written and the fix) for: a derived field
     (``notCovered``/``not_covered``, ``note``, ``af_semantics``); any key a part
     does not have (a snake_case key names the camelCase one); an empty
@@ -330,7 +334,7 @@ def _candidate_part(field: str, value: object) -> object:
     """A declared part as the mint puts it in its candidate (wire spelling).
 
     Times as Python holds them are written as text here (:func:`~semantics_lint.
-    runtime.items.time_text`): ``provenance.measuredAt`` and each series point's ``t``.
+    runtime.mints.items.time_text`): ``provenance.measuredAt`` and each series point's ``t``.
     """
     if field == "series":
         copied = _copy_data_list(value)

@@ -42,12 +42,12 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any, Final
 
-from semantics_lint.runtime.json_text import json_text, plain_text, wire_text
+from semantics_lint.runtime.envelope.json_text import json_text, plain_text, wire_text
 from semantics_lint.vocabulary import env_flag
 
 if TYPE_CHECKING:
-    from semantics_lint.runtime.claims import ClaimCheck
-    from semantics_lint.runtime.serving import ToolMessage
+    from semantics_lint.runtime.claims.check import ClaimCheck
+    from semantics_lint.runtime.serving.message import ToolMessage
 
 __all__ = [
     "CAPTURE_CONTENT_ENV",
