@@ -5,7 +5,7 @@ hook's entry, is :func:`semantics_lint.cli.hooks.check_semantics_main`. Below th
 package the linter is a plain library (``semantics_lint.lint.run.runner.run(paths,
 options)`` for files, ``texts.run_text(InMemory(path, ...), options)`` for a file
 held in memory, called alike by ``check``, the language server and flake8) and the gate is
-``semantics_lint.runtime.gate.check``; neither parses a command line.
+``semantics_lint.runtime.gate``; neither parses a command line.
 
 Start-up is what a pre-commit hook or an editor pays on every run, so what a
 command imports is decided here, in one place: :data:`COMMANDS` names each command's

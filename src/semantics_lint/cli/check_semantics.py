@@ -1,7 +1,7 @@
 """``semantics-lint check-semantics``: the gate over catalogs of sample results.
 
 Argument plumbing only: click parses ``CATALOG... [--strict] [--json]
-[--all-findings]`` and :func:`semantics_lint.runtime.gate.check.run_check_semantics`
+[--all-findings]`` and :func:`semantics_lint.runtime.gate.command.run_check_semantics`
 does the rest. Exit codes: 0 ok, 1 findings failed the gate (with ``--strict``,
 warnings too), 2 usage or input error (unreadable file, invalid JSON, unknown
 shape, unknown ``resultClass``, a catalog named twice), reported as one line per
