@@ -110,7 +110,8 @@ judges only what the source proves:
 - a class constant: `Jobs.EXPORTED_AT`, or `self.EXPORTED_AT` (`cls.` in a class
   method) in a method of the class, bound once in the body of a plain class of the
   linted module (no decorator, no metaclass, bases that are plain classes of the
-  module; a class imported from another module is not followed);
+  module; a class imported from another module is not followed; `self.X` reads the
+  class's own value, and a subclass in another module that binds `X` again is not seen);
 - a subscript with a literal key into a literal container: `SNAPSHOT["taken_at"]`,
   `STAMPS[0]`, `meta["exported"]` (a module or a local dict or list display);
 - an f-string whose every piece is a literal or such a constant, folded as Python
