@@ -35,7 +35,7 @@ from semantics_lint.runtime import (
     run_record,
     tool_message,
 )
-from semantics_lint.runtime.envelope import rules as envelope_module
+from semantics_lint.runtime.envelope import parts as envelope_module
 from semantics_lint.runtime.serving.record import current_run, record_served
 
 

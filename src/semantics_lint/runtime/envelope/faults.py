@@ -1,16 +1,17 @@
-"""What the rules of the envelope's parts share: the fault record, the spellings, the codes,
-and the number rule.
+"""What every rule of the envelope shares: the :class:`Judging` a rule records its
+:class:`Fault` records on, the spellings, the codes, and the number rule.
 
 A number is the double JavaScript would hold (:func:`js_number`); :func:`js_number_text`
 and ``_js_string`` print values as a JavaScript template literal would. The rules
-themselves are :mod:`semantics_lint.runtime.envelope.parts` (and, for the lists of data,
-:mod:`semantics_lint.runtime.envelope.data_parts`).
+themselves are the table of :mod:`semantics_lint.runtime.envelope.parts` (and, for the
+lists, :mod:`semantics_lint.runtime.envelope.data_parts`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple, TypedDict
 
 from semantics_lint.runtime.envelope.refusal import FieldPath, text_fault
@@ -46,15 +47,6 @@ DATA_WITHOUT_PROVENANCE: Final = "data-without-provenance"
 
 _MISSING: Final = object()
 """A key that is not there (JavaScript's ``undefined``); ``None`` is JSON ``null``."""
-
-
-def _is_plain_object(value: object) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_number(value: object) -> bool:
-    # ``typeof v === 'number'``: a bool is not a number, whatever Python says.
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def js_number(value: object) -> float | None:
@@ -139,17 +131,34 @@ class Fault(NamedTuple):
     path: FieldPath
 
 
-def _fault(
-    faults: list[Fault],
-    field: str,
-    message: str,
-    kind: str,
-    path: FieldPath,
-    code: str = MALFORMED,
-) -> None:
-    faults.append(Fault({"code": code, "field": field, "message": message}, kind, path))
+_NOTHING: Final[Mapping[str, Any]] = MappingProxyType({})
 
 
-def _text_kind(part: dict[Any, Any], key: str) -> str:
+class Judging:
+    """One judging of an envelope, or of one part alone: what every rule reads and writes.
+
+    * ``spell``: how the faults name the fields (:data:`WIRE_SPELLING` or
+      :data:`DECLARATION_SPELLING`);
+    * ``envelope``: the whole envelope, which the rules between parts read (empty when
+      a part is judged alone);
+    * ``faults``: the faults found so far, in the order found (the grain's rule reads them);
+    * ``rendered``: the coverage's well-formed lists once its rule has run, None when it
+      has none (``not_covered`` must be what they derive).
+    """
+
+    __slots__ = ("envelope", "faults", "rendered", "spell")
+
+    def __init__(self, spell: Spelling, envelope: Mapping[str, Any] = _NOTHING) -> None:
+        self.spell = spell
+        self.envelope = envelope
+        self.faults: list[Fault] = []
+        self.rendered: dict[str, Any] | None = None
+
+    def fault(self, field: str, message: str, kind: str, path: FieldPath, code: str = MALFORMED) -> None:
+        """Record one fault: its issue (``code``, ``field``, ``message``), kind and path."""
+        self.faults.append(Fault({"code": code, "field": field, "message": message}, kind, path))
+
+
+def text_kind(part: Mapping[Any, Any], key: str) -> str:
     """The kind of fault of ``part[key]``, which should have been a non-empty string."""
     return text_fault(part.get(key), present=key in part)

@@ -52,7 +52,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
-from semantics_lint.runtime.envelope.parts import js_number_text
+from semantics_lint.runtime.envelope.faults import js_number_text
 from semantics_lint.vocabulary import js_trim
 
 __all__ = [

@@ -5,10 +5,11 @@ This is a faithful Python reading of the reference framework's envelope rules
 ``described_result`` mints and that saved records keep:
 ``{"af_semantics": True, "facts": [...], "provenance": {...}, ...}``.
 
-The rule set is written once: the rule of each part alone (and the number rule) in
-:mod:`semantics_lint.runtime.envelope.parts`, whose public names are importable from here
-too, and the whole envelope (the marker, unknown keys, the rules between parts) in
-:func:`faults_in`. It always reads the value in the wire spelling, but names the
+The rule set is written once, in :mod:`semantics_lint.runtime.envelope.parts`: a table
+of the envelope's parts, each part's rules beside it, judged in one pass
+(:func:`faults_in`); its public names are importable from here too. This module asks it
+(:func:`semantic_issues`, :func:`read_semantics`), projects a recognized envelope for the
+model and reads what a result declares about its coverage. The rules always read the value in the wire spelling, but names the
 fields it faults in a *spelling* chosen by the caller: recognition and the
 ``check-semantics`` gate speak the wire's own words (``grain.is_counter``), while the
 ``described_result`` mint judges its candidate with the same rules and names the
@@ -31,54 +32,36 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from semantics_lint.runtime.envelope.parts import (
+from semantics_lint.runtime.envelope.faults import (
     _MISSING,
-    DATA_WITHOUT_PROVENANCE,
     DECLARATION_SPELLING,
-    MALFORMED,
-    PARTS,
-    SERIES_WITHOUT_GRAIN,
     WIRE_SPELLING,
     Fault,
     SemanticIssue,
     Spelling,
-    _clarify_faults,
-    _coverage_faults,
-    _edges_faults,
-    _facts_faults,
-    _fault,
-    _grain_faults,
-    _is_plain_object,
-    _render_faults,
-    _series_faults,
     is_finite_number,
     js_number,
     js_number_text,
+)
+from semantics_lint.runtime.envelope.faults import (
+    _js_string as _js_string,  # served text prints values with it too
+)
+from semantics_lint.runtime.envelope.parts import (
+    PARTS,
+    compose_not_covered,
+    faults_in,
+    issues_in,
     part_faults,
     provenance_faults,
     provenance_issues,
-)
-from semantics_lint.runtime.envelope.parts import (
-    _js_string as _js_string,  # served text prints values with it too
-)
-from semantics_lint.runtime.envelope.refusal import (
-    BAD_VALUE,
-    DERIVED_KEY,
-    MISSING,
-    SAYS_NOTHING,
-    UNKNOWN_KEY,
-    WRONG_TYPE,
-    key_text,
+    semantic_issues,
 )
 from semantics_lint.vocabulary import (
     ABSENCE_MARKER,
     COVERAGE_MARKER,
-    DATA_FIELDS,
-    ENVELOPE_WIRE_KEYS,
     SEMANTICS_MARKER,
     SEMANTICS_NOTE,
     is_counter_looking_aggregation,
-    is_non_empty_string,
 )
 
 __all__ = [
@@ -105,224 +88,6 @@ __all__ = [
     "semantic_issues",
     "semantics_for_model",
 ]
-
-
-_ENVELOPE_KEYS: Final = frozenset(ENVELOPE_WIRE_KEYS)
-
-
-def _malformed(field: str, message: str) -> SemanticIssue:
-    return {"code": MALFORMED, "field": field, "message": message}
-
-
-def compose_not_covered(coverage: dict[str, Any]) -> list[str]:
-    """The ``not_covered`` lines of a rendered coverage: every not-checked item, then
-    every cannot-cover item, as ``what`` or ``what — why`` (space, EM DASH, space).
-
-    The one derivation, shared by the mint and the drift check, so the two cannot
-    disagree. Items are used as given (a rendered envelope's items are not
-    trimmed); a missing or ``None`` list is empty.
-    """
-    items: list[Any] = []
-    for key in ("not_checked", "cannot_cover"):
-        listed = coverage.get(key)
-        if listed is not None:
-            items.extend(listed)
-    lines: list[str] = []
-    for item in items:
-        what = item.get("what", _MISSING)
-        why = item.get("why", _MISSING)
-        if why is _MISSING:
-            lines.append(what)
-        else:
-            what_text = "undefined" if what is _MISSING else _js_string(what)
-            lines.append(f"{what_text} \u2014 {_js_string(why)}")
-    return lines
-
-
-def faults_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[Fault]:
-    """The whole rule set over a wire-spelled ``value``, naming fields with ``spell``;
-    each issue with its kind and path (see :class:`Fault`).
-
-    Each present part is judged by its own rule (:mod:`semantics_lint.runtime.envelope.parts`),
-    in the reference's order, with the rules between parts where the reference
-    checks them: data needs provenance, series needs grain, ``not_covered`` is what
-    ``coverage`` derives, and something must be declared.
-    """
-    unmarked = _marker_fault(value)
-    if unmarked is not None:
-        return [unmarked]
-    assert isinstance(value, dict)
-    faults: list[Fault] = []
-    _unknown_key_faults(faults, value)
-    _data_faults(faults, value, spell)
-    _provenance_and_grain_faults(faults, value, spell)
-    _declared_faults(faults, value, spell)
-    if all(value.get(key, _MISSING) is _MISSING for key in DATA_FIELDS) and (value.get("clarify") is None):
-        _fault(
-            faults,
-            SEMANTICS_MARKER,
-            "this result declares nothing: it needs data (series, facts or edges) or a question (clarify).",
-            SAYS_NOTHING,
-            (),
-        )
-    return faults
-
-
-def _data_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
-    """The data parts and the grain, each by its own rule, when present."""
-    for key, judge in (
-        ("series", _series_faults),
-        ("facts", _facts_faults),
-        ("edges", _edges_faults),
-        ("grain", _grain_faults),
-    ):
-        part = value.get(key, _MISSING)
-        if part is not _MISSING:
-            judge(faults, part, spell)
-
-
-def _provenance_and_grain_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
-    """The provenance, required with series or facts; a series requires a grain."""
-    series = value.get("series", _MISSING)
-    provenance = value.get("provenance", _MISSING)
-    if provenance is not _MISSING:
-        faults.extend(provenance_faults(provenance, spell))
-    elif series is not _MISSING or value.get("facts", _MISSING) is not _MISSING:
-        _fault(
-            faults,
-            "provenance",
-            "this result carries series/facts with no `provenance`: "
-            f"`provenance.{spell('measured_at')}` and `provenance.source` are "
-            "required whenever it carries data.",
-            MISSING,
-            ("provenance",),
-            code=DATA_WITHOUT_PROVENANCE,
-        )
-    if series is not _MISSING and value.get("grain", _MISSING) is _MISSING:
-        _fault(
-            faults,
-            "grain",
-            "this result carries `series` with no `grain`: state the interval and "
-            "aggregation so a reader does not sum counters or compare unlike windows.",
-            MISSING,
-            ("grain",),
-            code=SERIES_WITHOUT_GRAIN,
-        )
-
-
-def _declared_faults(faults: list[Fault], value: dict[str, Any], spell: Spelling) -> None:
-    """The coverage and the ``not_covered`` it derives, clarify, render and the note."""
-    coverage = value.get("coverage", _MISSING)
-    rendered = _coverage_faults(faults, coverage, spell) if coverage is not _MISSING else None
-    not_covered = value.get("not_covered", _MISSING)
-    if not_covered is not _MISSING:
-        _not_covered_faults(faults, not_covered, coverage is not _MISSING, rendered)
-    clarify = value.get("clarify", _MISSING)
-    if clarify is not _MISSING:
-        _clarify_faults(faults, clarify, spell)
-    render = value.get("render", _MISSING)
-    if render is not _MISSING:
-        _render_faults(faults, render, spell)
-    note = value.get("note", _MISSING)
-    if note is not _MISSING and not isinstance(note, str):
-        _fault(
-            faults,
-            "note",
-            "`note` is the library's static sentence: a string.",
-            WRONG_TYPE,
-            ("note",),
-        )
-
-
-def _marker_fault(value: object) -> Fault | None:
-    """The one fault of a value that is not a dict whose marker is exactly ``True``
-    (nothing else is judged then); None for a marked dict."""
-    if not _is_plain_object(value):
-        return Fault(
-            _malformed(SEMANTICS_MARKER, "a semantic envelope is a plain dict."),
-            WRONG_TYPE,
-            (),
-        )
-    assert isinstance(value, dict)
-    marker = value.get(SEMANTICS_MARKER, _MISSING)
-    if marker is True:
-        return None
-    return Fault(
-        _malformed(
-            SEMANTICS_MARKER,
-            f"`{SEMANTICS_MARKER}` must be exactly true: the marker is the vocabulary.",
-        ),
-        MISSING if marker is _MISSING else BAD_VALUE,
-        (SEMANTICS_MARKER,),
-    )
-
-
-def _unknown_key_faults(faults: list[Fault], value: dict[Any, Any]) -> None:
-    """A fault for each key of the envelope that is not one of its fields, in the
-    order the dict holds them."""
-    for key in value:
-        if key not in _ENVELOPE_KEYS:
-            _fault(
-                faults,
-                key_text(key),
-                f"this result carries '{key_text(key)}', which is not a field of an envelope; the "
-                "fields are series, facts, edges, grain, provenance, coverage, clarify, "
-                "render (not_covered and note are derived).",
-                UNKNOWN_KEY,
-                (key,),
-            )
-
-
-def _not_covered_faults(
-    faults: list[Fault], not_covered: object, has_coverage: bool, rendered: dict[str, Any] | None
-) -> None:
-    """The rule of a present ``not_covered``: it is derived from ``coverage``, so it needs
-    one, holds non-empty strings, and equals the lines ``rendered`` (the coverage's
-    well-formed lists, None when it has none) composes."""
-    if not has_coverage:
-        _fault(
-            faults,
-            "not_covered",
-            "`not_covered` is derived from `coverage`: declare `coverage` instead of "
-            "writing the lines by hand.",
-            DERIVED_KEY,
-            ("not_covered",),
-        )
-    elif not isinstance(not_covered, list) or not all(is_non_empty_string(line) for line in not_covered):
-        _fault(
-            faults,
-            "not_covered",
-            "`not_covered` must be a list of non-empty strings.",
-            WRONG_TYPE,
-            ("not_covered",),
-        )
-    elif rendered is not None and compose_not_covered(rendered) != not_covered:
-        _fault(
-            faults,
-            "not_covered",
-            "`not_covered` disagrees with what `coverage` derives: drop it (the mint "
-            "composes it) or fix the coverage lists.",
-            BAD_VALUE,
-            ("not_covered",),
-        )
-
-
-def issues_in(value: object, spell: Spelling = WIRE_SPELLING) -> list[SemanticIssue]:
-    """The whole rule set over a wire-spelled ``value``, naming fields with ``spell``.
-
-    :func:`semantic_issues` is this with the wire's spelling; the ``described_result``
-    mint passes :data:`DECLARATION_SPELLING` so its refusals quote camelCase names.
-    """
-    return [fault.issue for fault in faults_in(value, spell)]
-
-
-def semantic_issues(value: object) -> list[SemanticIssue]:
-    """Every fault of ``value`` as a wire envelope, in the reference's order.
-
-    Empty means a well-formed envelope. A non-dict, or a dict whose ``af_semantics``
-    is not exactly ``True``, yields the single issue on field ``af_semantics``.
-    """
-    return issues_in(value, WIRE_SPELLING)
 
 
 def _carries_marker(value: object) -> bool:

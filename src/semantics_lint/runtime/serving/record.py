@@ -44,8 +44,8 @@ from semantics_lint.runtime.claims.check import (
     contract_open,
     current_call,
 )
+from semantics_lint.runtime.envelope.faults import _js_string, js_number
 from semantics_lint.runtime.envelope.json_text import remade
-from semantics_lint.runtime.envelope.parts import _js_string, js_number
 from semantics_lint.runtime.envelope.rules import declared_coverage
 from semantics_lint.runtime.serving.message import (
     Kind,
