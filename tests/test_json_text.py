@@ -30,6 +30,7 @@ from semantics_lint.runtime.envelope.json_text import (
     json_text,
     object_text,
     plain_text,
+    remade,
     wire_text,
 )
 
@@ -354,3 +355,27 @@ def test_random_values_are_written_as_node_writes_them(seed: int) -> None:
     assert len(written) == len(values)
     differ = [(v, js, json_text(v)) for v, js in zip(values, written, strict=True) if json_text(v) != js]
     assert not differ, f"{len(differ)} of {len(values)} differ, e.g. {differ[:3]}"
+
+
+_PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _containers(value: object) -> list[object]:
+    found: list[object] = []
+    if isinstance(value, (dict, list)):
+        found.append(value)
+        for item in value.values() if isinstance(value, dict) else value:
+            found.extend(_containers(item))
+    return found
+
+
+@given(_PLAIN)
+def test_a_copy_made_anew_equals_the_copy_and_shares_no_container_with_it(value: object) -> None:
+    copy = json_copy(value)
+    again = remade(copy)
+    assert repr(again) == repr(copy)  # repr: NaN is not equal to itself
+    assert not {id(c) for c in _containers(again)} & {id(c) for c in _containers(copy)}

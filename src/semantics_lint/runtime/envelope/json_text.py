@@ -409,9 +409,9 @@ def remade(
 ) -> Any:
     """``copy``, a plain copy (:func:`json_copy`), walked again: a new copy that shares
     no dict or list with it, each leaf through ``leaf`` and each key through ``key``
-    when given. The one walk over a copy: the run record's own copy, and
-    :func:`wire_data`."""
-    walk = _COPY if leaf is None and key is None else _walker(leaf, key)
+    when given. The one walk over a copy: the run record's own copy (containers copied
+    whole, only the containers among their members walked), and :func:`wire_data`."""
+    walk = _fresh if leaf is None and key is None else _walker(leaf, key)
     return walk(copy)
 
 
@@ -429,7 +429,26 @@ def _walker(leaf: Callable[[Any], Any] | None, key: Callable[[str], str] | None)
     return walk
 
 
-_COPY: Final = _walker(None, None)
+def _fresh(value: Any) -> Any:
+    """A plain copy made anew: each dict and list a new one, each leaf (a str, number,
+    bool or None, never changed in place) shared. Each container is copied whole and only
+    its members that are containers are walked, so a row of leaves costs no call."""
+    kind = type(value)
+    if kind is dict:
+        out = value.copy()
+        for name, item in value.items():
+            member = type(item)
+            if member is dict or member is list:
+                out[name] = _fresh(item)
+        return out
+    if kind is list:
+        copied = value.copy()
+        for index, item in enumerate(value):
+            member = type(item)
+            if member is dict or member is list:
+                copied[index] = _fresh(item)
+        return copied
+    return value
 
 
 def _wire_leaf(value: Any) -> Any:
