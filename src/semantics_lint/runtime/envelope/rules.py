@@ -9,14 +9,14 @@ The rule set is written once, in :mod:`semantics_lint.runtime.envelope.parts`: a
 of the envelope's parts, each part's rules beside it, judged in one pass
 (:func:`faults_in`); its public names are importable from here too. This module asks it
 (:func:`semantic_issues`, :func:`read_semantics`), projects a recognized envelope for the
-model and reads what a result declares about its coverage. The rules always read the value in the wire spelling, but names the
-fields it faults in a *spelling* chosen by the caller: recognition and the
-``check-semantics`` gate speak the wire's own words (``grain.is_counter``), while the
-``described_result`` mint judges its candidate with the same rules and names the
-fields the way its author wrote them (``grain.isCounter``). Only the words differ,
-never what is judged.
+model and reads what a result declares about its coverage. The rules always read the
+value in the wire spelling, but name the fields they fault in a *spelling* chosen by the
+caller: recognition and the ``check-semantics`` gate speak the wire's own words
+(``grain.is_counter``), while the ``described_result`` mint judges its candidate with
+the same rules and names the fields the way its author wrote them
+(``grain.isCounter``). Only the words differ, never what is judged.
 
-Traps this module keeps, because the reference keeps them:
+Traps the rule set keeps, because the reference keeps them:
 
 * a key present with value ``None`` (JSON ``null``) is *present*: ``grain: None``
   is a malformed grain, not a missing one. "Absent" means the key is not there;
@@ -42,9 +42,6 @@ from semantics_lint.runtime.envelope.faults import (
     is_finite_number,
     js_number,
     js_number_text,
-)
-from semantics_lint.runtime.envelope.faults import (
-    _js_string as _js_string,  # served text prints values with it too
 )
 from semantics_lint.runtime.envelope.parts import (
     PARTS,
